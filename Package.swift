@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+// Tonearm: a resilient audio player for Linux. Targets follow the layers of DESIGN.md:
+// lower layers never import higher ones, and the pure layers (PlayerCore, Presentation)
+// depend on Foundation only.
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Tonearm",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "PlayerCore", targets: ["PlayerCore"]),
+        .library(name: "Presentation", targets: ["Presentation"]),
+        .executable(name: "tonearm", targets: ["tonearm"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // Pure: models, the state machine, errors, resilience, analytics. Foundation only.
+        .target(name: "PlayerCore", swiftSettings: strictSettings),
+        // Pure: view states and localized UI strings built from PlayerCore values.
+        .target(name: "Presentation", dependencies: ["PlayerCore"], swiftSettings: strictSettings),
+        // The executable: argument parsing and wiring, nothing else.
+        .executableTarget(
+            name: "tonearm",
+            dependencies: [
+                "PlayerCore", "Presentation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PlayerCoreTests",
+            dependencies: [
+                "PlayerCore",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PresentationTests",
+            dependencies: ["Presentation", "PlayerCore"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,26 @@
+/// The three texts a person sees for an error (seed 004's title, message, recovery suggestion).
+public struct LocalizedErrorText: Sendable, Hashable, Codable {
+    public let title: String
+    public let message: String
+    public let recoverySuggestion: String
+
+    public init(title: String, message: String, recoverySuggestion: String) {
+        self.title = title
+        self.message = message
+        self.recoverySuggestion = recoverySuggestion
+    }
+}
+
+extension PlaybackError {
+    /// Title, message and suggestion in `language`.
+    public func text(in language: Language) -> LocalizedErrorText { ErrorTexts.text(for: self, in: language) }
+
+    public func title(in language: Language) -> String { text(in: language).title }
+    public func message(in language: Language) -> String { text(in: language).message }
+    public func recoverySuggestion(in language: Language) -> String { text(in: language).recoverySuggestion }
+
+    /// In the process's language (`LC_ALL`/`LC_MESSAGES`/`LANG`).
+    public var title: String { title(in: .current) }
+    public var message: String { message(in: .current) }
+    public var recoverySuggestion: String { recoverySuggestion(in: .current) }
+}

@@ -1,0 +1,87 @@
+extension PlaybackError {
+    /// Stable numeric codes; never renumber one, only add. Thousands give the group (Media3 style):
+    /// 1xxx general, 2xxx network and I/O, 3xxx parsing, 4xxx decoding, 5xxx audio output.
+    public enum Code: Int, Sendable, Hashable, Codable, CaseIterable {
+        // General
+        case unknown = 1000
+        case invalidTransition = 1001
+        case cancelled = 1002
+        case missingAudioURL = 1003
+        // Network and I/O
+        case offline = 2001
+        case connectionFailed = 2002
+        case connectionTimeout = 2003
+        case connectionLost = 2004
+        case dnsFailure = 2005
+        case tlsFailure = 2006
+        case httpUnauthorized = 2007
+        case httpNotFound = 2008
+        case httpRetryable = 2009
+        case httpClientError = 2010
+        case fileNotFound = 2011
+        case permissionDenied = 2012
+        case streamUnavailable = 2013
+        case bufferingTimeout = 2014
+        case stalled = 2015
+        case wrongContentType = 2016
+        // Parsing
+        case malformedData = 3001
+        case unsupportedFormat = 3002
+        // Decoding
+        case corruptData = 4001
+        // Audio output
+        case audioOutputUnavailable = 5001
+        case audioOutputLost = 5002
+
+        public var group: Group {
+            switch rawValue / 1000 {
+            case 2: return .networkIO
+            case 3: return .parsing
+            case 4: return .decoding
+            case 5: return .audioOutput
+            default: return .general
+            }
+        }
+
+        public var category: Category {
+            switch self {
+            case .offline, .connectionFailed, .connectionTimeout, .connectionLost, .dnsFailure, .tlsFailure,
+                .httpRetryable, .httpClientError, .bufferingTimeout, .stalled:
+                return .network
+            case .httpUnauthorized, .permissionDenied:
+                return .authorization
+            case .httpNotFound, .fileNotFound, .streamUnavailable, .wrongContentType, .malformedData,
+                .unsupportedFormat, .corruptData, .missingAudioURL:
+                return .resource
+            case .invalidTransition, .cancelled:
+                return .operation
+            case .audioOutputUnavailable, .audioOutputLost, .unknown:
+                return .system
+            }
+        }
+
+        /// The part of `errorType` after the category.
+        public var typeName: String {
+            switch self {
+            case .connectionTimeout: return "timeout"
+            case .httpUnauthorized: return "denied"
+            case .httpNotFound: return "notFound"
+            case .httpRetryable: return "serverUnavailable"
+            default: return String(describing: self)
+            }
+        }
+
+        public var disposition: Disposition {
+            switch self {
+            case .offline, .connectionFailed, .connectionTimeout, .connectionLost, .dnsFailure, .httpRetryable,
+                .streamUnavailable, .bufferingTimeout, .stalled, .audioOutputLost:
+                return .automatic
+            case .httpNotFound, .tlsFailure, .audioOutputUnavailable, .cancelled, .unknown, .wrongContentType:
+                return .userRetry
+            case .missingAudioURL, .invalidTransition, .httpUnauthorized, .httpClientError, .fileNotFound,
+                .permissionDenied, .malformedData, .unsupportedFormat, .corruptData:
+                return .final
+            }
+        }
+    }
+}

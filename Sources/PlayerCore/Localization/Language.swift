@@ -1,0 +1,29 @@
+import Foundation
+
+/// The languages Tonearm speaks. Every user-facing text exists in each of them.
+public enum Language: String, Sendable, Hashable, Codable, CaseIterable {
+    case english = "en"
+    case russian = "ru"
+
+    /// The language POSIX locale variables ask for: the first non-empty of `LC_ALL`,
+    /// `LC_MESSAGES`, `LANG` decides (as setlocale does); anything we do not speak is English.
+    public static func from(environment: [String: String]) -> Language {
+        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            guard let value = environment[key], !value.isEmpty else { continue }
+            return from(localeIdentifier: value)
+        }
+        return .english
+    }
+
+    /// `ru_RU.UTF-8`, `ru`, `ru_UA@euro` -> Russian; `C`, `POSIX`, `en_GB` and others -> English.
+    public static func from(localeIdentifier: String) -> Language {
+        let lowered = localeIdentifier.lowercased()
+        let code = lowered.split(whereSeparator: { $0 == "_" || $0 == "." || $0 == "@" || $0 == "-" }).first.map(String.init) ?? ""
+        return Language(rawValue: code) ?? .english
+    }
+}
+
+extension Language {
+    /// The language of this process's locale environment, read once.
+    public static let current: Language = from(environment: ProcessInfo.processInfo.environment)
+}

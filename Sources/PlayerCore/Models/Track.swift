@@ -1,0 +1,77 @@
+import Foundation
+
+/// One playable thing: a local file, a podcast episode's audio, or a live stream.
+///
+/// Tonearm crossfades all three alike, so a track carries what the state machine needs to decide
+/// (is it live? can it seek?) and what a screen shows (sanitised title, artist, album).
+public struct Track: Sendable, Hashable, Codable, Identifiable {
+    /// What kind of source the track is; decides seeking, resuming and what "the end" means.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A local audio file.
+        case file
+        /// A podcast episode's enclosure (usually HTTP); seekable, resumable at a byte offset.
+        case episode
+        /// Internet radio: no duration, never "finished" because its connection ended.
+        case liveStream
+    }
+
+    /// Stable identity; two queue entries of the same file (a looped stage) get distinct ids.
+    public let id: String
+    public let url: URL
+    public let kind: Kind
+    /// Sanitised display title (nil when unknown).
+    public let title: String?
+    /// Sanitised artist, podcast author or station genre.
+    public let artist: String?
+    /// Sanitised album, podcast title or station name.
+    public let album: String?
+    /// Length in seconds when known; nil for live streams and not-yet-probed files.
+    public let duration: TimeInterval?
+
+    public init(
+        id: String,
+        url: URL,
+        kind: Kind,
+        title: String? = nil,
+        artist: String? = nil,
+        album: String? = nil,
+        duration: TimeInterval? = nil
+    ) {
+        self.id = id
+        self.url = url
+        self.kind = kind
+        self.title = TextSanitizer.optionalSingleLine(title)
+        self.artist = TextSanitizer.optionalSingleLine(artist)
+        self.album = TextSanitizer.optionalSingleLine(album)
+        self.duration = kind == .liveStream ? nil : duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+    }
+
+    /// A live stream has no end; its connection ending is a drop, not a finish.
+    public var isLive: Bool { kind == .liveStream }
+
+    /// Files and episodes can seek; live streams cannot.
+    public var isSeekable: Bool { !isLive }
+
+    /// True when the bytes come over the network (http or https), so network faults apply.
+    public var isRemote: Bool {
+        guard let scheme = url.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    /// The schemes Tonearm can play. Seed 001 demanded file URLs for crossfades; Tonearm
+    /// crossfades files, HTTP episodes and streams alike, so it validates the scheme instead.
+    public static let playableSchemes: Set<String> = ["file", "http", "https"]
+
+    /// True when the URL's scheme is one Tonearm can open.
+    public var hasPlayableURL: Bool {
+        guard let scheme = url.scheme?.lowercased() else { return false }
+        return Track.playableSchemes.contains(scheme)
+    }
+
+    /// A copy with another id and, optionally, a known duration (used for looped stages and probing).
+    public func with(id: String? = nil, duration: TimeInterval? = nil) -> Track {
+        Track(
+            id: id ?? self.id, url: url, kind: kind, title: title, artist: artist, album: album,
+            duration: duration ?? self.duration)
+    }
+}

@@ -1,0 +1,122 @@
+/// The valid transitions: seed 001's table plus Tonearm's additions. This one list drives
+/// `canTransition(to:)`, the tests and `tonearm states --markdown` (the README's diagram), so the
+/// documentation cannot drift from the code.
+///
+/// Decisions where seed 001 contradicts itself:
+/// - Its diagram lets an error arrive in ANY state while its table lists a few; Tonearm accepts
+///   errors in every state where something is loaded (not idle, finished or failed itself).
+///   An error during `fadingOut` just finishes: the user already asked to stop.
+/// - Its table sends a quick-finishing resume straight to `playing`; for one second both decks
+///   still sound, so Tonearm shows that second as `crossfading` and goes to `playing` directly only
+///   when the pause came at 100%.
+/// - Its diagram lets stop go from `preparingCrossfade` to `fadingOut` (in `canTransition`) but
+///   not in the table; Tonearm follows `canTransition`, since the current track is audible.
+public struct TransitionRule: Sendable, Hashable, Codable {
+    /// Where a rule comes from.
+    public enum Origin: String, Sendable, Hashable, Codable {
+        /// Seed 001's transition table or its `canTransition`.
+        case seed
+        /// Added by Tonearm for buffering, reconnecting, seeking and errors.
+        case tonearm
+    }
+
+    public let from: PlayerState.Name
+    public let to: PlayerState.Name
+    public let trigger: String
+    public let origin: Origin
+
+    public init(_ from: PlayerState.Name, _ to: PlayerState.Name, _ trigger: String, _ origin: Origin) {
+        self.from = from
+        self.to = to
+        self.trigger = trigger
+        self.origin = origin
+    }
+}
+
+extension PlayerState {
+    /// Every allowed (from, to) pair with what triggers it.
+    public static let transitionTable: [TransitionRule] = [
+        // Seed 001's valid-transition table.
+        .init(.idle, .preparing, "play(track)", .seed),
+        .init(.preparing, .playing, "source loaded", .seed),
+        .init(.preparing, .failed, "load error (final, or retries exhausted)", .seed),
+        .init(.preparing, .idle, "stop()", .seed),
+        .init(.playing, .paused, "pause()", .seed),
+        .init(.playing, .preparingCrossfade, "skip() or the next item approaches", .seed),
+        .init(.playing, .fadingOut, "stop(), or the last item nears its end", .seed),
+        .init(.playing, .crossfading, "crossfade started with the next item already loaded", .seed),
+        .init(.playing, .finished, "last track ended", .seed),
+        .init(.playing, .failed, "playback error", .seed),
+        .init(.preparingCrossfade, .crossfading, "next loaded and the crossfade starts", .seed),
+        .init(.preparingCrossfade, .paused, "pause()", .seed),
+        .init(.preparingCrossfade, .fadingOut, "stop()", .seed),
+        .init(.crossfading, .crossfadePaused, "pause()", .seed),
+        .init(.crossfading, .playing, "crossfade complete", .seed),
+        .init(.crossfading, .fadingOut, "stop()", .seed),
+        .init(.crossfading, .failed, "playback error", .seed),
+        .init(.paused, .playing, "resume()", .seed),
+        .init(.paused, .idle, "stop()", .seed),
+        .init(.crossfadePaused, .crossfading, "resume(): continue below 50%, quick finish from 50%", .seed),
+        .init(.crossfadePaused, .playing, "resume() of a crossfade paused at 100%", .seed),
+        .init(.crossfadePaused, .idle, "stop()", .seed),
+        .init(.fadingOut, .finished, "fade complete", .seed),
+        .init(.finished, .preparing, "play(track)", .seed),
+        .init(.failed, .idle, "reset() or stop()", .seed),
+        .init(.failed, .preparing, "retry() at the saved position, or play(track)", .seed),
+        // Buffering.
+        .init(.preparing, .buffering, "stream opened, initial fill", .tonearm),
+        .init(.playing, .buffering, "buffer underrun", .tonearm),
+        .init(.buffering, .buffering, "fill progress, or seek()", .tonearm),
+        .init(.buffering, .playing, "buffer refilled", .tonearm),
+        .init(.buffering, .paused, "pause()", .tonearm),
+        .init(.buffering, .idle, "stop()", .tonearm),
+        .init(.buffering, .failed, "final error", .tonearm),
+        // Reconnecting.
+        .init(.preparing, .reconnecting, "retryable load error", .tonearm),
+        .init(.playing, .reconnecting, "stream dropped or stalled, or audio output lost", .tonearm),
+        .init(.buffering, .reconnecting, "stream dropped, stalled, or buffering too long", .tonearm),
+        .init(.preparingCrossfade, .reconnecting, "current stream dropped, or audio output lost", .tonearm),
+        .init(.crossfading, .reconnecting, "incoming stream dropped, or audio output lost", .tonearm),
+        .init(.reconnecting, .reconnecting, "attempt failed, or the network went away or came back", .tonearm),
+        .init(.reconnecting, .preparing, "retry due, retryNow(), or the network came back", .tonearm),
+        .init(.reconnecting, .playing, "audio output is back", .tonearm),
+        .init(.reconnecting, .paused, "pause(): the connection is made again on resume", .tonearm),
+        .init(.reconnecting, .idle, "stop()", .tonearm),
+        .init(.reconnecting, .failed, "attempts exhausted, cancelRetry(), or a final error", .tonearm),
+        // Seeking, errors and stream drops while paused.
+        .init(.playing, .playing, "seek()", .tonearm),
+        .init(.paused, .paused, "seek(), or the paused stream's connection dropped", .tonearm),
+        .init(.paused, .preparing, "resume() after the paused stream's connection dropped", .tonearm),
+        .init(.paused, .failed, "final error", .tonearm),
+        .init(.crossfadePaused, .failed, "final error", .tonearm),
+        .init(.preparingCrossfade, .failed, "final error on the current track", .tonearm),
+        .init(.fadingOut, .fadingOut, "stop() or skip() while fading (the fade goes on)", .tonearm),
+        // The next item of a queue.
+        .init(.preparingCrossfade, .preparingCrossfade, "skip(), or the next item failed and a later one loads", .tonearm),
+        .init(.preparingCrossfade, .playing, "the next items failed to load: the current one plays on", .tonearm),
+        .init(.preparingCrossfade, .preparing, "current track ended before the next was ready", .tonearm),
+        .init(.crossfading, .crossfading, "progress, or skip() quick-finishes", .tonearm),
+        // Starting over.
+        .init(.finished, .idle, "reset()", .tonearm),
+        .init(.idle, .failed, "play() of something that cannot play (episode without audio)", .tonearm),
+        .init(.finished, .failed, "play() of something that cannot play", .tonearm),
+        .init(.failed, .failed, "play() of something that cannot play", .tonearm),
+    ]
+
+    private static let allowedPairs: Set<Pair> = Set(transitionTable.map { Pair(from: $0.from, to: $0.to) })
+
+    private struct Pair: Hashable {
+        let from: Name
+        let to: Name
+    }
+
+    /// Is going from this state to `newState` one of the allowed transitions? Seed 001 section C.
+    public func canTransition(to newState: PlayerState) -> Bool {
+        PlayerState.allowedPairs.contains(Pair(from: name, to: newState.name))
+    }
+
+    /// The rule that allows going to `newState`, if any.
+    public func transitionRule(to newState: PlayerState) -> TransitionRule? {
+        PlayerState.transitionTable.first { $0.from == name && $0.to == newState.name }
+    }
+}

@@ -1,0 +1,2 @@
+import PlayerCore
+print(TonearmVersion.current)
