@@ -1,0 +1,129 @@
+/// How long to wait before retry attempt n. Values, not objects: a policy is a few numbers and a
+/// strategy, and `delay` is a pure function of the attempt, the previous delay and a random source.
+public struct BackoffPolicy: Sendable, Hashable, Codable {
+    /// How the nominal exponential delay is turned into the actual wait.
+    public enum Strategy: Sendable, Hashable, Codable {
+        /// random(0, min(cap, base * multiplier^(n-1))). AWS's recommended default.
+        case fullJitter
+        /// half of the nominal delay plus random(0, half).
+        case equalJitter
+        /// min(cap, random(base, previous * 3)): spreads clients, keeps growth (AWS blog).
+        case decorrelatedJitter
+        /// nominal * (1 + random(-fraction, +fraction)), capped: gRPC's connection backoff and
+        /// seed 004's presets.
+        case proportionalJitter(fraction: Double)
+        /// always `base`.
+        case constant
+        /// base * n: 2 s, 4 s, 6 s for artwork (seed 002).
+        case linear
+    }
+
+    /// Attempts including the first one; 1 means "never retry".
+    public var maxAttempts: Int
+    /// First retry's nominal delay, seconds.
+    public var base: Double
+    public var multiplier: Double
+    /// No wait is ever longer, seconds.
+    public var cap: Double
+    public var strategy: Strategy
+
+    public init(maxAttempts: Int, base: Double, multiplier: Double = 2, cap: Double, strategy: Strategy = .fullJitter) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.base = max(0, base)
+        self.multiplier = max(1, multiplier)
+        self.cap = max(self.base, cap)
+        self.strategy = strategy
+    }
+
+    /// The delay before retry number `retry` (1 = the first retry, after the first failure) without
+    /// jitter: min(cap, base * multiplier^(retry-1)), or base * retry for `.linear`.
+    public func nominalDelay(forRetry retry: Int) -> Double {
+        let n = max(1, retry)
+        switch strategy {
+        case .constant: return base
+        case .linear: return min(cap, base * Double(n))
+        default:
+            var d = base
+            for _ in 1..<n {
+                d *= multiplier
+                if d >= cap { return cap }
+            }
+            return min(cap, d)
+        }
+    }
+
+    /// The actual wait before retry number `retry`. `previous` is the last actual delay (used by
+    /// decorrelated jitter; nil on the first retry).
+    public func delay<R: RandomNumberGenerator>(forRetry retry: Int, previous: Double? = nil, using random: inout R) -> Double {
+        let nominal = nominalDelay(forRetry: retry)
+        switch strategy {
+        case .fullJitter:
+            return nominal > 0 ? Double.random(in: 0...nominal, using: &random) : 0
+        case .equalJitter:
+            let half = nominal / 2
+            return half + (half > 0 ? Double.random(in: 0...half, using: &random) : 0)
+        case .decorrelatedJitter:
+            let upper = max(base, (previous ?? base) * 3)
+            let d = upper > base ? Double.random(in: base...upper, using: &random) : base
+            return min(cap, d)
+        case .proportionalJitter(let fraction):
+            let f = min(1, max(0, fraction))
+            let factor = f > 0 ? 1 + Double.random(in: -f...f, using: &random) : 1
+            return min(cap * (1 + f), max(0, nominal * factor))
+        case .constant, .linear:
+            return nominal
+        }
+    }
+
+    /// How many attempts fit in `window` seconds if every wait were nominal: the reconnect
+    /// supervisor shows "attempt 2 of N" with this N and gives up after the window.
+    public func attempts(within window: Double) -> Int {
+        var total = 0.0
+        var attempts = 1
+        while attempts < 1000 {
+            let next = nominalDelay(forRetry: attempts)
+            if total + next > window { break }
+            total += next
+            attempts += 1
+        }
+        return attempts
+    }
+}
+
+extension BackoffPolicy {
+    /// User-initiated work that must succeed: 5 attempts from 0.5 s (seed 004).
+    public static let critical = BackoffPolicy(maxAttempts: 5, base: 0.5, multiplier: 2, cap: 60, strategy: .proportionalJitter(fraction: 0.15))
+    /// Ordinary network requests: 3 attempts from 1 s (seed 004).
+    public static let network = BackoffPolicy(maxAttempts: 3, base: 1, multiplier: 2, cap: 60, strategy: .proportionalJitter(fraction: 0.15))
+    /// Background, non-critical requests: 2 attempts from 0.5 s (seed 004).
+    public static let quick = BackoffPolicy(maxAttempts: 2, base: 0.5, multiplier: 2, cap: 60, strategy: .proportionalJitter(fraction: 0.15))
+    /// Artwork: 3 attempts, waiting 2 s then 4 s (seed 002's 2/4/6 s schedule).
+    public static let artwork = BackoffPolicy(maxAttempts: 3, base: 2, multiplier: 1, cap: 6, strategy: .linear)
+    /// Stream reconnects: 1 s, x1.6, +-20 %, cap 30 s (gRPC connection backoff). `maxAttempts`
+    /// is what fits in `ResilienceDefaults.reconnectGiveUpAfter`.
+    public static let reconnect: BackoffPolicy = {
+        var p = BackoffPolicy(maxAttempts: 1, base: 1, multiplier: 1.6, cap: 30, strategy: .proportionalJitter(fraction: 0.2))
+        p.maxAttempts = p.attempts(within: ResilienceDefaults.reconnectGiveUpAfter)
+        return p
+    }()
+}
+
+/// DESIGN.md's resilience defaults, each a named constant in one place.
+public enum ResilienceDefaults {
+    /// Seconds of failed reconnect attempts after which a stream gives up (issue: 2 minutes).
+    public static let reconnectGiveUpAfter: Double = 120
+    /// Connect and read timeouts, seconds.
+    public static let connectTimeout: Double = 8
+    public static let readTimeout: Double = 8
+    /// Seconds before a slow connect is shown as "still connecting" (told early, failed late).
+    public static let stillConnectingAfter: Double = 3
+    /// No bytes for this long on a live stream -> stall -> reconnect.
+    public static let stallTimeout: Double = 8
+    /// Buffering longer than this -> reconnect.
+    public static let bufferingTimeout: Double = 30
+    /// Circuit breaker: consecutive failures that open it, and seconds before a half-open probe.
+    public static let breakerFailureThreshold = 5
+    public static let breakerOpenDuration: Double = 30
+    /// Seconds a half-open probe may take before it counts as failed.
+    public static let breakerProbeTimeout: Double = 10
+}
