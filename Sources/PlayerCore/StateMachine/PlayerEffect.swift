@@ -1,0 +1,46 @@
+import Foundation
+
+/// An instruction from the pure state machine to the I/O layers (decoder, mixer, sink, timers,
+/// store). The machine decides; the `AudioPlayer` actor performs, in order.
+public enum PlayerEffect: Sendable, Equatable {
+    /// Open `track` on `deck` and decode from `position`, silent until `start` or a crossfade.
+    case load(LoadID, deck: PlayerNode, track: Track, from: TimeInterval)
+    /// Make a loaded deck audible (with a short de-click ramp).
+    case start(PlayerNode)
+    /// Stop decoding on a deck and release it.
+    case unload(PlayerNode)
+    /// Ramp to silence (<= 20 ms) and hold both decks where they are.
+    case pauseOutput
+    /// Ramp back up from where the decks were held.
+    case resumeOutput
+    case seek(PlayerNode, to: TimeInterval)
+    /// Mix from one deck into the other. `atPosition` is the outgoing deck's position at which to
+    /// begin, sample-accurately; nil means now.
+    case scheduleCrossfade(from: PlayerNode, to: PlayerNode, duration: TimeInterval, curve: FadeCurve, atPosition: TimeInterval?)
+    /// Resume a paused crossfade from `progress` with its original length and curve.
+    case continueCrossfade(fromProgress: Float, duration: TimeInterval, curve: FadeCurve)
+    /// Finish the running crossfade within `duration` seconds.
+    case quickFinishCrossfade(duration: TimeInterval)
+    /// End a crossfade at once: `keep` goes to full gain, the other deck is released.
+    case abortCrossfade(keep: PlayerNode)
+    /// Fade the whole mix to silence over `duration`, then report `fadeOutCompleted`.
+    case fadeOut(duration: TimeInterval)
+    /// Report `retryDue(attempt:at:)` at instant `at`.
+    case scheduleRetry(attempt: Int, at: PlayerTime)
+    case cancelRetry
+    /// Try to open the audio output again; report `outputRestored` or `outputLost`.
+    case reopenOutput
+    /// Save where the listener is (pause, stop, failure; the shell also saves every 5 s).
+    case persistPosition(ResumePoint)
+    /// A problem that does not stop playback (the next item could not load and was skipped).
+    case reportNonFatal(PlaybackError)
+    /// An error was overcome: for analytics' resolution statistics.
+    case recovered(from: PlaybackError, by: Recovery)
+    /// A track played to its end (mark an episode as played).
+    case trackFinished(Track)
+
+    /// How an error was overcome.
+    public enum Recovery: String, Sendable, Hashable, Codable {
+        case automaticRetry, manualRetry
+    }
+}

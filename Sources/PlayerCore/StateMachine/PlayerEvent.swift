@@ -1,0 +1,91 @@
+import Foundation
+
+/// Everything the state machine reacts to: user intents and facts reported by the I/O layers.
+///
+/// Intents are checked against `PlayerState.allowedActions` and refused with `invalidTransition`
+/// when not allowed. Facts describe what already happened; a fact that no longer applies (a late
+/// answer for an abandoned load, progress after a stop) changes nothing.
+/// Facts that may start a timed decision carry the instant they happened on the player's clock.
+public enum PlayerEvent: Sendable, Equatable {
+    // MARK: User intents
+    case play(PlayRequest)
+    /// The user asked to play something that cannot be played at all (seed 000: an episode
+    /// without an audio URL). Counts as a play intent.
+    case cannotPlay(PlaybackError)
+    case pause
+    case resume
+    case stop
+    case skip
+    case seek(to: TimeInterval)
+    case retry
+    case reset
+    case retryNow
+    case cancelRetry
+
+    // MARK: Engine and network facts
+    /// The source of a `load` effect is open and ready to sound; `duration` if the decoder knows it.
+    case loaded(LoadID, duration: TimeInterval?)
+    /// The source of a `load` effect could not be opened.
+    case loadFailed(LoadID, PlaybackError, at: PlayerTime)
+    /// Fill level (0...1) towards the start/restart threshold of a network deck.
+    case bufferProgress(PlayerNode, fill: Float)
+    /// The deck's buffer ran dry while playing.
+    case underrun(PlayerNode)
+    /// The deck's buffer is full enough again after an underrun.
+    case refilled(PlayerNode)
+    /// Playback position of a deck, in seconds, at least 10 times a second while sounding.
+    case positionChanged(PlayerNode, position: TimeInterval)
+    /// A scheduled crossfade began mixing.
+    case crossfadeStarted
+    /// Crossfade progress (0...1) with both decks' positions, at least every 100 ms.
+    case crossfadeProgress(Float, fromPosition: TimeInterval, toPosition: TimeInterval)
+    case crossfadeCompleted
+    case fadeOutCompleted
+    /// The deck's source reached its end (for a live stream: the connection ended cleanly).
+    case trackEnded(PlayerNode, at: PlayerTime)
+    /// The deck's network connection broke.
+    case streamDropped(PlayerNode, cause: PlaybackError, at: PlayerTime)
+    /// No bytes arrived for the stall timeout while the socket stayed open.
+    case stalled(PlayerNode, at: PlayerTime)
+    /// Buffering lasted longer than the buffering timeout.
+    case bufferingTimedOut(PlayerNode, at: PlayerTime)
+    /// Any other failure; `deck` is nil when it is not tied to one deck.
+    case errorOccurred(PlayerNode?, PlaybackError, at: PlayerTime)
+    /// The retry scheduled by `scheduleRetry(attempt:at:)` is due.
+    case retryDue(attempt: Int, at: PlayerTime)
+    /// The connectivity monitor's verdict changed.
+    case connectivityChanged(online: Bool, at: PlayerTime)
+    /// The sound server went away (seed 002's interrupted audio session).
+    case outputLost(at: PlayerTime)
+    /// The sound server answers again.
+    case outputRestored
+
+    /// The user action this event is, or nil for a fact.
+    public var action: PlayerAction? {
+        switch self {
+        case .play, .cannotPlay: .play
+        case .pause: .pause
+        case .resume: .resume
+        case .stop: .stop
+        case .skip: .skip
+        case .seek: .seek
+        case .retry: .retry
+        case .reset: .reset
+        case .retryNow: .retryNow
+        case .cancelRetry: .cancelRetry
+        default: nil
+        }
+    }
+
+    /// The instant a fact carries, if any.
+    public var instant: PlayerTime? {
+        switch self {
+        case .loadFailed(_, _, let at), .trackEnded(_, let at), .streamDropped(_, _, let at), .stalled(_, let at),
+            .bufferingTimedOut(_, let at), .errorOccurred(_, _, let at), .retryDue(_, let at),
+            .connectivityChanged(_, let at), .outputLost(let at):
+            return at
+        default:
+            return nil
+        }
+    }
+}

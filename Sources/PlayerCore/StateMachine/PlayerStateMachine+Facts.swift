@@ -1,0 +1,323 @@
+import Foundation
+
+/// Facts reported by the engine, the network layer and the output.
+extension PlayerStateMachine {
+    mutating func applyFact(_ event: PlayerEvent) -> [PlayerEffect] {
+        if let at = event.instant, at > lastKnownTime { lastKnownTime = at }
+        switch event {
+        case .loaded(let id, let duration): return loaded(id, duration: duration)
+        case .loadFailed(let id, let error, let at): return loadFailed(id, error, at: at)
+        case .bufferProgress(let deck, let fill): return bufferProgress(deck, fill: fill)
+        case .underrun(let deck): return underrun(deck)
+        case .refilled(let deck): return refilled(deck)
+        case .positionChanged(let deck, let at): return positionChanged(deck, to: at)
+        case .crossfadeStarted: return crossfadeStarted()
+        case .crossfadeProgress(let p, let fromPosition, let toPosition):
+            return crossfadeProgress(p, fromPosition: fromPosition, toPosition: toPosition)
+        case .crossfadeCompleted: return crossfadeCompleted()
+        case .fadeOutCompleted: return fadeOutCompleted()
+        case .trackEnded(let deck, let at): return trackEnded(deck, at: at)
+        case .streamDropped(let deck, let cause, let at): return streamDropped(deck, cause: cause, at: at)
+        case .stalled(let deck, let at):
+            return streamDropped(deck, cause: PlaybackError(.stalled), at: at)
+        case .bufferingTimedOut(let deck, let at):
+            guard case .buffering = state, deck == activeDeck else { return [] }
+            return beginRecovery(.source, cause: PlaybackError(.bufferingTimeout), at: at)
+        case .errorOccurred(let deck, let error, let at): return errorOccurred(deck, error, at: at)
+        case .retryDue(let attempt, let at): return retryDue(attempt: attempt, at: at)
+        case .connectivityChanged(let online, let at): return connectivityChanged(online: online, at: at)
+        case .outputLost(let at): return outputLost(at: at)
+        case .outputRestored: return outputRestored()
+        default: return []
+        }
+    }
+
+    mutating func loaded(_ id: LoadID, duration loadedDuration: TimeInterval?) -> [PlayerEffect] {
+        guard let pending = pendingLoad, pending.id == id else { return [] }
+        pendingLoad = nil
+        switch (pending.purpose, state) {
+        case (.current, .preparing(let track)), (.current, .buffering(let track, _, _)):
+            activeDeck = pending.deck
+            position = pending.from
+            duration = loadedDuration ?? track.duration
+            var effects: [PlayerEffect] = [.start(pending.deck)]
+            if let run = recovery {
+                effects.append(.recovered(from: run.cause, by: .automaticRetry))
+                recovery = nil
+            }
+            if let error = manualRetryOf {
+                effects.append(.recovered(from: error, by: .manualRetry))
+                manualRetryOf = nil
+            }
+            state = .playing(track: track)
+            return effects
+        case (.next, .preparingCrossfade):
+            guard var item = next else { return [] }
+            item.ready = true
+            item.duration = loadedDuration ?? queue[item.index].track.duration
+            next = item
+            return scheduleCrossfade(now: item.skipRequested)
+        default:
+            return []
+        }
+    }
+
+    mutating func loadFailed(_ id: LoadID, _ error: PlaybackError, at: PlayerTime) -> [PlayerEffect] {
+        guard let pending = pendingLoad, pending.id == id else { return [] }
+        pendingLoad = nil
+        switch pending.purpose {
+        case .current:
+            guard let track = state.currentTrack else { return [] }
+            if error.isRetryable && track.isRemote && error.code != .audioOutputLost {
+                return beginRecovery(.source, cause: error, at: at)
+            }
+            return fail(error)
+        case .next:
+            return nextItemFailed(error)
+        }
+    }
+
+    /// The next item cannot play: report it, drop it from the queue, try the one after.
+    mutating func nextItemFailed(_ error: PlaybackError) -> [PlayerEffect] {
+        guard case .preparingCrossfade(let current, _) = state, let item = next else { return [] }
+        var effects: [PlayerEffect] = [.reportNonFatal(error), .unload(activeDeck.opposite)]
+        let skipping = item.skipRequested
+        queue.remove(at: item.index)
+        next = nil
+        pendingLoad = nil
+        if let following = followingIndex {
+            effects += prepareNext(following, skipping: skipping)
+            return effects
+        }
+        state = .playing(track: current)
+        return effects
+    }
+
+    mutating func bufferProgress(_ deck: PlayerNode, fill: Float) -> [PlayerEffect] {
+        let f = min(1, max(0, fill.isFinite ? fill : 0))
+        switch state {
+        case .preparing(let track):
+            guard pendingLoad?.deck == deck, pendingLoad?.purpose == .current else { return [] }
+            state = .buffering(track: track, progress: f, reason: .initial)
+        case .buffering(let track, _, let reason):
+            let expected = reason == .initial ? pendingLoad?.deck : activeDeck
+            guard expected == deck else { return [] }
+            state = .buffering(track: track, progress: f, reason: reason)
+        default:
+            break
+        }
+        return []
+    }
+
+    mutating func underrun(_ deck: PlayerNode) -> [PlayerEffect] {
+        guard case .playing(let track) = state, deck == activeDeck else { return [] }
+        state = .buffering(track: track, progress: 0, reason: .underrun)
+        return []
+    }
+
+    mutating func refilled(_ deck: PlayerNode) -> [PlayerEffect] {
+        guard case .buffering(let track, _, .underrun) = state, deck == activeDeck else { return [] }
+        state = .playing(track: track)
+        return []
+    }
+
+    mutating func positionChanged(_ deck: PlayerNode, to newPosition: TimeInterval) -> [PlayerEffect] {
+        guard deck == activeDeck, newPosition.isFinite, newPosition >= 0 else { return [] }
+        switch state {
+        case .playing(let track):
+            position = newPosition
+            guard let duration, !track.isLive else { return [] }
+            if let nextIndex = followingIndex {
+                let fade = crossfadeSpec(into: nextIndex, skipping: false)
+                if newPosition >= duration - fade.duration - configuration.preloadLead {
+                    return prepareNext(nextIndex, skipping: false)
+                }
+            } else if configuration.fadeOutAtEnd, newPosition >= duration - configuration.fadeOutDuration {
+                state = .fadingOut(track: track, targetDuration: configuration.fadeOutDuration)
+                return [.fadeOut(duration: configuration.fadeOutDuration)]
+            }
+            return []
+        case .buffering, .preparingCrossfade:
+            position = newPosition
+            return []
+        default:
+            return []
+        }
+    }
+
+    mutating func crossfadeStarted() -> [PlayerEffect] {
+        guard case .preparingCrossfade(let current, let incoming) = state, let item = next, item.crossfadeScheduled else { return [] }
+        let fade = crossfadeSpec(into: item.index, skipping: item.skipRequested)
+        crossfade = CrossfadeRun(from: activeDeck, to: activeDeck.opposite, duration: fade.duration, curve: fade.curve, fromPosition: position)
+        state = .crossfading(fromTrack: current, toTrack: incoming, progress: 0, canQuickFinish: false)
+        return []
+    }
+
+    mutating func crossfadeProgress(_ progress: Float, fromPosition: TimeInterval, toPosition: TimeInterval) -> [PlayerEffect] {
+        guard case .crossfading(let from, let to, _, _) = state, var run = crossfade else { return [] }
+        let p = min(1, max(0, progress.isFinite ? progress : 0))
+        run.progress = p
+        if fromPosition.isFinite, fromPosition >= 0 { run.fromPosition = fromPosition }
+        if toPosition.isFinite, toPosition >= 0 { run.toPosition = toPosition }
+        crossfade = run
+        position = run.fromPosition
+        state = .crossfading(fromTrack: from, toTrack: to, progress: p, canQuickFinish: p >= PlayerState.quickFinishThreshold)
+        return []
+    }
+
+    mutating func crossfadeCompleted() -> [PlayerEffect] {
+        guard case .crossfading(let from, let to, _, _) = state, let run = crossfade, let item = next else { return [] }
+        promote(index: item.index, deck: run.to, position: run.toPosition, duration: item.duration)
+        state = .playing(track: to)
+        return [.unload(run.from), .trackFinished(from)]
+    }
+
+    mutating func fadeOutCompleted() -> [PlayerEffect] {
+        guard case .fadingOut(let track, _) = state else { return [] }
+        let endedNaturally = duration.map { position >= $0 - configuration.fadeOutDuration - 0.05 } ?? false
+        let effects = releaseAll()
+        state = .finished
+        return effects + (endedNaturally ? [.trackFinished(track)] : [])
+    }
+
+    mutating func trackEnded(_ deck: PlayerNode, at: PlayerTime) -> [PlayerEffect] {
+        switch state {
+        case .playing(let track), .buffering(let track, _, _):
+            guard deck == activeDeck else { return [] }
+            if track.isLive {
+                // A live stream has no end: its connection ending is a drop, never "finished".
+                return beginRecovery(.source, cause: PlaybackError(.connectionLost), at: at)
+            }
+            if let nextIndex = followingIndex {
+                // No time was left to crossfade (unknown duration): play the next one after a gap.
+                let load = makeLoad(deck: activeDeck, track: queue[nextIndex].track, from: 0, purpose: .current)
+                index = nextIndex
+                position = 0
+                duration = queue[nextIndex].track.duration
+                state = .preparing(track: queue[nextIndex].track)
+                return [.trackFinished(track), .unload(activeDeck), load]
+            }
+            let effects = releaseAll()
+            state = .finished
+            return effects + [.trackFinished(track)]
+        case .preparingCrossfade(let current, let incoming):
+            guard deck == activeDeck, let item = next else { return [] }
+            if item.ready {
+                promote(index: item.index, deck: activeDeck.opposite, position: 0, duration: item.duration)
+                state = .playing(track: incoming)
+                return [.start(activeDeck), .unload(activeDeck.opposite), .trackFinished(current)]
+            }
+            // The next is still loading: it becomes the current load.
+            let oldDeck = activeDeck
+            if let pending = pendingLoad {
+                pendingLoad = PendingLoad(id: pending.id, deck: pending.deck, purpose: .current, from: 0)
+            }
+            index = item.index
+            activeDeck = oldDeck.opposite
+            position = 0
+            duration = queue[item.index].track.duration
+            next = nil
+            state = .preparing(track: incoming)
+            return [.unload(oldDeck), .trackFinished(current)]
+        case .crossfading:
+            guard let run = crossfade, deck == run.from else { return [] }
+            return crossfadeCompleted()
+        case .fadingOut:
+            return fadeOutCompleted()
+        default:
+            return []
+        }
+    }
+
+    mutating func streamDropped(_ deck: PlayerNode, cause: PlaybackError, at: PlayerTime) -> [PlayerEffect] {
+        switch state {
+        case .preparing:
+            guard let pending = pendingLoad, pending.deck == deck else { return [] }
+            return loadFailed(pending.id, cause, at: at)
+        case .playing(let track), .buffering(let track, _, _):
+            guard deck == activeDeck, track.isRemote else { return [] }
+            return beginRecovery(.source, cause: cause, at: at)
+        case .preparingCrossfade(let track, _):
+            if deck == activeDeck.opposite { return nextItemFailed(cause) }
+            guard track.isRemote else { return [] }
+            let effects = dropNext()
+            return effects + beginRecovery(.source, cause: cause, at: at)
+        case .crossfading(_, let to, _, _):
+            guard let run = crossfade else { return [] }
+            if deck == run.from {
+                // The outgoing stream is gone: finish the fade quickly on what is left.
+                return [.quickFinishCrossfade(duration: PlayerState.quickFinishDuration)]
+            }
+            guard deck == run.to, to.isRemote, let item = next else { return [] }
+            promote(index: item.index, deck: run.to, position: run.toPosition, duration: item.duration)
+            state = .playing(track: to)
+            return [.abortCrossfade(keep: run.to)] + beginRecovery(.source, cause: cause, at: at)
+        case .paused(let track, _):
+            guard deck == activeDeck, track.isRemote, !connectionLostWhilePaused else { return [] }
+            // Paused stays paused; the connection is made again on resume.
+            connectionLostWhilePaused = true
+            return [.unload(activeDeck)]
+        default:
+            return []
+        }
+    }
+
+    mutating func errorOccurred(_ deck: PlayerNode?, _ error: PlaybackError, at: PlayerTime) -> [PlayerEffect] {
+        if error.code == .audioOutputLost { return outputLost(at: at) }
+        switch state {
+        case .idle, .finished, .failed:
+            return []
+        case .fadingOut:
+            return fadeOutCompleted()
+        case .preparingCrossfade where deck == activeDeck.opposite:
+            return nextItemFailed(error)
+        case .preparing:
+            if let pending = pendingLoad { return loadFailed(pending.id, error, at: at) }
+            return fail(error)
+        case .playing(let track), .buffering(let track, _, _), .preparingCrossfade(let track, _):
+            if error.isRetryable, track.isRemote {
+                return dropNext() + beginRecovery(.source, cause: error, at: at)
+            }
+            return fail(error)
+        case .reconnecting:
+            if error.isRetryable, let run = recovery { return beginRecovery(run.kind, cause: error, at: at) }
+            return fail(error)
+        case .crossfading, .paused, .crossfadePaused:
+            return fail(error)
+        }
+    }
+
+    /// Abandons a next item being prepared (before a reconnect of the current one).
+    mutating func dropNext() -> [PlayerEffect] {
+        guard case .preparingCrossfade(let current, _) = state else { return [] }
+        if pendingLoad?.purpose == .next { pendingLoad = nil }
+        next = nil
+        state = .playing(track: current)
+        return [.unload(activeDeck.opposite)]
+    }
+
+    /// Starts preparing `nextIndex` on the other deck.
+    mutating func prepareNext(_ nextIndex: Int, skipping: Bool) -> [PlayerEffect] {
+        guard let current = state.currentTrack, queue.indices.contains(nextIndex) else { return [] }
+        let incoming = queue[nextIndex].track
+        next = NextItem(index: nextIndex, skipRequested: skipping)
+        let load = makeLoad(deck: activeDeck.opposite, track: incoming, from: 0, purpose: .next)
+        state = .preparingCrossfade(currentTrack: current, nextTrack: incoming)
+        return [load]
+    }
+
+    /// Arms the crossfade into the prepared next item: at its point, or now after a skip or when the
+    /// point has already passed.
+    mutating func scheduleCrossfade(now: Bool) -> [PlayerEffect] {
+        guard var item = next, item.ready else { return [] }
+        let fade = crossfadeSpec(into: item.index, skipping: item.skipRequested)
+        var at: TimeInterval? = nil
+        if !now, let duration {
+            let start = max(0, duration - fade.duration)
+            at = start > position ? start : nil
+        }
+        item.crossfadeScheduled = true
+        next = item
+        return [.scheduleCrossfade(from: activeDeck, to: activeDeck.opposite, duration: fade.duration, curve: fade.curve, atPosition: at)]
+    }
+}

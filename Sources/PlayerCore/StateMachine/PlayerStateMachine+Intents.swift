@@ -1,0 +1,232 @@
+import Foundation
+
+/// User intents. `handle(_:)` has already checked that the state allows each one.
+extension PlayerStateMachine {
+    mutating func apply(_ event: PlayerEvent) -> [PlayerEffect] {
+        switch event {
+        case .play(let request): return play(request)
+        case .cannotPlay(let error): return cannotPlay(error)
+        case .pause: return pause()
+        case .resume: return resume()
+        case .stop: return stop()
+        case .skip: return skip()
+        case .seek(let target): return seek(to: target)
+        case .retry: return retry()
+        case .reset: return reset()
+        case .retryNow: return retryNow()
+        case .cancelRetry: return cancelRetry()
+        default: return applyFact(event)
+        }
+    }
+
+    mutating func play(_ request: PlayRequest) -> [PlayerEffect] {
+        queue = request.items
+        index = 0
+        recovery = nil
+        manualRetryOf = nil
+        outputMissing = false
+        let track = request.items[0].track
+        position = track.isLive ? 0 : request.startPosition
+        duration = track.duration
+        var effects = releaseAll()
+        effects.append(makeLoad(deck: activeDeck, track: track, from: position, purpose: .current))
+        state = .preparing(track: track)
+        return effects
+    }
+
+    /// Seed 000: an episode without audio fails at once, with no Retry and no resume point.
+    mutating func cannotPlay(_ error: PlaybackError) -> [PlayerEffect] {
+        queue = []
+        index = 0
+        recovery = nil
+        manualRetryOf = nil
+        let effects = releaseAll()
+        state = .failed(error: error, recoverable: false, resumePoint: nil)
+        return effects
+    }
+
+    mutating func pause() -> [PlayerEffect] {
+        switch state {
+        case .playing(let track), .buffering(let track, _, _):
+            state = .paused(track: track, position: position)
+            return [.pauseOutput] + persist(track)
+        case .preparingCrossfade(let current, _):
+            // Seed 001: pause during preparation pauses the current track; the next one is
+            // prepared again after resume, when its time comes.
+            var effects: [PlayerEffect] = [.pauseOutput]
+            if let pending = pendingLoad, pending.purpose == .next { pendingLoad = nil }
+            effects.append(.unload(activeDeck.opposite))
+            next = nil
+            state = .paused(track: current, position: position)
+            return effects + persist(current)
+        case .crossfading(let from, let to, let progress, _):
+            guard let run = crossfade else { return [] }
+            let gains = run.curve.gains(at: Double(progress))
+            let snapshot = CrossfadePauseSnapshot(
+                activeVolume: Float(gains.outgoing), inactiveVolume: Float(gains.incoming),
+                activePosition: run.fromPosition, inactivePosition: run.toPosition,
+                activePlayer: run.from, originalDuration: max(run.duration, 0.001), curve: run.curve,
+                takenAt: lastKnownTime)
+            state = .crossfadePaused(
+                fromTrack: from, toTrack: to, progress: progress,
+                resumeStrategy: .forPause(at: progress), savedState: snapshot)
+            return [.pauseOutput]
+        case .reconnecting(let track, _, _, _, _):
+            // The user's intent survives the fault: stay paused, reconnect on resume.
+            let kind = recovery?.kind
+            let at = recovery?.resumePosition ?? position
+            recovery = nil
+            if kind == .output { outputMissing = true } else { connectionLostWhilePaused = true }
+            position = at
+            state = .paused(track: track, position: at)
+            return [.cancelRetry]
+        default:
+            return []
+        }
+    }
+
+    mutating func resume() -> [PlayerEffect] {
+        switch state {
+        case .paused(let track, let at):
+            if connectionLostWhilePaused {
+                connectionLostWhilePaused = false
+                position = at
+                let load = makeLoad(deck: activeDeck, track: track, from: at, purpose: .current)
+                state = .preparing(track: track)
+                return [.unload(activeDeck), load]
+            }
+            state = .playing(track: track)
+            if outputMissing {
+                outputMissing = false
+                return [.reopenOutput, .resumeOutput]
+            }
+            return [.resumeOutput]
+        case .crossfadePaused(let from, let to, let progress, let strategy, let snapshot):
+            _ = from
+            if progress >= 1 {
+                // Nothing is left of the fade: the incoming track simply plays on.
+                let oldDeck = crossfade?.from ?? snapshot.activePlayer
+                let newIndex = next?.index ?? min(index + 1, queue.count - 1)
+                promote(index: newIndex, deck: oldDeck.opposite, position: snapshot.inactivePosition, duration: next?.duration)
+                state = .playing(track: to)
+                return [.abortCrossfade(keep: oldDeck.opposite), .resumeOutput]
+            }
+            switch strategy {
+            case .continueFromProgress:
+                state = .crossfading(fromTrack: from, toTrack: to, progress: progress, canQuickFinish: false)
+                return [
+                    .continueCrossfade(fromProgress: progress, duration: snapshot.originalDuration, curve: snapshot.curve),
+                    .resumeOutput,
+                ]
+            case .quickFinish:
+                state = .crossfading(fromTrack: from, toTrack: to, progress: progress, canQuickFinish: true)
+                return [.resumeOutput, .quickFinishCrossfade(duration: PlayerState.quickFinishDuration)]
+            }
+        default:
+            return []
+        }
+    }
+
+    mutating func stop() -> [PlayerEffect] {
+        switch state {
+        case .playing(let track), .preparingCrossfade(let track, _), .crossfading(let track, _, _, _):
+            var effects = persist(track)
+            if case .preparingCrossfade = state {
+                pendingLoad = nil
+                next = nil
+                effects.append(.unload(activeDeck.opposite))
+            }
+            state = .fadingOut(track: track, targetDuration: configuration.fadeOutDuration)
+            return effects + [.fadeOut(duration: configuration.fadeOutDuration)]
+        case .preparing, .paused, .crossfadePaused, .buffering, .reconnecting:
+            var effects: [PlayerEffect] = recovery != nil ? [.cancelRetry] : []
+            effects += persist(state.currentTrack)
+            effects += releaseAll()
+            recovery = nil
+            state = .idle
+            return effects
+        case .failed:
+            state = .idle
+            return []
+        default:
+            return []
+        }
+    }
+
+    mutating func skip() -> [PlayerEffect] {
+        switch state {
+        case .playing(let track):
+            guard let nextIndex = followingIndex else {
+                // Skipping past the last item ends playback gracefully.
+                state = .fadingOut(track: track, targetDuration: configuration.fadeOutDuration)
+                return persist(track) + [.fadeOut(duration: configuration.fadeOutDuration)]
+            }
+            return prepareNext(nextIndex, skipping: true)
+        case .preparingCrossfade:
+            guard var item = next else { return [] }
+            item.skipRequested = true
+            next = item
+            if item.ready { return scheduleCrossfade(now: true) }
+            return []
+        case .crossfading(let from, let to, let progress, _):
+            // Skipping during a transition finishes it quickly: the listener wants the next one.
+            state = .crossfading(fromTrack: from, toTrack: to, progress: progress, canQuickFinish: progress >= PlayerState.quickFinishThreshold)
+            return [.quickFinishCrossfade(duration: PlayerState.quickFinishDuration)]
+        default:
+            return []
+        }
+    }
+
+    mutating func seek(to target: TimeInterval) -> [PlayerEffect] {
+        var clamped = max(0, target.isFinite ? target : 0)
+        if let duration { clamped = min(clamped, duration) }
+        position = clamped
+        switch state {
+        case .paused(let track, _):
+            state = .paused(track: track, position: clamped)
+            return [.seek(activeDeck, to: clamped)] + persist(track)
+        case .playing, .buffering:
+            return [.seek(activeDeck, to: clamped)]
+        default:
+            return []
+        }
+    }
+
+    mutating func retry() -> [PlayerEffect] {
+        guard case .failed(let error, true, let point?) = state else { return [] }
+        if !queue.contains(where: { $0.track.id == point.track.id }) {
+            queue = [QueueItem(track: point.track)]
+            index = 0
+        } else if let i = queue.firstIndex(where: { $0.track.id == point.track.id }) {
+            index = i
+        }
+        manualRetryOf = error
+        position = point.position
+        duration = point.duration
+        let load = makeLoad(deck: activeDeck, track: point.track, from: point.position, purpose: .current)
+        state = .preparing(track: point.track)
+        return [load]
+    }
+
+    mutating func reset() -> [PlayerEffect] {
+        let effects = releaseAll()
+        queue = []
+        index = 0
+        position = 0
+        duration = nil
+        recovery = nil
+        manualRetryOf = nil
+        state = .idle
+        return effects
+    }
+
+    mutating func retryNow() -> [PlayerEffect] {
+        guard case .reconnecting = state, let run = recovery else { return [] }
+        return [.cancelRetry] + attemptRecovery(run)
+    }
+
+    mutating func cancelRetry() -> [PlayerEffect] {
+        guard case .reconnecting(_, _, _, _, let cause) = state else { return [] }
+        return fail(cause, recoverable: true)
+    }
+}

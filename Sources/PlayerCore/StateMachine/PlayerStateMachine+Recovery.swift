@@ -1,0 +1,127 @@
+import Foundation
+
+/// Automatic recovery: reconnecting a dropped source and reopening a lost audio output, with
+/// backoff, a visible countdown, a give-up deadline, and no attempts spent while offline.
+extension PlayerStateMachine {
+    /// Schedules the next attempt, or gives up into `failed(recoverable: true)`.
+    mutating func beginRecovery(_ kind: RecoveryRun.Kind, cause: PlaybackError, at now: PlayerTime) -> [PlayerEffect] {
+        guard let track = state.currentTrack else { return [] }
+        guard cause.isRetryable else { return fail(cause) }
+        var run: RecoveryRun
+        if let existing = recovery, existing.kind == kind {
+            run = existing
+        } else {
+            run = RecoveryRun(
+                kind: kind, startedAt: now, attempt: 0, lastDelay: nil, cause: cause,
+                resumePosition: track.isLive ? 0 : position)
+        }
+        run.cause = cause
+        run.attempt += 1
+        let policy = configuration.reconnectPolicy
+        let elapsed = now.since(run.startedAt) - run.offlineSeconds
+        if run.attempt > policy.maxAttempts || elapsed >= configuration.reconnectGiveUpAfter {
+            recovery = run
+            return fail(cause, recoverable: true)
+        }
+        var delay = policy.delay(forRetry: run.attempt, previous: run.lastDelay, using: &random)
+        // A server's Retry-After in seconds is honoured without spending extra attempts. (An
+        // HTTP-date is turned into seconds by the network layer, which knows the wall clock.)
+        if case .seconds(let asked)? = cause.retryAfter {
+            delay = max(delay, min(asked, RetryAfter.maximumDelay))
+        }
+        run.lastDelay = delay
+        var effects: [PlayerEffect] = []
+        if kind == .source { effects.append(.unload(activeDeck)) }
+        pendingLoad = nil
+        let waitingForNetwork = kind == .source && !online
+        if waitingForNetwork {
+            run.offlineSince = run.offlineSince ?? now
+        }
+        let retryAt: PlayerTime? = waitingForNetwork ? nil : now + delay
+        if let retryAt { effects.append(.scheduleRetry(attempt: run.attempt, at: retryAt)) }
+        recovery = run
+        state = .reconnecting(track: track, attempt: run.attempt, maxAttempts: policy.maxAttempts, nextRetryAt: retryAt, cause: cause)
+        return effects
+    }
+
+    /// Makes the attempt now: reopen the source (via `preparing`) or the output.
+    mutating func attemptRecovery(_ run: RecoveryRun) -> [PlayerEffect] {
+        guard case .reconnecting(let track, let attempt, let max, _, let cause) = state else { return [] }
+        switch run.kind {
+        case .source:
+            let load = makeLoad(deck: activeDeck, track: track, from: run.resumePosition, purpose: .current)
+            position = run.resumePosition
+            state = .preparing(track: track)
+            return [load]
+        case .output:
+            // The attempt is under way; the countdown is over until the output answers.
+            state = .reconnecting(track: track, attempt: attempt, maxAttempts: max, nextRetryAt: nil, cause: cause)
+            return [.reopenOutput]
+        }
+    }
+
+    mutating func retryDue(attempt: Int, at now: PlayerTime) -> [PlayerEffect] {
+        guard case .reconnecting(_, let current, _, _?, _) = state, current == attempt, let run = recovery else { return [] }
+        return attemptRecovery(run)
+    }
+
+    mutating func connectivityChanged(online isOnline: Bool, at now: PlayerTime) -> [PlayerEffect] {
+        guard isOnline != online else { return [] }
+        online = isOnline
+        guard case .reconnecting(let track, let attempt, let max, _, let cause) = state, var run = recovery, run.kind == .source else {
+            return []
+        }
+        if !isOnline {
+            // No attempts are spent while offline: the countdown stops until the network returns.
+            run.offlineSince = now
+            recovery = run
+            state = .reconnecting(track: track, attempt: attempt, maxAttempts: max, nextRetryAt: nil, cause: cause)
+            return [.cancelRetry]
+        }
+        if let since = run.offlineSince {
+            run.offlineSeconds += Swift.max(0, now.since(since))
+            run.offlineSince = nil
+        }
+        recovery = run
+        // The network is back: reconnect at once.
+        return attemptRecovery(run)
+    }
+
+    mutating func outputLost(at now: PlayerTime) -> [PlayerEffect] {
+        let cause = PlaybackError(.audioOutputLost)
+        switch state {
+        case .playing, .buffering:
+            return [.pauseOutput] + beginRecovery(.output, cause: cause, at: now)
+        case .preparingCrossfade:
+            return dropNext() + [.pauseOutput] + beginRecovery(.output, cause: cause, at: now)
+        case .crossfading(_, let to, _, _):
+            // Hold on the incoming track: a half-finished crossfade cannot be held sensibly.
+            guard let run = crossfade, let item = next else { return [] }
+            promote(index: item.index, deck: run.to, position: run.toPosition, duration: item.duration)
+            state = .playing(track: to)
+            return [.abortCrossfade(keep: run.to), .pauseOutput] + beginRecovery(.output, cause: cause, at: now)
+        case .reconnecting:
+            if let run = recovery, run.kind == .output {
+                return beginRecovery(.output, cause: cause, at: now)
+            }
+            outputMissing = true
+            return []
+        case .paused, .crossfadePaused, .preparing:
+            outputMissing = true
+            return []
+        case .fadingOut:
+            return fadeOutCompleted()
+        case .idle, .finished, .failed:
+            outputMissing = true
+            return []
+        }
+    }
+
+    mutating func outputRestored() -> [PlayerEffect] {
+        outputMissing = false
+        guard case .reconnecting(let track, _, _, _, let cause) = state, let run = recovery, run.kind == .output else { return [] }
+        recovery = nil
+        state = .playing(track: track)
+        return [.resumeOutput, .recovered(from: cause, by: .automaticRetry)]
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+
+/// The pure decision core of the player: `handle(_:)` takes an event and returns the effects the
+/// I/O layers must perform, updating `state` on the way.
+///
+/// Same pattern as AsyncHTTPClient's connection-pool state machine: no audio, network, clock or
+/// global randomness here (jitter comes from a seeded generator the machine owns), so every
+/// decision is unit-testable and replayable.
+///
+/// Guarantees:
+/// - An intent the current state does not allow throws `invalidTransition` and changes nothing.
+/// - A fact that no longer applies changes nothing and returns no effects.
+/// - Every state change is one of `PlayerState.transitionTable` and yields a valid state; a change
+///   that would break this is refused (thrown, state kept) rather than applied silently.
+public struct PlayerStateMachine: Sendable {
+    /// Tunables; each default comes from DESIGN.md or the seeds.
+    public struct Configuration: Sendable, Hashable {
+        /// Crossfade into the next item when the item does not say otherwise.
+        public var defaultCrossfade: CrossfadeSpec
+        /// Crossfade used when the user skips.
+        public var skipCrossfade: CrossfadeSpec
+        /// Stop's fade-out, 0.3...1.0 s (seed 001).
+        public var fadeOutDuration: TimeInterval
+        /// How long before a crossfade the next item starts loading.
+        public var preloadLead: TimeInterval
+        /// The last item ends with the same gentle fade as stop (seed 001 Appendix A: playing ->
+        /// fadingOut -> finished).
+        public var fadeOutAtEnd: Bool
+        /// Backoff of automatic reconnects and how long they may go on.
+        public var reconnectPolicy: BackoffPolicy
+        public var reconnectGiveUpAfter: TimeInterval
+
+        public init(
+            defaultCrossfade: CrossfadeSpec = CrossfadeSpec(duration: 0),
+            skipCrossfade: CrossfadeSpec = CrossfadeSpec(duration: 2),
+            fadeOutDuration: TimeInterval = 0.5,
+            preloadLead: TimeInterval = 5,
+            fadeOutAtEnd: Bool = true,
+            reconnectPolicy: BackoffPolicy = .reconnect,
+            reconnectGiveUpAfter: TimeInterval = ResilienceDefaults.reconnectGiveUpAfter
+        ) {
+            self.defaultCrossfade = defaultCrossfade
+            self.skipCrossfade = skipCrossfade
+            self.fadeOutDuration = min(Self.fadeOutRange.upperBound, max(Self.fadeOutRange.lowerBound, fadeOutDuration))
+            self.preloadLead = max(0, preloadLead)
+            self.fadeOutAtEnd = fadeOutAtEnd
+            self.reconnectPolicy = reconnectPolicy
+            self.reconnectGiveUpAfter = reconnectGiveUpAfter
+        }
+
+        /// Seed 001: stop fades over 0.3-1.0 s.
+        public static let fadeOutRange: ClosedRange<TimeInterval> = 0.3...1.0
+    }
+
+    public internal(set) var state: PlayerState = .idle
+    public let configuration: Configuration
+
+    // MARK: Context the state does not show
+
+    /// What to play, and which entry is current.
+    var queue: [QueueItem] = []
+    var index = 0
+    /// The deck the current track plays on.
+    var activeDeck: PlayerNode = .a
+    /// Position and duration of the current track.
+    var position: TimeInterval = 0
+    var duration: TimeInterval?
+    /// The load in flight, if any.
+    var pendingLoad: PendingLoad?
+    /// The next entry while a crossfade is prepared or runs.
+    var next: NextItem?
+    /// The crossfade that runs or is paused.
+    var crossfade: CrossfadeRun?
+    /// The automatic recovery in progress.
+    var recovery: RecoveryRun?
+    /// The user's Retry from `failed`, reported as `recovered(by: .manualRetry)` once playing.
+    var manualRetryOf: PlaybackError?
+    /// A paused network stream lost its connection: resume must reconnect.
+    var connectionLostWhilePaused = false
+    /// The output went away while nothing was sounding: resume must reopen it.
+    var outputMissing = false
+    var online = true
+    var random: SeededRandom
+    var loadCounter: UInt64 = 0
+    /// The latest instant a fact carried; stamps crossfade-pause snapshots.
+    var lastKnownTime = PlayerTime.zero
+
+    /// - Parameters:
+    ///   - configuration: tunables.
+    ///   - random: the source of reconnect jitter; pass a fixed seed in tests.
+    public init(configuration: Configuration = Configuration(), random: SeededRandom = .systemSeeded()) {
+        self.configuration = configuration
+        self.random = random
+    }
+
+    /// The actions the machine accepts now: exactly `state.allowedActions`.
+    public var allowedActions: [PlayerAction] { state.allowedActions }
+
+    /// The current position of the current track, seconds.
+    public var currentPosition: TimeInterval { position }
+
+    /// The current track's duration, when known.
+    public var currentDuration: TimeInterval? { duration }
+
+    /// Handles one event and returns the effects to perform, in order.
+    ///
+    /// - Throws: `invalidTransition` for an intent the state does not allow (nothing changes), or for
+    ///   a change that would leave the transition table (a bug: the state is kept).
+    public mutating func handle(_ event: PlayerEvent) throws(PlaybackError) -> [PlayerEffect] {
+        if let action = event.action, !state.allows(action) {
+            throw PlaybackError.invalidTransition(action, in: state.name)
+        }
+        let saved = self
+        let effects = apply(event)
+        if saved.state != state || saved.state.name != state.name {
+            guard saved.state.canTransition(to: state), state.isValid else {
+                let refused = state.name
+                self = saved
+                throw PlaybackError(
+                    .invalidTransition, rejectedAction: event.action, rejectedState: saved.state.name,
+                    underlying: "refused internal change \(saved.state.name.rawValue) -> \(refused.rawValue)")
+            }
+        }
+        return effects
+    }
+}
+
+// MARK: - Context types
+
+extension PlayerStateMachine {
+    struct PendingLoad: Sendable, Hashable {
+        enum Purpose: Sendable, Hashable { case current, next }
+        let id: LoadID
+        let deck: PlayerNode
+        let purpose: Purpose
+        let from: TimeInterval
+    }
+
+    struct NextItem: Sendable, Hashable {
+        /// Queue index of the incoming item.
+        var index: Int
+        var ready = false
+        var duration: TimeInterval?
+        var crossfadeScheduled = false
+        var skipRequested = false
+    }
+
+    struct CrossfadeRun: Sendable, Hashable {
+        let from: PlayerNode
+        let to: PlayerNode
+        let duration: TimeInterval
+        let curve: FadeCurve
+        var progress: Float = 0
+        var fromPosition: TimeInterval
+        var toPosition: TimeInterval = 0
+    }
+
+    struct RecoveryRun: Sendable, Hashable {
+        enum Kind: Sendable, Hashable { case source, output }
+        let kind: Kind
+        let startedAt: PlayerTime
+        var attempt: Int
+        var lastDelay: Double?
+        var cause: PlaybackError
+        /// Where the source resumes (0 for live streams).
+        let resumePosition: TimeInterval
+        /// Seconds spent offline, which do not count towards giving up.
+        var offlineSeconds: Double = 0
+        var offlineSince: PlayerTime?
+    }
+}
+
+// MARK: - Shared helpers
+
+extension PlayerStateMachine {
+    var currentItem: QueueItem? { queue.indices.contains(index) ? queue[index] : nil }
+
+    /// The entry after the current one, skipping nothing.
+    var followingIndex: Int? { queue.indices.contains(index + 1) ? index + 1 : nil }
+
+    mutating func makeLoad(deck: PlayerNode, track: Track, from: TimeInterval, purpose: PendingLoad.Purpose) -> PlayerEffect {
+        loadCounter += 1
+        let id = LoadID(loadCounter)
+        let start = track.isLive ? 0 : from
+        pendingLoad = PendingLoad(id: id, deck: deck, purpose: purpose, from: start)
+        return .load(id, deck: deck, track: track, from: start)
+    }
+
+    /// The crossfade between the current entry and `nextIndex`, shortened for short tracks.
+    func crossfadeSpec(into nextIndex: Int, skipping: Bool) -> (duration: TimeInterval, curve: FadeCurve) {
+        let spec = skipping ? configuration.skipCrossfade : (currentItem?.crossfadeIntoNext ?? configuration.defaultCrossfade)
+        let incoming = queue.indices.contains(nextIndex) ? queue[nextIndex].track.duration : nil
+        let outgoing = skipping ? nil : duration
+        return (spec.effectiveDuration(outgoing: outgoing, incoming: incoming), spec.curve)
+    }
+
+    func resumePoint(for track: Track?) -> ResumePoint? {
+        guard let track else { return nil }
+        let at = recovery?.resumePosition ?? position
+        return ResumePoint(track: track, position: at, duration: duration ?? track.duration)
+    }
+
+    /// Position to save, for tracks where a position means something.
+    func persist(_ track: Track?) -> [PlayerEffect] {
+        guard let track, track.isSeekable, let point = resumePoint(for: track) else { return [] }
+        return [.persistPosition(point)]
+    }
+
+    /// Releases every deck and forgets transient context.
+    mutating func releaseAll() -> [PlayerEffect] {
+        pendingLoad = nil
+        next = nil
+        crossfade = nil
+        connectionLostWhilePaused = false
+        return [.unload(.a), .unload(.b)]
+    }
+
+    /// Makes `index` current on `deck` from `position` (after a crossfade or a gap).
+    mutating func promote(index newIndex: Int, deck: PlayerNode, position newPosition: TimeInterval, duration newDuration: TimeInterval?) {
+        index = newIndex
+        activeDeck = deck
+        position = newPosition
+        duration = newDuration ?? queue[newIndex].track.duration
+        next = nil
+        crossfade = nil
+    }
+
+    /// Goes to `failed`, keeping what a Retry needs.
+    mutating func fail(_ error: PlaybackError, recoverable: Bool? = nil) -> [PlayerEffect] {
+        let track = state.currentTrack
+        let point = resumePoint(for: track)
+        var effects: [PlayerEffect] = recovery != nil ? [.cancelRetry] : []
+        effects += persist(track)
+        effects += releaseAll()
+        let canRetry = (recoverable ?? error.isRecoverable) && point != nil
+        state = .failed(error: error, recoverable: canRetry, resumePoint: point)
+        recovery = nil
+        manualRetryOf = nil
+        return effects
+    }
+}
