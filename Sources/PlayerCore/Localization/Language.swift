@@ -18,7 +18,9 @@ public enum Language: String, Sendable, Hashable, Codable, CaseIterable {
     /// `ru_RU.UTF-8`, `ru`, `ru_UA@euro` -> Russian; `C`, `POSIX`, `en_GB` and others -> English.
     public static func from(localeIdentifier: String) -> Language {
         let lowered = localeIdentifier.lowercased()
-        let code = lowered.split(whereSeparator: { $0 == "_" || $0 == "." || $0 == "@" || $0 == "-" }).first.map(String.init) ?? ""
+        let code = lowered.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "_" || $0 == "." || $0 == "@" || $0 == "-" }
+        ).first.map(String.init) ?? ""
         return Language(rawValue: code) ?? .english
     }
 }

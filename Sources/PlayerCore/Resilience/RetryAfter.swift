@@ -41,7 +41,8 @@ public enum RetryAfter: Sendable, Hashable, Codable {
         case .seconds(let s): raw = s
         case .date(let d): raw = d.timeIntervalSince(now)
         }
-        guard raw.isFinite else { return 0 }
+        // NaN means nothing usable; an infinite request (digits overflowing Double) gets the cap.
+        guard !raw.isNaN else { return 0 }
         return min(Self.maximumDelay, max(0, raw))
     }
 }
