@@ -1,0 +1,79 @@
+import Synchronization
+
+/// A token bucket that caps how many retries one playback session may spend in total.
+///
+/// Why shared and not per call: when a server is down every request fails at once, and per-call
+/// retries multiply the load exactly when it hurts most (Google SRE book, "Handling Overload";
+/// Finagle's `RetryBudget`). One bucket per session lets a few retries through and then makes
+/// every operation give up quickly until the bucket refills.
+///
+/// The first try of an operation never takes a token; only retries do.
+public final class RetryBudget: Sendable {
+    /// Ten retries in a burst, then one every two seconds: enough to ride out a blip, small
+    /// enough that a dead server sees no retry storm from one player.
+    public static let defaultCapacity: Double = 10
+    public static let defaultRefillPerSecond: Double = 0.5
+
+    public let capacity: Double
+    public let refillPerSecond: Double
+
+    private struct Bucket {
+        var tokens: Double
+        var updatedAt: Duration
+    }
+
+    private let bucket: Mutex<Bucket>
+    private let elapsed: @Sendable () -> Duration
+
+    /// - Parameters:
+    ///   - capacity: tokens when full (the bucket starts full).
+    ///   - refillPerSecond: tokens added per second of `clock` time, up to `capacity`.
+    ///   - clock: measures refill time; inject a `TestClock` so tests never sleep.
+    public init(
+        capacity: Double = RetryBudget.defaultCapacity,
+        refillPerSecond: Double = RetryBudget.defaultRefillPerSecond,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.capacity = max(0, capacity)
+        self.refillPerSecond = max(0, refillPerSecond)
+        let elapsed = monotonicElapsed(clock)
+        self.elapsed = elapsed
+        bucket = Mutex(Bucket(tokens: self.capacity, updatedAt: elapsed()))
+    }
+
+    /// Takes one token for a retry. False means the session's budget is spent: give up now.
+    public func tryAcquire() -> Bool {
+        let now = elapsed()
+        return bucket.withLock { bucket in
+            refill(&bucket, now: now)
+            guard bucket.tokens >= 1 else { return false }
+            bucket.tokens -= 1
+            return true
+        }
+    }
+
+    /// Tokens available right now (fractional while refilling); for tests and diagnostics.
+    public var available: Double {
+        let now = elapsed()
+        return bucket.withLock { bucket in
+            refill(&bucket, now: now)
+            return bucket.tokens
+        }
+    }
+
+    private func refill(_ bucket: inout Bucket, now: Duration) {
+        let (whole, atto) = (now - bucket.updatedAt).components
+        let seconds = Double(whole) + Double(atto) / 1e18
+        if seconds > 0 {
+            bucket.tokens = min(capacity, bucket.tokens + seconds * refillPerSecond)
+        }
+        bucket.updatedAt = max(bucket.updatedAt, now)
+    }
+}
+
+/// Reads an injected clock as "time elapsed since creation". Opening the existential once here
+/// lets the resilience types store plain `Duration`s instead of a clock-specific `Instant`.
+func monotonicElapsed<C: Clock>(_ clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
+    let start = clock.now
+    return { start.duration(to: clock.now) }
+}
