@@ -1,0 +1,53 @@
+import PlayerCore
+
+/// Seed 003's empty state: icon, title, message and an optional action.
+public struct EmptyStateViewState: Sendable, Hashable, Codable {
+    public let icon: Icon
+    public let title: String
+    public let message: String
+    /// The action's title ("Add Station"), when there is one.
+    public let actionTitle: String?
+
+    public init(icon: Icon, title: String, message: String, actionTitle: String? = nil) {
+        self.icon = icon
+        self.title = title
+        self.message = message
+        self.actionTitle = actionTitle
+    }
+
+    /// The library's empty lists.
+    public enum Preset: Sendable, Hashable, Codable {
+        case stations
+        case podcasts
+        case episodes
+        case sessions
+        /// A `/` search that matched nothing.
+        case noSearchResults(query: String)
+    }
+
+    public init(_ preset: Preset, in language: Language) {
+        func t(_ key: UIString) -> String { UIStrings.text(key, in: language) }
+        switch preset {
+        case .stations:
+            self.init(
+                icon: .radio, title: t(.emptyStationsTitle), message: t(.emptyStationsMessage),
+                actionTitle: t(.emptyStationsAction))
+        case .podcasts:
+            self.init(
+                icon: .podcast, title: t(.emptyPodcastsTitle), message: t(.emptyPodcastsMessage),
+                actionTitle: t(.emptyPodcastsAction))
+        case .episodes:
+            self.init(
+                icon: .episodes, title: t(.emptyEpisodesTitle), message: t(.emptyEpisodesMessage),
+                actionTitle: t(.emptyEpisodesAction))
+        case .sessions:
+            self.init(
+                icon: .session, title: t(.emptySessionsTitle), message: t(.emptySessionsMessage),
+                actionTitle: t(.emptySessionsAction))
+        case .noSearchResults(let query):
+            self.init(
+                icon: .search, title: t(.noResultsTitle),
+                message: UIStrings.format(.noResultsMessage, in: language, TextSanitizer.singleLine(query)))
+        }
+    }
+}

@@ -1,0 +1,7 @@
+/// What the app knows about the network (seed 003's connectivity monitor, as a value).
+public enum Connectivity: String, Sendable, Hashable, Codable, CaseIterable {
+    case online
+    case offline
+    /// Not known yet (no monitor, or it has not reported): treated as online, no banner.
+    case unknown
+}

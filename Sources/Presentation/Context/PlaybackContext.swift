@@ -1,0 +1,49 @@
+import Foundation
+import PlayerCore
+
+/// What the app knows around a `PlayerState`: the item being played (episode and podcast, or
+/// station), the network, where the current track is, the current instant and the language.
+///
+/// The caller passes the context of the item the state is about; view states trust it. Titles are
+/// sanitised on entry (as `Track` and `Episode` already do).
+public struct PlaybackContext: Sendable, Hashable, Codable {
+    /// The episode being played or that failed (seed 000: even one without audio).
+    public var episode: Episode?
+    /// The podcast's title; falls back to `episode.podcastTitle`.
+    public var podcastTitle: String? {
+        didSet { podcastTitle = TextSanitizer.optionalSingleLine(podcastTitle) }
+    }
+    /// The station being played, for live streams.
+    public var station: Station?
+    public var connectivity: Connectivity
+    /// Position (s) in the current track, as last reported by the engine.
+    public var position: TimeInterval?
+    /// Duration (s) of the current track when known better than `Track.duration` (probed, or the feed's).
+    public var duration: TimeInterval?
+    /// The current instant on the player's clock, for the reconnect countdown.
+    public var now: PlayerTime?
+    public var language: Language
+
+    public init(
+        episode: Episode? = nil,
+        podcastTitle: String? = nil,
+        station: Station? = nil,
+        connectivity: Connectivity = .unknown,
+        position: TimeInterval? = nil,
+        duration: TimeInterval? = nil,
+        now: PlayerTime? = nil,
+        language: Language = .current
+    ) {
+        self.episode = episode
+        self.podcastTitle = TextSanitizer.optionalSingleLine(podcastTitle)
+        self.station = station
+        self.connectivity = connectivity
+        self.position = position
+        self.duration = duration
+        self.now = now
+        self.language = language
+    }
+
+    /// The podcast title to show: the explicit one, else the episode's.
+    public var effectivePodcastTitle: String? { podcastTitle ?? episode?.podcastTitle }
+}

@@ -1,0 +1,40 @@
+import PlayerCore
+
+/// Title and subtitle of what plays, shared by the expanded and the mini player.
+///
+/// Title: the episode's title for an episode, else the track's title, else "Unknown title"
+/// ("Nothing playing" with no track at all). Subtitle: the podcast title for an episode, the
+/// station's name (or genre, when the title already is the name) for a live stream, the artist
+/// (or album) for a file.
+struct TrackLabels: Sendable, Hashable {
+    let title: String
+    let subtitle: String?
+
+    init(track: Track?, context: PlaybackContext) {
+        let language = context.language
+        guard let track else {
+            if let episode = context.episode {
+                title = episode.title
+                subtitle = context.effectivePodcastTitle
+            } else {
+                title = UIStrings.text(.nothingPlaying, in: language)
+                subtitle = nil
+            }
+            return
+        }
+        switch track.kind {
+        case .episode:
+            title = track.title ?? context.episode?.title ?? UIStrings.text(.unknownTitle, in: language)
+            subtitle = context.effectivePodcastTitle ?? track.album ?? track.artist
+        case .liveStream:
+            let name = context.station?.name ?? track.album
+            let shown = track.title ?? name ?? UIStrings.text(.unknownTitle, in: language)
+            title = shown
+            let candidates = [name, context.station?.genre, track.artist]
+            subtitle = candidates.compactMap { $0 }.first { $0 != shown }
+        case .file:
+            title = track.title ?? UIStrings.text(.unknownTitle, in: language)
+            subtitle = track.artist ?? track.album
+        }
+    }
+}
