@@ -95,6 +95,7 @@ extension PlayerState {
         .init(.preparingCrossfade, .playing, "the next items failed to load (the current plays on), or the current ended with the next ready", .tonearm),
         .init(.playing, .preparing, "track ended with no time to crossfade: the next item loads", .tonearm),
         .init(.buffering, .preparing, "track ended while buffering: the next item loads", .tonearm),
+        .init(.buffering, .finished, "the last track ended while buffering", .tonearm),
         .init(.preparingCrossfade, .preparing, "current track ended before the next was ready", .tonearm),
         .init(.crossfading, .crossfading, "progress, or skip() quick-finishes", .tonearm),
         // Starting over.

@@ -67,7 +67,7 @@ extension PlayerStateMachine {
         pendingLoad = nil
         switch pending.purpose {
         case .current:
-            guard let track = state.currentTrack else { return [] }
+            guard state.name == .preparing || state.name == .buffering, let track = state.currentTrack else { return [] }
             if error.isRetryable && track.isRemote && error.code != .audioOutputLost {
                 return beginRecovery(.source, cause: error, at: at)
             }

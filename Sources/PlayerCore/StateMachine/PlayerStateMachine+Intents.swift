@@ -47,6 +47,13 @@ extension PlayerStateMachine {
 
     mutating func pause() -> [PlayerEffect] {
         switch state {
+        case .buffering(let track, _, .initial):
+            // Nothing sounds yet: abandon the half-open source and open it again on resume
+            // (a live stream then starts at the live edge, an episode where it was).
+            pendingLoad = nil
+            connectionLostWhilePaused = true
+            state = .paused(track: track, position: position)
+            return [.unload(activeDeck)] + persist(track)
         case .playing(let track), .buffering(let track, _, _):
             state = .paused(track: track, position: position)
             return [.pauseOutput] + persist(track)

@@ -126,6 +126,11 @@ struct TransitionTableTests {
             var d = try Driver.playing(Fixture.file("a", duration: nil), Fixture.file("b", duration: nil))
             try d.send(.trackEnded(.a, at: .zero)); return d
         },
+        "buffering->finished": {
+            var d = try Driver.playing(Fixture.episode("a", duration: nil))
+            try d.send(.underrun(.a))
+            try d.send(.trackEnded(.a, at: .zero)); return d
+        },
         "buffering->preparing": {
             var d = try Driver.playing(Fixture.episode("a", duration: nil), Fixture.episode("b"))
             try d.send(.underrun(.a))
