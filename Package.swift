@@ -45,6 +45,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Runs the built `tonearm` binary and holds the README to the code.
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["PlayerCore"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PresentationTests",
             dependencies: ["Presentation", "PlayerCore"],

@@ -1,0 +1,76 @@
+import Foundation
+import PlayerCore
+import Testing
+
+/// The `tonearm` binary that `swift test` builds next to the test bundle, and the README.
+@Suite("tonearm command line")
+struct CLITests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `swift test` builds every product into the same directory as the test bundle.
+    static var binary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("tonearm")
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test func binaryExists() {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "no tonearm at \(Self.binary.path)")
+    }
+
+    @Test func version() throws {
+        let r = try Self.run(["--version"])
+        #expect(r.status == 0)
+        #expect(r.out.trimmingCharacters(in: .whitespacesAndNewlines) == TonearmVersion.current)
+    }
+
+    @Test func help() throws {
+        let r = try Self.run(["--help"])
+        #expect(r.status == 0)
+        #expect(r.out.contains("USAGE: tonearm"))
+        #expect(r.out.contains("states"))
+    }
+
+    @Test func statesMarkdownIsGeneratedFromTheCode() throws {
+        let r = try Self.run(["states", "--markdown"])
+        #expect(r.status == 0)
+        #expect(r.out == StateDocumentation.markdown())
+        for name in PlayerState.Name.allCases { #expect(r.out.contains("| `\(name.rawValue)` |")) }
+        for rule in PlayerState.transitionTable {
+            #expect(r.out.contains("    \(rule.from.rawValue) --> \(rule.to.rawValue)\n"))
+        }
+    }
+
+    @Test func unknownSubcommandFailsWithUsage() throws {
+        let r = try Self.run(["no-such-command"])
+        #expect(r.status != 0)
+        #expect(!r.err.isEmpty)
+    }
+
+    @Test func readmeEmbedsTheGeneratedStateSection() throws {
+        let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.components(separatedBy: "\n")
+        guard let begin = lines.firstIndex(where: { $0.hasPrefix("<!-- states:begin") }),
+            let end = lines.firstIndex(of: "<!-- states:end -->"), begin < end
+        else {
+            Issue.record("README.md has no states:begin/states:end markers")
+            return
+        }
+        let embedded = lines[(begin + 1)..<end].joined(separator: "\n") + "\n"
+        #expect(embedded == StateDocumentation.markdown(), "README state section is stale: run `make docs`")
+    }
+}
