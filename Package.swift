@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "PlayerCore", targets: ["PlayerCore"]),
         .library(name: "Presentation", targets: ["Presentation"]),
+        .library(name: "AudioEngine", targets: ["AudioEngine"]),
         .executable(name: "tonearm", targets: ["tonearm"]),
     ],
     dependencies: [
@@ -27,11 +28,19 @@ let package = Package(
         .target(name: "PlayerCore", swiftSettings: strictSettings),
         // Pure: view states and localized UI strings built from PlayerCore values.
         .target(name: "Presentation", dependencies: ["PlayerCore"], swiftSettings: strictSettings),
+        // C shims: FFmpeg 5.1 for decoding and resampling, libpulse for output. Debian installs the
+        // headers on the default include path, so no pkg-config flags are needed.
+        .systemLibrary(
+            name: "CFFmpeg",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        // Decoding, decks, mixer, sinks and the AudioPlayer actor that performs the machine's effects.
+        .target(name: "AudioEngine", dependencies: ["PlayerCore", "CFFmpeg", "CPulse"], swiftSettings: strictSettings),
         // The executable: argument parsing and wiring, nothing else.
         .executableTarget(
             name: "tonearm",
             dependencies: [
-                "PlayerCore", "Presentation",
+                "PlayerCore", "Presentation", "AudioEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -43,6 +52,12 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // Real FFmpeg, real files, a real PulseAudio daemon started by the tests.
+        .testTarget(
+            name: "AudioEngineTests",
+            dependencies: ["AudioEngine", "PlayerCore", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: strictSettings
         ),
         // Runs the built `tonearm` binary and holds the README to the code.

@@ -1,0 +1,25 @@
+import PlayerCore
+
+/// Anything that yields audio in the internal format (MPD's decoder-plugin idea: every input
+/// format behind one narrow interface). One thread uses a decoder at a time.
+public protocol AudioDecoder: AnyObject {
+    /// Length in seconds when the container knows it.
+    var duration: Double? { get }
+    /// Packets that could not be decoded and were skipped (corrupt data in the middle).
+    var skippedCorruptPackets: Int { get }
+    /// Decodes up to `maxFrames` frames of interleaved stereo Float32 at 48 kHz into `buffer` and
+    /// returns how many it wrote; 0 means the end of the source. A truncated source ends cleanly.
+    func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(PlaybackError) -> Int
+    /// Moves to `seconds` from the start (clamped to the source).
+    func seek(to seconds: Double) throws(PlaybackError)
+}
+
+/// Bytes that arrive over time, such as an HTTP stream after ICY metadata is removed; the decoder
+/// reads them through FFmpeg's custom I/O.
+public protocol ByteSource: AnyObject, Sendable {
+    /// Blocks until at least one byte is available, then copies up to `buffer.count` bytes and
+    /// returns how many; 0 means the end of the stream.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(PlaybackError) -> Int
+    /// Wakes a blocked `read` so the decoder can be torn down.
+    func close()
+}
