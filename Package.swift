@@ -43,6 +43,7 @@ let package = Package(
                 "PlayerCore", "Presentation", "AudioEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            resources: [.copy("Demo")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -25,8 +25,11 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     public let artist: String?
     /// Sanitised album, podcast title or station name.
     public let album: String?
-    /// Length in seconds when known; nil for live streams and not-yet-probed files.
+    /// Length in seconds when known; nil for live streams and not-yet-probed files. A session stage
+    /// may set it shorter than the source: playback hands over (or fades out) at this point.
     public let duration: TimeInterval?
+    /// Playback gain of this track, 0...1 (a session stage's volume).
+    public let volume: Float
 
     public init(
         id: String,
@@ -35,7 +38,8 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         title: String? = nil,
         artist: String? = nil,
         album: String? = nil,
-        duration: TimeInterval? = nil
+        duration: TimeInterval? = nil,
+        volume: Float = 1
     ) {
         self.id = id
         self.url = url
@@ -44,6 +48,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         self.artist = TextSanitizer.optionalSingleLine(artist)
         self.album = TextSanitizer.optionalSingleLine(album)
         self.duration = kind == .liveStream ? nil : duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        self.volume = volume.isFinite ? min(1, max(0, volume)) : 1
     }
 
     /// A live stream has no end; its connection ending is a drop, not a finish.
@@ -72,6 +77,6 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     public func with(id: String? = nil, duration: TimeInterval? = nil) -> Track {
         Track(
             id: id ?? self.id, url: url, kind: kind, title: title, artist: artist, album: album,
-            duration: duration ?? self.duration)
+            duration: duration ?? self.duration, volume: volume)
     }
 }

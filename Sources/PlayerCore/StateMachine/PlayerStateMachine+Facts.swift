@@ -2,6 +2,20 @@ import Foundation
 
 /// Facts reported by the engine, the network layer and the output.
 extension PlayerStateMachine {
+    /// The last item's closing fade starts this much before the point where it would end exactly
+    /// with the source: positions arrive every 50 ms, and a fade cut short by the end of the
+    /// source would click.
+    static let endFadeLead: TimeInterval = 0.1
+
+    /// How long a track plays: the decoder's length, unless the queue cut it shorter (a session
+    /// stage with a `duration`).
+    static func playLength(of track: Track, decoded: TimeInterval?) -> TimeInterval? {
+        switch (track.duration, decoded) {
+        case let (planned?, decoded?): min(planned, decoded)
+        case let (planned, decoded): planned ?? decoded
+        }
+    }
+
     mutating func applyFact(_ event: PlayerEvent) -> [PlayerEffect] {
         if let at = event.instant, at > lastKnownTime { lastKnownTime = at }
         switch event {
@@ -39,7 +53,7 @@ extension PlayerStateMachine {
         case (.current, .preparing(let track)), (.current, .buffering(let track, _, _)):
             activeDeck = pending.deck
             position = pending.from
-            duration = loadedDuration ?? track.duration
+            duration = Self.playLength(of: track, decoded: loadedDuration)
             var effects: [PlayerEffect] = [.start(pending.deck)]
             if let run = recovery {
                 effects.append(.recovered(from: run.cause, by: .automaticRetry))
@@ -54,7 +68,7 @@ extension PlayerStateMachine {
         case (.next, .preparingCrossfade):
             guard var item = next else { return [] }
             item.ready = true
-            item.duration = loadedDuration ?? queue[item.index].track.duration
+            item.duration = Self.playLength(of: queue[item.index].track, decoded: loadedDuration)
             next = item
             return scheduleCrossfade(now: item.skipRequested)
         default:
@@ -132,7 +146,7 @@ extension PlayerStateMachine {
                 if newPosition >= duration - fade.duration - configuration.preloadLead {
                     return prepareNext(nextIndex, skipping: false)
                 }
-            } else if configuration.fadeOutAtEnd, newPosition >= duration - configuration.fadeOutDuration {
+            } else if configuration.fadeOutAtEnd, newPosition >= duration - configuration.fadeOutDuration - Self.endFadeLead {
                 state = .fadingOut(track: track, targetDuration: configuration.fadeOutDuration)
                 return [.fadeOut(duration: configuration.fadeOutDuration)]
             }
@@ -174,7 +188,7 @@ extension PlayerStateMachine {
 
     mutating func fadeOutCompleted() -> [PlayerEffect] {
         guard case .fadingOut(let track, _) = state else { return [] }
-        let endedNaturally = duration.map { position >= $0 - configuration.fadeOutDuration - 0.05 } ?? false
+        let endedNaturally = duration.map { position >= $0 - configuration.fadeOutDuration - Self.endFadeLead - 0.05 } ?? false
         let effects = releaseAll()
         state = .finished
         return effects + (endedNaturally ? [.trackFinished(track)] : [])
@@ -219,9 +233,13 @@ extension PlayerStateMachine {
             next = nil
             state = .preparing(track: incoming)
             return [.unload(oldDeck), .trackFinished(current)]
-        case .crossfading:
-            guard let run = crossfade, deck == run.from else { return [] }
-            return crossfadeCompleted()
+        case .crossfading(let from, let to, _, _):
+            // The outgoing source ended before the fade did (its container overstated its length):
+            // the incoming track simply plays on at full gain.
+            guard let run = crossfade, deck == run.from, let item = next else { return [] }
+            promote(index: item.index, deck: run.to, position: run.toPosition, duration: item.duration)
+            state = .playing(track: to)
+            return [.abortCrossfade(keep: run.to), .trackFinished(from)]
         case .fadingOut:
             return fadeOutCompleted()
         default:

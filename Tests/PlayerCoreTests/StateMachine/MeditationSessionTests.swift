@@ -61,9 +61,9 @@ struct MeditationSessionTests {
         #expect(d.state == .playing(track: Fixture.stage3))
 
         // Finish: playing(stage3) -> fadingOut -> finished.
-        try d.send(.positionChanged(.a, position: 599.4))
+        try d.send(.positionChanged(.a, position: 599.3))
         #expect(d.state == .playing(track: Fixture.stage3))
-        #expect(try d.send(.positionChanged(.a, position: 599.5)) == [.fadeOut(duration: 0.5)])
+        #expect(try d.send(.positionChanged(.a, position: 599.4)) == [.fadeOut(duration: 0.5)])
         #expect(d.state == .fadingOut(track: Fixture.stage3, targetDuration: 0.5))
         let end = try d.send(.fadeOutCompleted)
         #expect(end.contains(.trackFinished(Fixture.stage3)))

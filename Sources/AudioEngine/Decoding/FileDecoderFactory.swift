@@ -1,0 +1,14 @@
+import PlayerCore
+
+/// Opens local files with FFmpeg. Network tracks need the streaming layer's byte sources, which
+/// plug in through their own `DecoderFactory`.
+public struct FileDecoderFactory: DecoderFactory {
+    public init() {}
+
+    public func makeDecoder(for track: Track) throws(PlaybackError) -> any AudioDecoder {
+        guard track.url.isFileURL else {
+            throw PlaybackError(.unsupportedFormat, underlying: "no byte source for scheme \(track.url.scheme ?? "none")")
+        }
+        return try FFmpegDecoder(url: track.url)
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import PlayerCore
+
+/// One of the two decks: a decoder, the thread that decodes ahead into a `FrameQueue`, and the
+/// position of what the render thread has taken from it.
+///
+/// Decoding runs on its own thread so the next stage decodes while the current one plays (on two
+/// cores, rendering a session decodes two stages at once).
+final class Deck: @unchecked Sendable {
+    let node: PlayerNode
+    let loadID: LoadID
+    let track: Track
+    let duration: Double?
+    private let decoder: any AudioDecoder
+    private let queue: FrameQueue
+    private let seekLock = NSLock()
+    private var pendingSeek: (seconds: Double, generation: Int)?
+    private var thread: Thread?
+
+    /// Frames of the track before the first frame in the queue (start position, seeks).
+    private(set) var baseFrame: Int64
+    /// Frames taken by the render thread since `baseFrame`.
+    private(set) var consumedFrames: Int64 = 0
+    /// True once the render thread has seen the end of the source.
+    private(set) var reachedEnd = false
+    /// Gain applied to everything from this deck (a session stage's volume).
+    let volume: Float
+
+    /// Frames decoded per step of the decode thread.
+    static let decodeChunkFrames = 4096
+
+    init(node: PlayerNode, loadID: LoadID, track: Track, decoder: any AudioDecoder, startAt seconds: Double, lookaheadFrames: Int) {
+        self.node = node
+        self.loadID = loadID
+        self.track = track
+        self.decoder = decoder
+        // A session stage may be planned shorter than its source; the queue's length wins.
+        switch (decoder.duration, track.duration) {
+        case let (decoded?, planned?): self.duration = min(decoded, planned)
+        case let (decoded, planned): self.duration = planned ?? decoded
+        }
+        self.queue = FrameQueue(capacityFrames: lookaheadFrames)
+        self.baseFrame = AudioFormat.frames(forSeconds: seconds)
+        self.volume = track.volume
+    }
+
+    /// Position in the track of the next frame the render thread will take, seconds.
+    var position: Double { AudioFormat.seconds(forFrames: baseFrame + consumedFrames) }
+
+    /// Position in frames.
+    var positionFrame: Int64 { baseFrame + consumedFrames }
+
+    var bufferedFrames: Int { queue.bufferedFrames }
+
+    /// The decoder has delivered everything (or failed); what is buffered is all there is.
+    var sourceEnded: Bool { queue.sourceEnded }
+
+    /// Seeks the decoder to the start position (if any) and starts decoding ahead.
+    func start(initialSeek: Double?) {
+        if let initialSeek, initialSeek > 0 {
+            seekLock.lock()
+            pendingSeek = (initialSeek, queue.generation)
+            seekLock.unlock()
+        }
+        let thread = Thread { [self] in decodeLoop() }
+        thread.name = "tonearm.deck.\(node.rawValue)"
+        thread.qualityOfService = .userInitiated
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Takes up to `frames` frames. Render mode blocks until they are decoded; real-time mode
+    /// takes what is there (a shortfall is an underrun, filled with silence by the mixer).
+    func pull(into buffer: UnsafeMutablePointer<Float>, frames: Int, blocking: Bool) -> (frames: Int, ended: Bool, error: PlaybackError?) {
+        let result = queue.pop(into: buffer, frames: frames, blocking: blocking)
+        consumedFrames += Int64(result.frames)
+        if result.ended { reachedEnd = true }
+        return result
+    }
+
+    /// Jumps to `seconds`: drops what was decoded ahead and decodes from there.
+    func seek(to seconds: Double) {
+        // Flush and post the seek under one lock: the decode thread, woken by the flush, cannot
+        // read `pendingSeek` before it is set and decode a stale chunk into the new generation.
+        seekLock.lock()
+        let generation = queue.flush()
+        pendingSeek = (seconds, generation)
+        seekLock.unlock()
+        baseFrame = AudioFormat.frames(forSeconds: seconds)
+        consumedFrames = 0
+        reachedEnd = false
+    }
+
+    /// Stops the decode thread; the deck is not used afterwards.
+    func stop() { queue.close() }
+
+    private func decodeLoop() {
+        var scratch = [Float](repeating: 0, count: Self.decodeChunkFrames * AudioFormat.channelCount)
+        var generation = queue.generation
+        while !queue.isClosed {
+            seekLock.lock()
+            let seek = pendingSeek
+            pendingSeek = nil
+            seekLock.unlock()
+            if let seek {
+                generation = seek.generation
+                do throws(PlaybackError) {
+                    try decoder.seek(to: seek.seconds)
+                } catch {
+                    queue.finish(error: error, generation: generation)
+                    queue.waitForFlushOrClose(generation: generation)
+                    generation = queue.generation
+                    continue
+                }
+            }
+            let count: Int
+            do throws(PlaybackError) {
+                count = try scratch.withUnsafeMutableBufferPointer { buffer throws(PlaybackError) in
+                    try decoder.read(into: buffer.baseAddress!, maxFrames: Self.decodeChunkFrames)
+                }
+            } catch {
+                queue.finish(error: error, generation: generation)
+                queue.waitForFlushOrClose(generation: generation)
+                generation = queue.generation
+                continue
+            }
+            if count == 0 {
+                queue.finish(error: nil, generation: generation)
+                queue.waitForFlushOrClose(generation: generation)
+                generation = queue.generation
+                continue
+            }
+            let samples = Array(scratch[0..<(count * AudioFormat.channelCount)])
+            if !queue.push(samples, generation: generation) {
+                generation = queue.generation
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import PlayerCore
+
+/// A sink that discards audio and counts frames: real-time clocked (for playback without a sound
+/// device, and for benchmarks of playback cost) or as fast as possible (for rendering).
+///
+/// In real-time mode `write` sleeps so the frames written never run ahead of the wall clock by
+/// more than `lead` (50 ms), like a device with a 50 ms buffer. When the writer falls behind (a
+/// pause, a slow decoder) the clock's origin moves forward, as a device underruns, so writing
+/// again does not burst to catch up. `drain` sleeps until the last frame would have been heard.
+///
+/// Driven by one render thread; the counters are guarded by a lock so other threads may read
+/// `framesWritten`.
+public final class NullSink: AudioSink, @unchecked Sendable {
+    /// How far the frames written may run ahead of the wall clock in real-time mode.
+    public static let lead = 0.05
+
+    public let isRealtime: Bool
+    public var kind: String { "null" }
+
+    private let sleep: @Sendable (Double) -> Void
+    private let now: @Sendable () -> Double
+    private let lock = NSLock()
+    private var totalFrames: Int64 = 0
+    /// Real-time pacing: wall-clock origin and frames written since it (nil until the first write).
+    private var origin: Double?
+    private var pacedFrames: Int64 = 0
+
+    /// - Parameters:
+    ///   - realtime: pace writes to the wall clock (true) or accept them as fast as they come.
+    ///   - sleep: sleeps for the given seconds (injected by tests).
+    ///   - now: monotonic seconds (injected by tests).
+    public init(
+        realtime: Bool,
+        sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
+        now: @escaping @Sendable () -> Double = { NullSink.monotonicSeconds() }
+    ) {
+        self.isRealtime = realtime
+        self.sleep = sleep
+        self.now = now
+    }
+
+    /// Frames written since the sink was created (across `close`/`open`).
+    public var framesWritten: Int64 { lock.withLock { totalFrames } }
+
+    /// Starts a new real-time clock; never fails.
+    public func open() throws(PlaybackError) {
+        lock.withLock {
+            origin = nil
+            pacedFrames = 0
+        }
+    }
+
+    public func write(_ samples: UnsafePointer<Float>, frames: Int) throws(PlaybackError) {
+        guard frames > 0 else { return }
+        let pause: Double? = lock.withLock {
+            totalFrames += Int64(frames)
+            guard isRealtime else { return nil }
+            let t = now()
+            let start: Double
+            if let origin {
+                // Behind the wall clock (the writer stalled): move the origin, as a device underruns.
+                let due = origin + Double(pacedFrames) / Double(AudioFormat.sampleRate)
+                start = t > due ? t - Double(pacedFrames) / Double(AudioFormat.sampleRate) : origin
+            } else {
+                start = t
+            }
+            origin = start
+            pacedFrames += Int64(frames)
+            let target = start + Double(pacedFrames) / Double(AudioFormat.sampleRate) - Self.lead
+            return target > t ? target - t : nil
+        }
+        if let pause { sleep(pause) }
+    }
+
+    /// In real-time mode, sleeps until every frame written would have been heard.
+    public func drain() throws(PlaybackError) {
+        let pause: Double? = lock.withLock {
+            guard isRealtime, let origin else { return nil }
+            let t = now()
+            let end = origin + Double(pacedFrames) / Double(AudioFormat.sampleRate)
+            return end > t ? end - t : nil
+        }
+        if let pause { sleep(pause) }
+    }
+
+    public func close() {
+        lock.withLock {
+            origin = nil
+            pacedFrames = 0
+        }
+    }
+
+    /// A null sink has no device to lose.
+    public func takeRouteChange() -> RouteChange? { nil }
+
+    /// Monotonic seconds (CLOCK_MONOTONIC), unaffected by wall-clock changes.
+    public static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import PlayerCore
+
+/// Writes the mix to a RIFF/WAVE file: 48 kHz stereo, either 16-bit PCM (`WAVE_FORMAT_PCM`) or
+/// 32-bit float (`WAVE_FORMAT_IEEE_FLOAT`, with the `fact` chunk that format requires).
+///
+/// - `open` creates or truncates the file and writes a header with zero sizes; `close` patches the
+///   RIFF and data sizes (and the `fact` frame count), so a file whose writer crashed still has a
+///   readable header with sizes 0.
+/// - 16-bit conversion clips to [-1, 1], scales by 32767 and rounds to nearest (so -1.0 becomes
+///   -32767); no dither is applied. NaN becomes 0.
+/// - Writes go through a 256 KiB stdio buffer; `drain` flushes it to the kernel.
+/// - WAV sizes are 32-bit: a write that would take the RIFF size past 4 GiB - 1 is refused with
+///   `unsupportedFormat` (nothing of that write is written) rather than producing a corrupt
+///   header; the file stays valid up to the frames already written (about 6.2 hours of 16-bit
+///   or 3.1 hours of float audio).
+/// - File errors map to typed codes: a missing directory -> `fileNotFound`, no permission or a
+///   read-only file system -> `permissionDenied`, anything else from errno.
+///
+/// Driven by one render thread; the state is guarded by a lock so other threads may read
+/// `framesWritten`.
+public final class WAVFileSink: AudioSink, @unchecked Sendable {
+    /// How samples are stored.
+    public enum Encoding: Sendable, Equatable {
+        /// Signed 16-bit little-endian integers, format tag 1.
+        case pcm16
+        /// IEEE 754 32-bit little-endian floats, format tag 3.
+        case float32
+
+        var bytesPerSample: Int { self == .pcm16 ? 2 : 4 }
+        var formatTag: UInt16 { self == .pcm16 ? 1 : 3 }
+        /// Bytes before the sample data.
+        var headerSize: Int { self == .pcm16 ? 44 : 58 }
+    }
+
+    /// The largest data chunk a WAV file can describe: the RIFF size (file size - 8) is 32-bit.
+    public static func maxDataBytes(for encoding: Encoding) -> Int64 {
+        Int64(UInt32.max) - Int64(encoding.headerSize - 8)
+    }
+
+    public let path: String
+    public let encoding: Encoding
+    public var kind: String { "WAV file" }
+    public var isRealtime: Bool { false }
+
+    private let dataLimit: Int64
+    private let lock = NSLock()
+    private var file: UnsafeMutablePointer<FILE>?
+    private var dataBytes: Int64 = 0
+    private var totalFrames: Int64 = 0
+    private var scratch: [UInt8] = []
+
+    public convenience init(path: String, encoding: Encoding) {
+        self.init(path: path, encoding: encoding, maxDataBytes: Self.maxDataBytes(for: encoding))
+    }
+
+    /// `maxDataBytes` lowers the size limit (tests use it to check the refusal without writing 4 GiB).
+    init(path: String, encoding: Encoding, maxDataBytes: Int64) {
+        self.path = path
+        self.encoding = encoding
+        self.dataLimit = min(maxDataBytes, Self.maxDataBytes(for: encoding))
+    }
+
+    deinit { close() }
+
+    /// Frames written to the current file (reset by `open`).
+    public var framesWritten: Int64 { lock.withLock { totalFrames } }
+
+    /// Creates (or truncates) the file and writes a provisional header.
+    public func open() throws(PlaybackError) {
+        lock.lock()
+        defer { lock.unlock() }
+        if file != nil { closeLocked() }
+        guard let handle = fopen(path, "wb") else {
+            let code = errno
+            throw PlaybackError.from(errno: code, underlying: "cannot create WAV file: \(String(cString: strerror(code)))")
+        }
+        setvbuf(handle, nil, _IOFBF, 256 * 1024)
+        file = handle
+        dataBytes = 0
+        totalFrames = 0
+        do {
+            try writeBytes(header(dataBytes: 0, frames: 0), to: handle)
+        } catch {
+            fclose(handle)
+            file = nil
+            throw error
+        }
+    }
+
+    public func write(_ samples: UnsafePointer<Float>, frames: Int) throws(PlaybackError) {
+        guard frames > 0 else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let handle = file else {
+            throw PlaybackError(.audioOutputUnavailable, underlying: "WAV file sink is not open")
+        }
+        let count = frames * AudioFormat.channelCount
+        let bytes = count * encoding.bytesPerSample
+        guard dataBytes + Int64(bytes) <= dataLimit else {
+            throw PlaybackError(
+                .unsupportedFormat,
+                underlying: "WAV files are limited to 4 GiB; \(totalFrames) frames were written")
+        }
+        switch encoding {
+        case .float32:
+            // Floats are stored as they are (little-endian on every platform Tonearm runs on).
+            try writeRaw(UnsafeRawPointer(samples), count: bytes, to: handle)
+        case .pcm16:
+            if scratch.count < bytes { scratch = [UInt8](repeating: 0, count: bytes) }
+            scratch.withUnsafeMutableBytes { raw in
+                let out = raw.bindMemory(to: Int16.self)
+                for i in 0..<count { out[i] = Self.pcm16(samples[i]).littleEndian }
+            }
+            let written = scratch.withUnsafeBytes { fwrite($0.baseAddress!, 1, bytes, handle) }
+            if written != bytes { throw Self.ioError(errno) }
+        }
+        dataBytes += Int64(bytes)
+        totalFrames += Int64(frames)
+    }
+
+    /// Flushes buffered samples to the file.
+    public func drain() throws(PlaybackError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let handle = file else { return }
+        if fflush(handle) != 0 { throw Self.ioError(errno) }
+    }
+
+    /// Patches the header's sizes and closes the file. Errors here cannot be reported (the
+    /// protocol's `close` does not throw); call `drain` first to see write errors.
+    public func close() {
+        lock.withLock { closeLocked() }
+    }
+
+    /// A file has no device to lose.
+    public func takeRouteChange() -> RouteChange? { nil }
+
+    /// Float -> Int16: clip, scale by 32767, round to nearest; no dither.
+    static func pcm16(_ sample: Float) -> Int16 {
+        guard !sample.isNaN else { return 0 }
+        let clipped = min(max(sample, -1), 1)
+        return Int16((clipped * 32767).rounded())
+    }
+
+    // MARK: - Private (called with the lock held)
+
+    private func closeLocked() {
+        guard let handle = file else { return }
+        file = nil
+        fflush(handle)
+        if fseek(handle, 0, SEEK_SET) == 0 {
+            try? writeBytes(header(dataBytes: dataBytes, frames: totalFrames), to: handle)
+        }
+        fclose(handle)
+    }
+
+    private func header(dataBytes: Int64, frames: Int64) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(encoding.headerSize)
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        func tag(_ s: String) { out.append(contentsOf: Array(s.utf8)) }
+        let channels = UInt16(AudioFormat.channelCount)
+        let rate = UInt32(AudioFormat.sampleRate)
+        let blockAlign = UInt16(AudioFormat.channelCount * encoding.bytesPerSample)
+        tag("RIFF")
+        u32(UInt32(Int64(encoding.headerSize - 8) + dataBytes))
+        tag("WAVE")
+        tag("fmt ")
+        u32(encoding == .pcm16 ? 16 : 18)
+        u16(encoding.formatTag)
+        u16(channels)
+        u32(rate)
+        u32(rate * UInt32(blockAlign))
+        u16(blockAlign)
+        u16(UInt16(encoding.bytesPerSample * 8))
+        if encoding == .float32 {
+            u16(0)  // cbSize: no extension
+            tag("fact")
+            u32(4)
+            u32(UInt32(truncatingIfNeeded: frames))
+        }
+        tag("data")
+        u32(UInt32(dataBytes))
+        return out
+    }
+
+    private func writeBytes(_ bytes: [UInt8], to handle: UnsafeMutablePointer<FILE>) throws(PlaybackError) {
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress!, 1, $0.count, handle) }
+        if written != bytes.count { throw Self.ioError(errno) }
+    }
+
+    private func writeRaw(_ pointer: UnsafeRawPointer, count: Int, to handle: UnsafeMutablePointer<FILE>) throws(PlaybackError) {
+        if fwrite(pointer, 1, count, handle) != count { throw Self.ioError(errno) }
+    }
+
+    private static func ioError(_ code: Int32) -> PlaybackError {
+        PlaybackError.from(errno: code, underlying: "cannot write WAV file: \(String(cString: strerror(code)))")
+    }
+}

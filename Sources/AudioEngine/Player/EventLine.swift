@@ -1,0 +1,119 @@
+import Foundation
+import PlayerCore
+
+/// `--events jsonl`: one JSON object per line for every `PlayerUpdate`. A public interface (status
+/// bars and scripts read it), documented in the README; keys are sorted so lines are stable.
+///
+/// - `{"t": 12.5, "event": "state", "state": "crossfading", "from": {track}, "to": {track},
+///   "progress": 0.47, "canQuickFinish": false}` — `t` is seconds on the audio clock; `state` is the
+///   case name as in the code, with that case's associated values.
+/// - `{"t": 12.5, "event": "position", "position": 3.2, "duration": 25.0}` (duration null when live).
+/// - `{"t": 12.5, "event": "notice", "notice": "trackFinished", "track": {track}}`.
+///
+/// A track is `{"id", "kind", "title", "duration"}` (never its URL, which may carry credentials);
+/// an error is `{"code", "type", "retryable", "recoverable", "message", "suggestion"}`.
+public enum EventLine {
+    public static func json(for update: PlayerUpdate, language: Language = .current) -> String {
+        let object = dictionary(for: update, language: language)
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "{\"event\":\"error\"}"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public static func dictionary(for update: PlayerUpdate, language: Language = .current) -> [String: Any] {
+        switch update {
+        case .state(let state, let t, let now):
+            var o = stateFields(state, now: now, language: language)
+            o["t"] = rounded(t)
+            o["event"] = "state"
+            return o
+        case .position(let seconds, let duration, let t):
+            return ["t": rounded(t), "event": "position", "position": rounded(seconds), "duration": duration.map(rounded) ?? NSNull()]
+        case .notice(let notice, let t):
+            var o = noticeFields(notice, language: language)
+            o["t"] = rounded(t)
+            o["event"] = "notice"
+            return o
+        }
+    }
+
+    static func stateFields(_ state: PlayerState, now: PlayerTime, language: Language) -> [String: Any] {
+        var o: [String: Any] = ["state": state.name.rawValue]
+        switch state {
+        case .idle, .finished:
+            break
+        case .preparing(let t), .playing(let t):
+            o["track"] = track(t)
+        case .preparingCrossfade(let current, let next):
+            o["track"] = track(current)
+            o["next"] = track(next)
+        case .buffering(let t, let progress, let reason):
+            o["track"] = track(t)
+            o["progress"] = rounded(Double(progress))
+            o["reason"] = reason.rawValue
+        case .crossfading(let from, let to, let progress, let quick):
+            o["from"] = track(from)
+            o["to"] = track(to)
+            o["progress"] = rounded(Double(progress))
+            o["canQuickFinish"] = quick
+        case .paused(let t, let position):
+            o["track"] = track(t)
+            o["position"] = rounded(position)
+        case .crossfadePaused(let from, let to, let progress, let strategy, let s):
+            o["from"] = track(from)
+            o["to"] = track(to)
+            o["progress"] = rounded(Double(progress))
+            o["resumeStrategy"] = strategy.rawValue
+            o["snapshot"] = [
+                "activeVolume": rounded(Double(s.activeVolume)), "inactiveVolume": rounded(Double(s.inactiveVolume)),
+                "activePosition": rounded(s.activePosition), "inactivePosition": rounded(s.inactivePosition),
+                "activePlayer": s.activePlayer.rawValue, "originalDuration": rounded(s.originalDuration), "curve": s.curve.rawValue,
+            ]
+        case .fadingOut(let t, let duration):
+            o["track"] = track(t)
+            o["targetDuration"] = rounded(duration)
+        case .reconnecting(let t, let attempt, let max, let at, let cause):
+            o["track"] = track(t)
+            o["attempt"] = attempt
+            o["maxAttempts"] = max
+            o["retryIn"] = at.map { rounded(Swift.max(0, $0.since(now))) } ?? NSNull()
+            o["cause"] = error(cause, language: language)
+        case .failed(let e, let recoverable, let point):
+            o["error"] = error(e, language: language)
+            o["recoverable"] = recoverable
+            if let point {
+                o["track"] = track(point.track)
+                o["position"] = rounded(point.position)
+                o["duration"] = point.duration.map(rounded) ?? NSNull()
+            }
+        }
+        return o
+    }
+
+    static func noticeFields(_ notice: PlayerNotice, language: Language) -> [String: Any] {
+        switch notice {
+        case .nonFatal(let e): return ["notice": "nonFatal", "error": error(e, language: language)]
+        case .recovered(let e, let how): return ["notice": "recovered", "error": error(e, language: language), "by": how.rawValue]
+        case .trackFinished(let t): return ["notice": "trackFinished", "track": track(t)]
+        case .savePosition(let p): return ["notice": "savePosition", "track": track(p.track), "position": rounded(p.position)]
+        case .routeChanged(.deviceRemoved(let name)):
+            return ["notice": "routeChanged", "change": "deviceRemoved", "device": TextSanitizer.singleLine(name, maxLength: 128)]
+        }
+    }
+
+    static func track(_ t: Track) -> [String: Any] {
+        ["id": t.id, "kind": t.kind.rawValue, "title": t.title ?? NSNull(), "duration": t.duration.map(rounded) ?? NSNull()]
+    }
+
+    static func error(_ e: PlaybackError, language: Language) -> [String: Any] {
+        let text = e.text(in: language)
+        return [
+            "code": e.code.rawValue, "type": e.errorType, "retryable": e.isRetryable, "recoverable": e.isRecoverable,
+            "message": text.message, "suggestion": text.recoverySuggestion,
+        ]
+    }
+
+    /// Millisecond precision keeps lines short and stable.
+    static func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+}

@@ -1,0 +1,15 @@
+/// The player's injected clock, erased to two functions: seconds since the player started, and a
+/// cancellable sleep. Production passes `ContinuousClock`; tests pass a test clock and never sleep.
+struct PlayerClock: Sendable {
+    let now: @Sendable () -> Double
+    let sleep: @Sendable (Double) async throws -> Void
+
+    init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        let start = clock.now
+        now = {
+            let d = start.duration(to: clock.now)
+            return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+        }
+        sleep = { seconds in try await clock.sleep(for: .nanoseconds(Int64(max(0, seconds) * 1e9))) }
+    }
+}

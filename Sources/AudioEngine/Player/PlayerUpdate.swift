@@ -1,0 +1,33 @@
+import PlayerCore
+
+/// What the player publishes, in order, each stamped with the audio clock (seconds of audio
+/// written to the output): the public stream front ends, MPRIS and `--events jsonl` consume.
+public enum PlayerUpdate: Sendable, Equatable {
+    /// Every state change (crossfade progress included, at least every 100 ms while crossfading).
+    /// `now` is the player's clock, for countdowns such as the seconds until a reconnect attempt.
+    case state(PlayerState, audioTime: Double, now: PlayerTime)
+    /// Position of the current track, at least 10 times a second while sounding.
+    case position(seconds: Double, duration: Double?, audioTime: Double)
+    /// Something the listener or the app should know that is not a state.
+    case notice(PlayerNotice, audioTime: Double)
+
+    public var audioTime: Double {
+        switch self {
+        case .state(_, let t, _), .position(_, _, let t), .notice(_, let t): t
+        }
+    }
+}
+
+/// Facts around playback that are not states.
+public enum PlayerNotice: Sendable, Equatable {
+    /// A problem that did not stop playback (a queued item could not load and was skipped).
+    case nonFatal(PlaybackError)
+    /// An error was overcome, automatically or by the user's Retry (for analytics).
+    case recovered(PlaybackError, by: PlayerEffect.Recovery)
+    /// A track played to its end.
+    case trackFinished(Track)
+    /// Where the listener is, to be saved (pause, stop, failure).
+    case savePosition(ResumePoint)
+    /// The output device went away: playback was paused, and this says why.
+    case routeChanged(RouteChange)
+}

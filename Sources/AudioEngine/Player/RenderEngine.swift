@@ -1,0 +1,374 @@
+import Foundation
+import PlayerCore
+
+/// The render thread: pulls frames from the decks, applies crossfade and master gains, writes to
+/// the sink, and reports what happened (positions, crossfade progress, ends, output loss).
+///
+/// It performs the state machine's effects literally and decides nothing about playback; all its
+/// reports come from this one thread, in order, stamped with the audio clock (frames written).
+/// In render mode it runs in lockstep with the player actor: after each report it waits until the
+/// actor has handled it, so rendering can never outrun a decision (a crossfade being armed).
+final class RenderEngine: @unchecked Sendable {
+    let sink: any AudioSink
+    let mode: RenderMode
+    private let commands = CommandQueue()
+    private let report: @Sendable (EngineReport, UInt64) -> Void
+    private var sequence: UInt64 = 0
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+
+    // Render-thread state.
+    private var decks: [PlayerNode: Deck] = [:]
+    private var expected: [PlayerNode: LoadID] = [:]
+    private var audible: Set<PlayerNode> = []
+    private var active: PlayerNode?
+    private var crossfade: CrossfadeRamp?
+    private var master = MasterGain()
+    private var holding = false
+    private var outputDown = false
+    private var framesWritten: Int64 = 0
+    private var framesSinceReport: Int64 = 0
+    private var underrunning: Set<PlayerNode> = []
+    private var endReported: Set<PlayerNode> = []
+    private var awaitingData: Set<PlayerNode> = []
+    /// Decks whose source ran out in the block being rendered; reported once it is written.
+    private var endedThisBlock: [PlayerNode] = []
+
+    private var mix: [Float]
+    private var scratchA: [Float]
+    private var scratchB: [Float]
+    let blockFrames: Int
+
+    /// Reports at least every 50 ms of audio (the machine wants >= 10 Hz).
+    static let reportInterval: Int64 = 2_400
+    /// Real time: after a start or seek, wait up to this long for the deck's first frames.
+    static let startGrace: Double = 0.5
+    /// Real time: an underrun ends when this much is buffered again.
+    static let refillFrames = 24_000
+
+    init(sink: any AudioSink, mode: RenderMode, report: @escaping @Sendable (EngineReport, UInt64) -> Void) {
+        self.sink = sink
+        self.mode = mode
+        self.report = report
+        blockFrames = mode == .realtime ? 1_024 : 8_192
+        mix = [Float](repeating: 0, count: blockFrames * AudioFormat.channelCount)
+        scratchA = mix
+        scratchB = mix
+    }
+
+    func enqueue(_ command: EngineCommand) { commands.enqueue(command) }
+
+    func acknowledge(_ sequence: UInt64) { commands.acknowledge(sequence) }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "tonearm.render"
+        thread.qualityOfService = .userInteractive
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops the thread and releases the decks; waits for it to end.
+    func shutdown() {
+        commands.enqueue(.shutdown)
+        if thread != nil { finished.wait() }
+        thread = nil
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        defer { finished.signal() }
+        while true {
+            for command in commands.takeAll(wait: isIdle) {
+                if case .shutdown = command {
+                    for deck in decks.values { deck.stop() }
+                    decks.removeAll()
+                    return
+                }
+                apply(command)
+            }
+            if !isIdle { renderBlock() }
+        }
+    }
+
+    /// Nothing to do until a command arrives.
+    private var isIdle: Bool {
+        if holding || outputDown { return true }
+        if mode == .asFastAsPossible && !expected.isEmpty { return true }  // wait for the load
+        guard let active, audible.contains(active), let deck = decks[active] else { return true }
+        if deck.reachedEnd && endReported.contains(active) && crossfade == nil { return true }
+        return false
+    }
+
+    private var crossfadeIncoming: Deck? {
+        guard let c = crossfade, c.isStarted else { return nil }
+        return decks[c.to]
+    }
+
+    private func emit(_ fact: EngineFact) {
+        sequence += 1
+        report(EngineReport(fact: fact, audioTime: AudioFormat.seconds(forFrames: framesWritten)), sequence)
+        if mode == .asFastAsPossible { commands.waitForAcknowledgement(of: sequence) }
+    }
+
+    // MARK: Commands
+
+    private func apply(_ command: EngineCommand) {
+        switch command {
+        case .expectLoad(let node, let id):
+            expected[node] = id
+        case .install(let deck):
+            guard expected[deck.node] == deck.loadID else {
+                deck.stop()
+                return
+            }
+            expected[deck.node] = nil
+            decks[deck.node]?.stop()
+            decks[deck.node] = deck
+            audible.remove(deck.node)
+            endReported.remove(deck.node)
+            underrunning.remove(deck.node)
+            emit(.loaded(deck.loadID, duration: deck.duration))
+        case .loadFailed(let id, let error):
+            guard let node = expected.first(where: { $0.value == id })?.key else { return }
+            expected[node] = nil
+            emit(.loadFailed(id, error))
+        case .start(let node):
+            guard decks[node] != nil else { return }
+            audible.insert(node)
+            active = node
+            awaitingData.insert(node)
+            holding = false
+            master.set(0)
+            master.ramp(to: 1, frames: MasterGain.declickFrames, shape: .cosine, completion: .none)
+        case .unload(let node):
+            decks[node]?.stop()
+            decks[node] = nil
+            expected[node] = nil
+            audible.remove(node)
+            underrunning.remove(node)
+            if let c = crossfade, c.from == node || c.to == node {
+                crossfade = nil
+                // Unloading the outgoing deck mid-crossfade leaves the incoming one playing.
+                if c.from == node, c.isStarted, decks[c.to] != nil {
+                    active = c.to
+                    audible.insert(c.to)
+                }
+            }
+            if active == node { active = nil }
+        case .pauseOutput:
+            master.ramp(to: 0, frames: MasterGain.declickFrames, shape: .cosine, completion: .hold)
+            if isIdleIgnoringHold { holding = true }
+        case .resumeOutput:
+            holding = false
+            master.ramp(to: 1, frames: MasterGain.declickFrames, shape: .cosine, completion: .none)
+        case .seek(let node, let seconds):
+            decks[node]?.seek(to: seconds)
+            endReported.remove(node)
+            awaitingData.insert(node)
+        case .scheduleCrossfade(let from, let to, let duration, let curve, let atPosition):
+            guard decks[to] != nil, let fromDeck = decks[from] else { return }
+            let startFrame = atPosition.map { AudioFormat.frames(forSeconds: $0) } ?? fromDeck.positionFrame
+            crossfade = CrossfadeRamp(
+                from: from, to: to, durationFrames: AudioFormat.frames(forSeconds: duration), curve: curve,
+                startAtFromFrame: startFrame)
+        case .continueCrossfade:
+            crossfade?.resumeAtOriginalRate()
+        case .quickFinishCrossfade(let duration):
+            crossfade?.quickFinish(frames: AudioFormat.frames(forSeconds: duration))
+        case .abortCrossfade(let keep):
+            crossfade = nil
+            let other = keep.opposite
+            decks[other]?.stop()
+            decks[other] = nil
+            audible.remove(other)
+            if decks[keep] != nil {
+                audible.insert(keep)
+                active = keep
+            }
+        case .fadeOut(let duration):
+            master.ramp(to: 0, frames: AudioFormat.frames(forSeconds: duration), shape: .cosine, completion: .fadeOutDone)
+            if isIdleIgnoringHold {
+                // Nothing is sounding: the fade is over before it began.
+                holding = true
+                emit(.fadeOutCompleted)
+            }
+        case .reopenOutput:
+            sink.close()
+            do throws(PlaybackError) {
+                try sink.open()
+                outputDown = false
+                emit(.outputRestored)
+            } catch {
+                emit(.outputLost(error))
+            }
+        case .shutdown:
+            break
+        }
+    }
+
+    private var isIdleIgnoringHold: Bool {
+        guard let active, audible.contains(active), decks[active] != nil else { return true }
+        return false
+    }
+
+    // MARK: Rendering
+
+    private func renderBlock() {
+        guard let activeNode = active, let activeDeck = decks[activeNode] else { return }
+        // Blocks end on report boundaries (positions every 50 ms of audio exactly) and where a
+        // ramp ends, so decisions and fades land on exact frames.
+        var frames = min(blockFrames, Int(max(1, Self.reportInterval - framesSinceReport)))
+        if master.isRamping { frames = min(frames, Int(max(1, master.remaining))) }
+
+        // A crossfade armed for a frame of the outgoing track starts exactly there.
+        if var c = crossfade, let startAt = c.startAtFromFrame, c.from == activeNode {
+            // A point past the source's real end (containers overstate lengths) means "at the end".
+            let atEnd = activeDeck.sourceEnded && activeDeck.bufferedFrames == 0
+            let k = startAt - activeDeck.positionFrame
+            if k <= 0 || atEnd {
+                c.startAtFromFrame = nil
+                crossfade = c
+                audible.insert(c.to)
+                awaitingData.insert(c.to)
+                emit(.crossfadeStarted)
+                if c.durationFrames == 0 { completeCrossfade() }
+                // Commands sent in answer (a pause at 0 %) apply before the first mixed frame.
+                return
+            } else if k < Int64(frames) {
+                frames = Int(k)
+            }
+        }
+        if let c = crossfade, c.isStarted, !c.isComplete {
+            let left = Int64(((1 - c.progress) / max(c.rate, 1e-12)).rounded(.up))
+            frames = min(frames, Int(max(1, left)))
+        }
+
+        let incoming = crossfadeIncoming
+        let (gotA, okA) = pull(activeDeck, into: &scratchA, frames: frames)
+        var gotB = 0
+        if let incoming { (gotB, _) = pull(incoming, into: &scratchB, frames: frames) }
+        guard okA else { return }
+        if gotA == 0, gotB == 0, incoming == nil {
+            // Nothing left to play: report the end now instead of writing silence.
+            let ended = endedThisBlock
+            endedThisBlock.removeAll()
+            for node in ended { emit(.trackEnded(node)) }
+            return
+        }
+
+        let volA = activeDeck.volume
+        let volB = incoming?.volume ?? 0
+        let channels = AudioFormat.channelCount
+        mix.withUnsafeMutableBufferPointer { out in
+            scratchA.withUnsafeBufferPointer { a in
+                scratchB.withUnsafeBufferPointer { b in
+                    for i in 0..<frames {
+                        var gA: Float = volA
+                        var gB: Float = 0
+                        if incoming != nil, crossfade != nil {
+                            let g = crossfade!.next()
+                            gA = g.outgoing * volA
+                            gB = g.incoming * volB
+                        }
+                        let gm = master.next()
+                        let j = i * channels
+                        let aL: Float = i < gotA ? a[j] : 0
+                        let aR: Float = i < gotA ? a[j + 1] : 0
+                        let bL: Float = i < gotB ? b[j] : 0
+                        let bR: Float = i < gotB ? b[j + 1] : 0
+                        out[j] = (aL * gA + bL * gB) * gm
+                        out[j + 1] = (aR * gA + bR * gB) * gm
+                    }
+                }
+            }
+        }
+
+        do throws(PlaybackError) {
+            try mix.withUnsafeBufferPointer { (samples) throws(PlaybackError) in try sink.write(samples.baseAddress!, frames: frames) }
+        } catch {
+            outputDown = true
+            emit(.outputLost(error))
+            return
+        }
+        framesWritten += Int64(frames)
+        framesSinceReport += Int64(frames)
+
+        if let c = crossfade, c.isStarted, c.isComplete {
+            completeCrossfade()
+        }
+        // The end of a source is reported once its last frames are written, unless a crossfade is
+        // armed from it: then the next block starts that crossfade at the end instead.
+        let ended = endedThisBlock
+        endedThisBlock.removeAll()
+        for node in ended where !(crossfade?.from == node && crossfade?.isStarted == false) {
+            emit(.trackEnded(node))
+        }
+        switch master.takeCompletion() {
+        case .hold:
+            holding = true
+        case .fadeOutDone:
+            holding = true
+            emit(.fadeOutCompleted)
+        case .none:
+            break
+        }
+        if let change = sink.takeRouteChange() { emit(.routeChanged(change)) }
+        if framesSinceReport >= Self.reportInterval { reportProgress() }
+    }
+
+    /// Pulls from a deck, reporting underruns, refills, ends and failures. Returns the frames
+    /// pulled and false when rendering must stop for this block.
+    private func pull(_ deck: Deck, into buffer: inout [Float], frames: Int) -> (Int, Bool) {
+        let blocking = mode == .asFastAsPossible
+        if !blocking, awaitingData.contains(deck.node) {
+            let deadline = Date().addingTimeInterval(Self.startGrace)
+            while deck.bufferedFrames < frames && !deck.reachedEnd && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.002)
+                if deck.bufferedFrames == 0 && deck.reachedEnd { break }
+            }
+        }
+        awaitingData.remove(deck.node)
+        let result = buffer.withUnsafeMutableBufferPointer { deck.pull(into: $0.baseAddress!, frames: frames, blocking: blocking) }
+        if let error = result.error {
+            emit(.deckFailed(deck.node, error))
+            return (result.frames, false)
+        }
+        if result.ended {
+            if !endReported.contains(deck.node) {
+                endReported.insert(deck.node)
+                endedThisBlock.append(deck.node)
+            }
+        } else if result.frames < frames {
+            if !underrunning.contains(deck.node) {
+                underrunning.insert(deck.node)
+                emit(.underrun(deck.node))
+            }
+        } else if underrunning.contains(deck.node), deck.bufferedFrames >= Self.refillFrames {
+            underrunning.remove(deck.node)
+            emit(.refilled(deck.node))
+        }
+        return (result.frames, true)
+    }
+
+    private func completeCrossfade() {
+        guard let c = crossfade else { return }
+        let fromPosition = decks[c.from]?.position ?? 0
+        let toPosition = decks[c.to]?.position ?? 0
+        emit(.crossfadeProgress(1, fromPosition: fromPosition, toPosition: toPosition))
+        crossfade = nil
+        audible.remove(c.from)
+        active = c.to
+        emit(.crossfadeCompleted)
+    }
+
+    private func reportProgress() {
+        framesSinceReport = 0
+        if let c = crossfade, c.isStarted {
+            emit(.crossfadeProgress(Float(c.progress), fromPosition: decks[c.from]?.position ?? 0, toPosition: decks[c.to]?.position ?? 0))
+        } else if let active, let deck = decks[active] {
+            emit(.position(active, position: deck.position, duration: deck.duration))
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import ArgumentParser
+import AudioEngine
+import Foundation
+import PlayerCore
+
+/// Runs one playback from the command line: chooses the output, starts the player, feeds it
+/// stdin commands and signals, prints events or status, and turns the end into an exit status
+/// (0 when playback finishes or is stopped; 1 with the error's message when it fails).
+struct PlaybackRunner {
+    var options: PlaybackOptions
+    /// Where to render when no sound server answers (the demo); nil means that is an error.
+    var fallbackWAV: String?
+    /// Render as fast as possible with a progress display (`tonearm render`).
+    var rendering = false
+
+    func run(_ request: PlayRequest, configuration: PlayerStateMachine.Configuration) async throws {
+        let language = Language.current
+        var output = options.output
+        var fast = options.fast || rendering
+        if output == nil {
+            if PulseAudioSink.serverAnswers(server: nil, timeout: 1.5) {
+                output = .pulse
+            } else if let fallbackWAV {
+                output = .wav(path: fallbackWAV, float: false)
+                fast = true
+                FileHandle.standardError.write(Data("No sound server answered; rendering to \(fallbackWAV) instead.\n".utf8))
+            } else {
+                fail(PlaybackError(.audioOutputUnavailable), language: language)
+            }
+        }
+        guard let output else { return }
+        if fast && !output.canRenderFast { throw ValidationError("rendering as fast as possible needs --output wav:PATH or --output null") }
+
+        let mode: RenderMode = fast ? .asFastAsPossible : .realtime
+        let player = AudioPlayer(output: output.makeSink(realtime: !fast), options: .init(configuration: configuration, mode: mode))
+        do {
+            try await player.start()
+        } catch {
+            fail(error, language: language)
+        }
+
+        let jsonl = options.events == .jsonl
+        let progress = rendering ? RenderProgress(total: Self.expectedLength(of: request, configuration: configuration)) : nil
+        listenForSignals(player)
+        if isatty(STDIN_FILENO) == 0 { forwardCommands(to: player) }
+
+        do {
+            try await player.play(request)
+        } catch {
+            fail(error, language: language)
+        }
+
+        var started = false
+        var lastName: PlayerState.Name?
+        var failure: PlaybackError?
+        for await update in player.updates {
+            if jsonl { print(EventLine.json(for: update, language: language)) }
+            progress?.update(audioTime: update.audioTime)
+            guard case .state(let state, _, _) = update else { continue }
+            if !jsonl && progress == nil && state.name != lastName {
+                print(state.displayText(in: language))
+            }
+            lastName = state.name
+            if state.name != .idle { started = true }
+            switch state {
+            case .finished:
+                await player.shutdown()
+            case .idle where started:
+                await player.shutdown()
+            case .failed(let error, _, _):
+                failure = error
+                await player.shutdown()
+            default:
+                break
+            }
+        }
+        progress?.finish()
+        if let failure { fail(failure, language: language) }
+        if let output = options.output ?? (fallbackWAV.map { .wav(path: $0, float: false) }), case .wav(let path, _) = output, !jsonl {
+            FileHandle.standardError.write(Data("Wrote \(path)\n".utf8))
+        }
+    }
+
+    /// Prints the error as a person reads it and exits with status 1.
+    private func fail(_ error: PlaybackError, language: Language) -> Never {
+        let text = error.text(in: language)
+        FileHandle.standardError.write(Data("tonearm: \(text.title): \(text.message)\n\(text.recoverySuggestion)\n".utf8))
+        Foundation.exit(1)
+    }
+
+    private func listenForSignals(_ player: AudioPlayer) {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            nonisolated(unsafe) var count = 0
+            source.setEventHandler {
+                count += 1
+                if count > 1 { Foundation.exit(130) }
+                Task {
+                    do { try await player.stop() } catch { await player.shutdown() }
+                }
+            }
+            source.resume()
+            SignalSources.keep(source)
+        }
+    }
+
+    private func forwardCommands(to player: AudioPlayer) {
+        Task.detached {
+            for await line in HeadlessInput.lines() {
+                guard let intent = HeadlessInput.parse(line) else {
+                    if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                        FileHandle.standardError.write(Data("tonearm: unknown command: \(TextSanitizer.singleLine(line, maxLength: 80))\n".utf8))
+                    }
+                    continue
+                }
+                do {
+                    try await player.send(intent)
+                } catch {
+                    FileHandle.standardError.write(Data("tonearm: \(PlaybackError.from(error).message(in: Language.current))\n".utf8))
+                }
+            }
+        }
+    }
+
+    /// The length of the whole rendering: items minus their crossfade overlaps.
+    static func expectedLength(of request: PlayRequest, configuration: PlayerStateMachine.Configuration) -> Double? {
+        var total = 0.0
+        for (i, item) in request.items.enumerated() {
+            guard let d = item.track.duration else { return nil }
+            total += d
+            if i + 1 < request.items.count {
+                let spec = item.crossfadeIntoNext ?? configuration.defaultCrossfade
+                total -= spec.effectiveDuration(outgoing: d, incoming: request.items[i + 1].track.duration)
+            }
+        }
+        return total
+    }
+}
+
+/// Keeps signal sources alive for the life of the process.
+enum SignalSources {
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+    static func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Progress of `tonearm render`: a bar on a terminal, plain lines every 10 % otherwise.
+final class RenderProgress: @unchecked Sendable {
+    private let total: Double?
+    private let isTerminal = isatty(STDERR_FILENO) != 0
+    private var lastTenth = -1
+    private var lastDraw = Date.distantPast
+
+    init(total: Double?) { self.total = total }
+
+    func update(audioTime: Double) {
+        guard let total, total > 0 else { return }
+        let fraction = min(1, max(0, audioTime / total))
+        if isTerminal {
+            guard Date().timeIntervalSince(lastDraw) > 0.1 else { return }
+            lastDraw = Date()
+            let width = 30
+            let filled = Int(fraction * Double(width))
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(Int(fraction * 100))% \(Self.clock(audioTime)) / \(Self.clock(total))".utf8))
+        } else {
+            let tenth = Int(fraction * 10)
+            guard tenth > lastTenth else { return }
+            lastTenth = tenth
+            FileHandle.standardError.write(Data("render: \(tenth * 10)% (\(Self.clock(audioTime)) / \(Self.clock(total)))\n".utf8))
+        }
+    }
+
+    func finish() {
+        if isTerminal && total != nil { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded(.down))
+        return String(format: "%d:%02d", s / 60, s % 60)
+    }
+}

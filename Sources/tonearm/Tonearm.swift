@@ -1,0 +1,19 @@
+import ArgumentParser
+import AudioEngine
+import PlayerCore
+
+/// The `tonearm` command: argument parsing and wiring only; every decision lives in the libraries.
+@main
+struct Tonearm: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tonearm",
+        abstract: "A resilient audio player for Linux that never lies about its state.",
+        discussion: """
+            Tonearm plays local files and multi-stage sessions with crossfades. Every state is \
+            explicit (crossfading with progress, paused mid-crossfade, buffering, reconnecting with a \
+            countdown) and every failure is a typed error.
+            """,
+        version: "\(TonearmVersion.current) (\(FFmpegProbe.versions))",
+        subcommands: [Play.self, SessionCommand.self, Demo.self, Render.self, States.self]
+    )
+}
