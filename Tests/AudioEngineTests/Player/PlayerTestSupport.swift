@@ -1,0 +1,75 @@
+import Foundation
+import PlayerCore
+import Testing
+
+@testable import AudioEngine
+
+/// Collects a player's updates until `done` says so (or a timeout shuts the player down), so
+/// end-to-end tests read as: play, then look at what was published.
+actor UpdateLog {
+    private struct Waiter {
+        let id: UUID
+        let predicate: @Sendable ([PlayerUpdate]) -> Bool
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private(set) var updates: [PlayerUpdate] = []
+    private var waiters: [Waiter] = []
+
+    func append(_ update: PlayerUpdate) {
+        updates.append(update)
+        let now = updates
+        waiters.removeAll { waiter in
+            guard waiter.predicate(now) else { return false }
+            waiter.continuation.resume(returning: true)
+            return true
+        }
+    }
+
+    /// Waits until `predicate` holds for the log, or `timeout` seconds pass (returns false).
+    func wait(timeout: Double, _ predicate: @escaping @Sendable ([PlayerUpdate]) -> Bool) async -> Bool {
+        if predicate(updates) { return true }
+        let id = UUID()
+        return await withCheckedContinuation { continuation in
+            waiters.append(Waiter(id: id, predicate: predicate, continuation: continuation))
+            Task {
+                try? await Task.sleep(for: .seconds(timeout))
+                self.expire(id)
+            }
+        }
+    }
+
+    private func expire(_ id: UUID) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume(returning: false)
+    }
+
+    var states: [PlayerState] {
+        updates.compactMap { if case .state(let s, _, _) = $0 { s } else { nil } }
+    }
+
+    /// State names with repeats folded: the shape of what happened.
+    var stateNames: [PlayerState.Name] {
+        var out: [PlayerState.Name] = []
+        for s in states where out.last != s.name { out.append(s.name) }
+        return out
+    }
+}
+
+extension AudioPlayer {
+    /// Starts logging every update into `log`.
+    nonisolated func record(into log: UpdateLog) {
+        let updates = self.updates
+        Task {
+            for await update in updates { await log.append(update) }
+        }
+    }
+}
+
+func reached(_ name: PlayerState.Name) -> @Sendable ([PlayerUpdate]) -> Bool {
+    { updates in updates.contains { if case .state(let s, _, _) = $0 { s.name == name } else { false } } }
+}
+
+func track(_ url: URL, seconds: Double? = nil) -> Track {
+    Track(id: url.lastPathComponent, url: url, kind: .file, title: url.deletingPathExtension().lastPathComponent, duration: seconds ?? FileDurationProbe.duration(of: url))
+}
