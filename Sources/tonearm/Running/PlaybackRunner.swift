@@ -40,6 +40,7 @@ struct PlaybackRunner {
         }
 
         let jsonl = options.events == .jsonl
+
         let progress = rendering ? RenderProgress(total: Self.expectedLength(of: request, configuration: configuration)) : nil
         listenForSignals(player)
         if isatty(STDIN_FILENO) == 0 { forwardCommands(to: player) }
@@ -54,7 +55,9 @@ struct PlaybackRunner {
         var lastName: PlayerState.Name?
         var failure: PlaybackError?
         for await update in player.updates {
-            if jsonl { print(EventLine.json(for: update, language: language)) }
+            // Events are a live interface: each line is written (unbuffered) when it happens, so a
+            // reader on a pipe sees it at once.
+            if jsonl { FileHandle.standardOutput.write(Data((EventLine.json(for: update, language: language) + "\n").utf8)) }
             progress?.update(audioTime: update.audioTime)
             guard case .state(let state, _, _) = update else { continue }
             if !jsonl && progress == nil && state.name != lastName {
