@@ -27,7 +27,7 @@ final class Deck: @unchecked Sendable {
     let volume: Float
 
     /// Frames decoded per step of the decode thread.
-    static let decodeChunkFrames = 4096
+    static let decodeChunkFrames = 8192
 
     init(node: PlayerNode, loadID: LoadID, track: Track, decoder: any AudioDecoder, startAt seconds: Double, lookaheadFrames: Int) {
         self.node = node

@@ -14,6 +14,10 @@ final class FrameQueue: @unchecked Sendable {
     private var ended = false
     private var failure: PlaybackError?
     private var closed = false
+    /// Threads blocked in `push` / `pop`: the other side signals only when someone waits, so a
+    /// steady stream of chunks costs no wake-ups.
+    private var producersWaiting = 0
+    private var consumersWaiting = 0
     /// Bumped by `flush`; a producer holding an older generation's data drops it.
     private(set) var generation = 0
     /// Most frames buffered before the producer waits.
@@ -32,12 +36,14 @@ final class FrameQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while !closed && generation == expected && bufferedSamples / AudioFormat.channelCount >= capacityFrames {
+            producersWaiting += 1
             condition.wait()
+            producersWaiting -= 1
         }
         guard !closed, generation == expected else { return false }
         chunks.append(samples)
         bufferedSamples += samples.count
-        condition.broadcast()
+        if consumersWaiting > 0 { condition.broadcast() }
         return true
     }
 
@@ -79,7 +85,11 @@ final class FrameQueue: @unchecked Sendable {
         defer { condition.unlock() }
         let wanted = frames * AudioFormat.channelCount
         if blocking {
-            while !closed && !ended && bufferedSamples < wanted { condition.wait() }
+            while !closed && !ended && bufferedSamples < wanted {
+                consumersWaiting += 1
+                condition.wait()
+                consumersWaiting -= 1
+            }
         }
         var copied = 0
         while copied < wanted, !chunks.isEmpty {
@@ -97,7 +107,7 @@ final class FrameQueue: @unchecked Sendable {
             }
         }
         bufferedSamples -= copied
-        if copied > 0 { condition.broadcast() }
+        if copied > 0 && producersWaiting > 0 { condition.broadcast() }
         let drained = ended && bufferedSamples == 0
         return (copied / AudioFormat.channelCount, drained, drained ? failure : nil)
     }

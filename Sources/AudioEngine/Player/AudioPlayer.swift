@@ -11,8 +11,8 @@ public actor AudioPlayer {
     public struct Options: Sendable {
         public var configuration: PlayerStateMachine.Configuration
         public var mode: RenderMode
-        /// Seconds each deck decodes ahead; render mode decodes whole stages ahead so the next one
-        /// decodes on the other core while the current one is mixed.
+        /// Seconds each deck decodes ahead. Render mode decodes further so decoding runs on one core
+        /// while mixing and writing run on the other.
         public var lookahead: Double
 
         public init(configuration: PlayerStateMachine.Configuration = .init(), mode: RenderMode = .realtime, lookahead: Double? = nil) {
@@ -23,7 +23,7 @@ public actor AudioPlayer {
             }
             self.configuration = configuration
             self.mode = mode
-            self.lookahead = lookahead ?? (mode == .realtime ? 2 : 1_200)
+            self.lookahead = lookahead ?? (mode == .realtime ? 2 : 60)
         }
     }
 

@@ -39,8 +39,11 @@ final class RenderEngine: @unchecked Sendable {
     private var scratchB: [Float]
     let blockFrames: Int
 
-    /// Reports at least every 50 ms of audio (the machine wants >= 10 Hz).
-    static let reportInterval: Int64 = 2_400
+    /// Reports every 100 ms of audio: positions and crossfade progress at 10 Hz, as promised.
+    static let reportInterval: Int64 = 4_800
+    /// Render mode: within this many seconds of the active track's end, every report waits for
+    /// the actor (a crossfade or the closing fade may be decided); further away none can be.
+    static let decisionWindow: Double = 40
     /// Real time: after a start or seek, wait up to this long for the deck's first frames.
     static let startGrace: Double = 0.5
     /// Real time: an underrun ends when this much is buffered again.
@@ -50,7 +53,7 @@ final class RenderEngine: @unchecked Sendable {
         self.sink = sink
         self.mode = mode
         self.report = report
-        blockFrames = mode == .realtime ? 1_024 : 8_192
+        blockFrames = mode == .realtime ? 2_048 : 8_192
         mix = [Float](repeating: 0, count: blockFrames * AudioFormat.channelCount)
         scratchA = mix
         scratchB = mix
@@ -106,10 +109,12 @@ final class RenderEngine: @unchecked Sendable {
         return decks[c.to]
     }
 
-    private func emit(_ fact: EngineFact) {
+    /// Sends a report. In render mode it waits until the actor has handled it (lockstep), except
+    /// for position reports far from any decision, which would only cost a thread hand-off each.
+    private func emit(_ fact: EngineFact, lockstep: Bool = true) {
         sequence += 1
         report(EngineReport(fact: fact, audioTime: AudioFormat.seconds(forFrames: framesWritten)), sequence)
-        if mode == .asFastAsPossible { commands.waitForAcknowledgement(of: sequence) }
+        if mode == .asFastAsPossible && lockstep { commands.waitForAcknowledgement(of: sequence) }
     }
 
     // MARK: Commands
@@ -260,30 +265,46 @@ final class RenderEngine: @unchecked Sendable {
 
         let volA = activeDeck.volume
         let volB = incoming?.volume ?? 0
-        let channels = AudioFormat.channelCount
-        mix.withUnsafeMutableBufferPointer { out in
-            scratchA.withUnsafeBufferPointer { a in
-                scratchB.withUnsafeBufferPointer { b in
+        // The per-frame state lives in locals for the loop (no property access, no exclusivity
+        // checks per sample) and is written back after it.
+        var fade = incoming != nil ? crossfade : nil
+        var gain = master
+        let steady = fade == nil && !gain.isRamping
+        let steadyGain = Float(gain.value) * volA
+        mix.withUnsafeMutableBufferPointer { outBuffer in
+            scratchA.withUnsafeBufferPointer { aBuffer in
+                scratchB.withUnsafeBufferPointer { bBuffer in
+                    let out = outBuffer.baseAddress!
+                    let a = aBuffer.baseAddress!
+                    let b = bBuffer.baseAddress!
+                    if steady {
+                        // One deck at a constant gain: a plain scaled copy.
+                        for j in 0..<(gotA * 2) { out[j] = a[j] * steadyGain }
+                        for j in (gotA * 2)..<(frames * 2) { out[j] = 0 }
+                        return
+                    }
                     for i in 0..<frames {
                         var gA: Float = volA
                         var gB: Float = 0
-                        if incoming != nil, crossfade != nil {
-                            let g = crossfade!.next()
+                        if fade != nil {
+                            let g = fade!.next()
                             gA = g.outgoing * volA
                             gB = g.incoming * volB
                         }
-                        let gm = master.next()
-                        let j = i * channels
+                        let gm = gain.next()
+                        let j = i &* 2
                         let aL: Float = i < gotA ? a[j] : 0
-                        let aR: Float = i < gotA ? a[j + 1] : 0
+                        let aR: Float = i < gotA ? a[j &+ 1] : 0
                         let bL: Float = i < gotB ? b[j] : 0
-                        let bR: Float = i < gotB ? b[j + 1] : 0
+                        let bR: Float = i < gotB ? b[j &+ 1] : 0
                         out[j] = (aL * gA + bL * gB) * gm
-                        out[j + 1] = (aR * gA + bR * gB) * gm
+                        out[j &+ 1] = (aR * gA + bR * gB) * gm
                     }
                 }
             }
         }
+        if fade != nil { crossfade = fade }
+        master = gain
 
         do throws(PlaybackError) {
             try mix.withUnsafeBufferPointer { (samples) throws(PlaybackError) in try sink.write(samples.baseAddress!, frames: frames) }
@@ -368,7 +389,9 @@ final class RenderEngine: @unchecked Sendable {
         if let c = crossfade, c.isStarted {
             emit(.crossfadeProgress(Float(c.progress), fromPosition: decks[c.from]?.position ?? 0, toPosition: decks[c.to]?.position ?? 0))
         } else if let active, let deck = decks[active] {
-            emit(.position(active, position: deck.position, duration: deck.duration))
+            let remaining = deck.duration.map { $0 - deck.position } ?? 0
+            let decisionNear = remaining < Self.decisionWindow || !expected.isEmpty || crossfade != nil
+            emit(.position(active, position: deck.position, duration: deck.duration), lockstep: decisionNear)
         }
     }
 }
