@@ -16,10 +16,10 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The main job with embedded defaults. Until the audio engine lands it prints the player's
-# state model; the engine issue makes it play the demo session.
+# The main job with embedded defaults: the built-in 3-stage meditation demo, to PulseAudio when a
+# server answers, otherwise rendered to ./tonearm-demo.wav.
 run: build
-	"$(BIN_DIR)/tonearm" states
+	"$(BIN_DIR)/tonearm" demo
 
 test: deps
 	$(SWIFT) build --build-tests
