@@ -28,9 +28,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 SWIFT="${SWIFT:-swift}"
-echo "bench: building Tonearm (release)"
-"$SWIFT" build -c release
-bin="$("$SWIFT" build -c release --show-bin-path)/tonearm"
+echo "bench: building Tonearm (release, Swift runtime linked statically as shipped)"
+"$SWIFT" build -c release --static-swift-stdlib
+bin="$("$SWIFT" build -c release --static-swift-stdlib --show-bin-path)/tonearm"
 [ -x "$bin" ] || { echo "bench: no release binary at $bin" >&2; exit 1; }
 
 exec python3 scripts/bench/bench.py --tonearm "$bin"

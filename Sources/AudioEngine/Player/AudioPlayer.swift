@@ -29,6 +29,7 @@ public actor AudioPlayer {
 
     public nonisolated let updates: AsyncStream<PlayerUpdate>
     private let continuation: AsyncStream<PlayerUpdate>.Continuation
+    private let reportContinuation: AsyncStream<(EngineReport, UInt64)>.Continuation
     private var machine: PlayerStateMachine
     private let engine: RenderEngine
     private let decoders: any DecoderFactory
@@ -55,6 +56,7 @@ public actor AudioPlayer {
         self.clock = PlayerClock(clock)
         self.options = options
         let (reports, reportContinuation) = AsyncStream.makeStream(of: (EngineReport, UInt64).self, bufferingPolicy: .unbounded)
+        self.reportContinuation = reportContinuation
         engine = RenderEngine(sink: output, mode: options.mode) { report, sequence in
             reportContinuation.yield((report, sequence))
         }
@@ -104,6 +106,7 @@ public actor AudioPlayer {
         if running { try? engine.sink.drain() }
         engine.sink.close()
         running = false
+        reportContinuation.finish()
         continuation.finish()
     }
 
