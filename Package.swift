@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PlayerCore", targets: ["PlayerCore"]),
         .library(name: "Presentation", targets: ["Presentation"]),
         .library(name: "AudioEngine", targets: ["AudioEngine"]),
+        .library(name: "Streaming", targets: ["Streaming"]),
         .executable(name: "tonearm", targets: ["tonearm"]),
     ],
     dependencies: [
@@ -36,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         // Decoding, decks, mixer, sinks and the AudioPlayer actor that performs the machine's effects.
         .target(name: "AudioEngine", dependencies: ["PlayerCore", "CFFmpeg", "CPulse"], swiftSettings: strictSettings),
+        // Internet radio: ICY demux, playlist resolution (the HTTP source and reconnect supervisor come next).
+        .target(name: "Streaming", dependencies: ["PlayerCore"], swiftSettings: strictSettings),
         // The executable: argument parsing and wiring, nothing else.
         .executableTarget(
             name: "tonearm",
@@ -61,6 +64,7 @@ let package = Package(
             dependencies: ["AudioEngine", "PlayerCore", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "PlayerCore"], swiftSettings: strictSettings),
         // Runs the built `tonearm` binary and holds the README to the code.
         .testTarget(
             name: "CLITests",

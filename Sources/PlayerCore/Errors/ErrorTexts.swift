@@ -165,6 +165,11 @@ enum ErrorTexts {
                 "Unsupported Format",
                 "This audio format isn't supported.",
                 "Try another stream or a file in a different format.")
+        case .hlsNotSupported:
+            return make(
+                "HLS Not Supported",
+                "This is an HLS stream, which Tonearm can't play yet.",
+                "Look for the station's MP3, AAC or Ogg stream address instead.")
         case .corruptData:
             return make(
                 "Damaged Audio",
@@ -371,6 +376,11 @@ enum ErrorTexts {
                 "Формат не поддерживается",
                 "Этот аудиоформат не поддерживается.",
                 "Попробуйте другой поток или файл в другом формате.")
+        case .hlsNotSupported:
+            return make(
+                "HLS не поддерживается",
+                "Это поток HLS, который Tonearm пока не умеет воспроизводить.",
+                "Найдите адрес потока станции в формате MP3, AAC или Ogg.")
         case .corruptData:
             return make(
                 "Повреждённое аудио",

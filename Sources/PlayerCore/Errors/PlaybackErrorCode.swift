@@ -27,6 +27,8 @@ extension PlaybackError {
         // Parsing
         case malformedData = 3001
         case unsupportedFormat = 3002
+        /// An HLS playlist (#EXT-X-): not supported yet, said plainly rather than failing oddly.
+        case hlsNotSupported = 3003
         // Decoding
         case corruptData = 4001
         // Audio output
@@ -51,7 +53,7 @@ extension PlaybackError {
             case .httpUnauthorized, .permissionDenied:
                 return .authorization
             case .httpNotFound, .fileNotFound, .streamUnavailable, .wrongContentType, .malformedData,
-                .unsupportedFormat, .corruptData, .missingAudioURL:
+                .unsupportedFormat, .hlsNotSupported, .corruptData, .missingAudioURL:
                 return .resource
             case .invalidTransition, .cancelled:
                 return .operation
@@ -79,7 +81,7 @@ extension PlaybackError {
             case .httpNotFound, .tlsFailure, .audioOutputUnavailable, .cancelled, .unknown, .wrongContentType:
                 return .userRetry
             case .missingAudioURL, .invalidTransition, .httpUnauthorized, .httpClientError, .fileNotFound,
-                .permissionDenied, .malformedData, .unsupportedFormat, .corruptData:
+                .permissionDenied, .malformedData, .unsupportedFormat, .hlsNotSupported, .corruptData:
                 return .final
             }
         }
