@@ -50,6 +50,10 @@ public actor AudioPlayer {
         clock: C = ContinuousClock(),
         random: SeededRandom = .systemSeeded()
     ) where C.Duration == Duration {
+        // A sink that does not pace itself (a file) is rendered: in real-time mode nothing would
+        // keep the render thread from outrunning the machine's decisions.
+        let options = output.isRealtime || options.mode == .asFastAsPossible
+            ? options : Options(configuration: options.configuration, mode: .asFastAsPossible, lookahead: nil)
         (updates, continuation) = AsyncStream.makeStream(of: PlayerUpdate.self, bufferingPolicy: .unbounded)
         machine = PlayerStateMachine(configuration: options.configuration, random: random)
         self.decoders = decoders

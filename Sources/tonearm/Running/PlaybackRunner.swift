@@ -79,7 +79,7 @@ struct PlaybackRunner {
         }
         progress?.finish()
         if let failure { fail(failure, language: language) }
-        if let output = options.output ?? (fallbackWAV.map { .wav(path: $0, float: false) }), case .wav(let path, _) = output, !jsonl {
+        if case .wav(let path, _) = output, !jsonl {
             FileHandle.standardError.write(Data("Wrote \(path)\n".utf8))
         }
     }
