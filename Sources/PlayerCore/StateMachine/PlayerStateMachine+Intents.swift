@@ -109,7 +109,6 @@ extension PlayerStateMachine {
             }
             return [.resumeOutput]
         case .crossfadePaused(let from, let to, let progress, let strategy, let snapshot):
-            _ = from
             if progress >= 1 {
                 // Nothing is left of the fade: the incoming track simply plays on.
                 let oldDeck = crossfade?.from ?? snapshot.activePlayer
