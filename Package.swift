@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Pure: models, the state machine, errors, resilience, analytics. Foundation only.
@@ -38,7 +39,10 @@ let package = Package(
         // Decoding, decks, mixer, sinks and the AudioPlayer actor that performs the machine's effects.
         .target(name: "AudioEngine", dependencies: ["PlayerCore", "CFFmpeg", "CPulse"], swiftSettings: strictSettings),
         // Internet radio: ICY demux, playlist resolution (the HTTP source and reconnect supervisor come next).
-        .target(name: "Streaming", dependencies: ["PlayerCore"], swiftSettings: strictSettings),
+        .target(
+            name: "Streaming",
+            dependencies: ["PlayerCore", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            swiftSettings: strictSettings),
         // The executable: argument parsing and wiring, nothing else.
         .executableTarget(
             name: "tonearm",
@@ -64,7 +68,7 @@ let package = Package(
             dependencies: ["AudioEngine", "PlayerCore", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "PlayerCore"], swiftSettings: strictSettings),
+        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "PlayerCore", "AudioEngine"], swiftSettings: strictSettings),
         // Runs the built `tonearm` binary and holds the README to the code.
         .testTarget(
             name: "CLITests",
