@@ -1,0 +1,381 @@
+import AudioEngine
+import Foundation
+import PlayerCore
+import Streaming
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `HTTPByteSource` against a real Icecast 2 (fed by ffmpeg) and tiny raw TCP servers.
+///
+/// Blocking work (reads, starting Icecast) runs on dedicated threads (`onThread`), never on the
+/// cooperative pool, which the source's own body task needs (the CI machine has 2 cores).
+@Suite("HTTPByteSource", .serialized)
+struct HTTPByteSourceTests {
+    @Test("Bytes flow from Icecast: MP3 frame sync present, ICY metadata removed")
+    func bytesFlow() async throws {
+        let server = try await onThread { try IcecastServer() }
+        defer { server.stop() }
+        let source = HTTPByteSource(url: server.streamURL)
+        defer { source.close() }
+        let bytes = try await onThread { try readBytes(source, count: 64 * 1024, timeout: 15) }
+        #expect(bytes.count >= 64 * 1024)
+        #expect(containsFrameSync(bytes), "no MP3 frame sync in \(bytes.count) bytes")
+        #expect(!contains(bytes, Array("StreamTitle=".utf8)), "metadata leaked into the audio")
+        #expect(source.contentType?.hasPrefix("audio/mpeg") == true, "\(source.contentType ?? "nil")")
+        #expect(source.httpStatus == 200)
+        #expect(source.bytesReceived >= 64 * 1024)
+        let last = try #require(source.lastByteAt)
+        #expect(HTTPByteSource.now() - last < 5)
+    }
+
+    @Test("icy-name and icy-genre from the source client arrive as station info")
+    func stationInfo() async throws {
+        let server = try await onThread { try IcecastServer() }
+        defer { server.stop() }
+        let source = HTTPByteSource(url: server.streamURL)
+        defer { source.close() }
+        let ready = try await onThread { try source.waitForResponse(timeout: 10) }
+        #expect(ready)
+        #expect(source.stationInfo.name == IcecastServer.stationName)
+        #expect(source.stationInfo.genre == IcecastServer.stationGenre)
+    }
+
+    @Test("A title set through the admin interface arrives via onMetadata")
+    func metadataArrives() async throws {
+        let server = try await onThread { try IcecastServer() }
+        defer { server.stop() }
+        let titles = Locked<[String]>([])
+        let source = HTTPByteSource(url: server.streamURL) { metadata in
+            if let title = metadata.title { titles.withLock { $0.append(title) } }
+        }
+        defer { source.close() }
+        _ = try await onThread { try source.waitForResponse(timeout: 10) }
+        let wanted = "Test Title ünïcode"
+        try await onThread { try server.setTitle(wanted) }
+        // Keep reading so the body flows; stop once the title arrived.
+        let found = try await onThread { () -> Bool in
+            let deadline = Date().addingTimeInterval(12)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while Date() < deadline {
+                _ = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+                if titles.withLock({ $0.contains(wanted) }) { return true }
+            }
+            return false
+        }
+        #expect(found, "titles seen: \(titles.withLock { $0 })")
+    }
+
+    @Test("A missing mount is a typed httpNotFound")
+    func notFound() async throws {
+        let server = try await onThread { try IcecastServer() }
+        defer { server.stop() }
+        let source = HTTPByteSource(url: URL(string: "\(server.baseURL)/missing.mp3")!)
+        defer { source.close() }
+        let error = await #expect(throws: PlaybackError.self) {
+            try await onThread { try readBytes(source, count: 1, timeout: 10) }
+        }
+        #expect(error?.code == .httpNotFound)
+        #expect(error?.httpStatus == 404)
+    }
+
+    @Test("Killing Icecast mid-stream makes read throw connectionLost within seconds")
+    func dropWhileReading() async throws {
+        let server = try await onThread { try IcecastServer() }
+        defer { server.stop() }
+        let source = HTTPByteSource(url: server.streamURL, readTimeout: 5)
+        defer { source.close() }
+        _ = try await onThread { try readBytes(source, count: 16 * 1024, timeout: 10) }
+        server.kill()
+        let started = Date()
+        let error = await #expect(throws: PlaybackError.self) {
+            // Far more than buffered: only the error can end this.
+            try await onThread { try readBytes(source, count: 100 << 20, timeout: 20) }
+        }
+        #expect(error.map { [.connectionLost, .connectionFailed].contains($0.code) } == true, "\(String(describing: error))")
+        #expect(Date().timeIntervalSince(started) < 8)
+    }
+
+    @Test("Nothing listening: connectionFailed, quickly")
+    func refused() async throws {
+        let port = try IcecastServer.freePort()
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(port)/live.mp3")!)
+        defer { source.close() }
+        let started = Date()
+        let error = await #expect(throws: PlaybackError.self) {
+            try await onThread { try readBytes(source, count: 1, timeout: 10) }
+        }
+        #expect(error?.code == .connectionFailed, "\(String(describing: error))")
+        #expect(Date().timeIntervalSince(started) < 3)
+    }
+
+    @Test("A text/html answer is wrongContentType")
+    func htmlIsWrongContentType() async throws {
+        let body = "<html><body>Not a stream</body></html>"
+        let server = try RawServer(
+            response: Array("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
+        defer { server.stop() }
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
+        defer { source.close() }
+        let error = await #expect(throws: PlaybackError.self) {
+            try await onThread { try readBytes(source, count: 1, timeout: 10) }
+        }
+        #expect(error?.code == .wrongContentType, "\(String(describing: error))")
+    }
+
+    @Test("503 with Retry-After: httpRetryable carrying the seconds")
+    func retryAfter() async throws {
+        let server = try RawServer(
+            response: Array("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 7\r\nContent-Length: 0\r\n\r\n".utf8))
+        defer { server.stop() }
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
+        defer { source.close() }
+        let error = await #expect(throws: PlaybackError.self) {
+            try await onThread { try readBytes(source, count: 1, timeout: 10) }
+        }
+        #expect(error?.code == .httpRetryable)
+        #expect(error?.retryAfter == .seconds(7))
+    }
+
+    @Test("An HTTP-date Retry-After becomes seconds from now")
+    func retryAfterDate() async throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let date = formatter.string(from: Date().addingTimeInterval(30))
+        let server = try RawServer(
+            response: Array("HTTP/1.1 429 Too Many Requests\r\nRetry-After: \(date)\r\nContent-Length: 0\r\n\r\n".utf8))
+        defer { server.stop() }
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
+        defer { source.close() }
+        let error = await #expect(throws: PlaybackError.self) {
+            try await onThread { try readBytes(source, count: 1, timeout: 10) }
+        }
+        #expect(error?.code == .httpRetryable)
+        guard case .seconds(let seconds)? = error?.retryAfter else {
+            Issue.record("Retry-After not in seconds: \(String(describing: error?.retryAfter))")
+            return
+        }
+        #expect(seconds > 25 && seconds <= 31, "\(seconds)")
+    }
+
+    @Test("A legacy 'ICY 200 OK' status line fails with a clear typed error")
+    func icyStatusLine() async throws {
+        let server = try RawServer(
+            response: Array("ICY 200 OK\r\nicy-name: Legacy\r\nContent-Type: audio/mpeg\r\n\r\n".utf8) + [UInt8](repeating: 0xFF, count: 4096))
+        defer { server.stop() }
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
+        defer { source.close() }
+        let error = await #expect(throws: PlaybackError.self) {
+            try await onThread { try readBytes(source, count: 1, timeout: 10) }
+        }
+        // AsyncHTTPClient's HTTP/1 parser (llhttp) rejects the status line: HTTPParserError.invalidConstant.
+        #expect(error?.code == .malformedData, "\(String(describing: error))")
+        #expect(error?.underlying?.contains("invalid constant") == true, "\(String(describing: error))")
+    }
+
+    @Test("The end of a finite body is the end of the stream with endOfBodyIsEnd")
+    func finiteBody() async throws {
+        let payload = [UInt8](repeating: 0xAB, count: 10_000)
+        let server = try RawServer(
+            response: Array("HTTP/1.1 200 OK\r\nContent-Type: audio/mpeg\r\nContent-Length: \(payload.count)\r\n\r\n".utf8) + payload)
+        defer { server.stop() }
+        let finite = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!, endOfBodyIsEnd: true)
+        defer { finite.close() }
+        let bytes = try await onThread { try readBytes(finite, count: 1 << 20, timeout: 10) }
+        #expect(bytes == payload)
+
+        let live = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
+        defer { live.close() }
+        let error = await #expect(throws: PlaybackError.self) {
+            try await onThread { try readBytes(live, count: 1 << 20, timeout: 10) }
+        }
+        #expect(error?.code == .connectionLost)
+    }
+
+    @Test("close() wakes a blocked read")
+    func closeWakesReader() async throws {
+        let server = try RawServer(response: Array("HTTP/1.1 200 OK\r\nContent-Type: audio/mpeg\r\n\r\n".utf8), keepOpen: true)
+        defer { server.stop() }
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!, readTimeout: 30)
+        _ = try await onThread { try source.waitForResponse(timeout: 10) }
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.3)
+            source.close()
+        }
+        let started = Date()
+        let error = await #expect(throws: PlaybackError.self) {
+            try await onThread { try readBytes(source, count: 1, timeout: 10) }
+        }
+        #expect(error?.code == .cancelled)
+        #expect(Date().timeIntervalSince(started) < 3)
+    }
+
+    @Test("FFmpegDecoder decodes at least 1 s of audio from Icecast through the source")
+    func decodesThroughEngine() async throws {
+        let server = try await onThread { try IcecastServer() }
+        defer { server.stop() }
+        let source = HTTPByteSource(url: server.streamURL)
+        defer { source.close() }
+        let frames = try await onThread { () -> Int in
+            let decoder = try FFmpegDecoder(source: source, formatHint: "mp3")
+            var total = 0
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 4096 * AudioFormat.channelCount)
+            defer { buffer.deallocate() }
+            let deadline = Date().addingTimeInterval(15)
+            while total < AudioFormat.sampleRate, Date() < deadline {
+                let got = try decoder.read(into: buffer, maxFrames: 4096)
+                if got == 0 { break }
+                total += got
+            }
+            return total
+        }
+        #expect(frames >= AudioFormat.sampleRate)
+    }
+}
+
+// MARK: - Helpers
+
+/// Runs blocking work on its own thread and awaits the result.
+private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
+        }
+    }
+}
+
+/// Reads until `count` bytes, the end (0), an error, or `timeout` (then closes the source so the
+/// test can never hang, and reports what it got).
+private func readBytes(_ source: HTTPByteSource, count: Int, timeout: Double) throws -> [UInt8] {
+    let done = Locked(false)
+    Thread.detachNewThread {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if done.withLock({ $0 }) { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        if !done.withLock({ $0 }) { source.close() }
+    }
+    defer { done.withLock { $0 = true } }
+    var result: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 8192)
+    while result.count < count {
+        let got = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+        if got == 0 { break }
+        result.append(contentsOf: buffer[0..<got])
+    }
+    return result
+}
+
+/// True when `bytes` holds an MPEG audio frame header (11 sync bits, layer III, valid bitrate index).
+private func containsFrameSync(_ bytes: [UInt8]) -> Bool {
+    guard bytes.count > 2 else { return false }
+    for index in 0..<(bytes.count - 2) where bytes[index] == 0xFF {
+        let next = bytes[index + 1]
+        if [0xFB, 0xFA, 0xF3, 0xF2, 0xE3, 0xE2].contains(next), bytes[index + 2] >> 4 != 0x0F { return true }
+    }
+    return false
+}
+
+private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard haystack.count >= needle.count else { return false }
+    for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+        if Array(haystack[start..<(start + needle.count)]) == needle { return true }
+    }
+    return false
+}
+
+/// A tiny TCP server on 127.0.0.1: for each connection it reads the request head, writes
+/// `response`, then closes (or, with `keepOpen`, holds the connection silently until `stop`).
+private final class RawServer: @unchecked Sendable {
+    let port: Int
+    private let fd: Int32
+    private let lock = NSLock()
+    private var stopped = false
+    private var clients: [Int32] = []
+
+    init(response: [UInt8], keepOpen: Bool = false) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw IcecastServer.Failure(description: "socket failed") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else {
+            Glibc.close(fd)
+            throw IcecastServer.Failure(description: "bind/listen failed")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        self.fd = fd
+        let listener = fd
+        Thread.detachNewThread { [self] in
+            while true {
+                let client = accept(listener, nil, nil)
+                if client < 0 { return }
+                lock.withLock { clients.append(client) }
+                Thread.detachNewThread { [self] in serve(client, response: response, keepOpen: keepOpen) }
+            }
+        }
+    }
+
+    private func serve(_ client: Int32, response: [UInt8], keepOpen: Bool) {
+        var head: [UInt8] = []
+        var byte: UInt8 = 0
+        while Glibc.read(client, &byte, 1) == 1 {
+            head.append(byte)
+            if head.count >= 4, Array(head.suffix(4)) == Array("\r\n\r\n".utf8) { break }
+        }
+        var offset = 0
+        while offset < response.count {
+            let written = response[offset...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 { break }
+            offset += written
+        }
+        if keepOpen { return }  // closed by stop()
+        shutdown(client, Int32(SHUT_RDWR))
+        lock.withLock {
+            clients.removeAll { $0 == client }
+            Glibc.close(client)
+        }
+    }
+
+    func stop() {
+        lock.withLock {
+            guard !stopped else { return }
+            stopped = true
+            shutdown(fd, Int32(SHUT_RDWR))
+            Glibc.close(fd)
+            for client in clients {
+                shutdown(client, Int32(SHUT_RDWR))
+                Glibc.close(client)
+            }
+            clients.removeAll()
+        }
+    }
+}
+
+/// A value behind a lock, shareable with escaping closures.
+private final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
