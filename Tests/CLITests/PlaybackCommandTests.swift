@@ -46,7 +46,12 @@ struct PlaybackCommandTests {
                 buffer.removeSubrange(buffer.startIndex...newline)
                 if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] { events.append(object) }
                 while let next = pending.first, next.when(events) {
-                    input.fileHandleForWriting.write(Data((next.line + "\n").utf8))
+                    // The line "<EOF>" closes stdin, as a controller that goes away would.
+                    if next.line == "<EOF>" {
+                        try? input.fileHandleForWriting.close()
+                    } else {
+                        input.fileHandleForWriting.write(Data((next.line + "\n").utf8))
+                    }
                     pending.removeFirst()
                 }
             }
@@ -134,6 +139,19 @@ struct PlaybackCommandTests {
         let pausedAt = r.events.last { $0["state"] as? String == "paused" }?["position"] as? Double
         #expect(pausedAt == 2.5, "seek while paused moved to \(String(describing: pausedAt))")
         #expect(r.err.contains("unknown command: bogus"))
+    }
+
+    @Test func stdinClosingWhilePausedStopsInsteadOfWaitingForever() throws {
+        let (dir, file) = try Self.tone(seconds: 6)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try Self.run(
+            ["play", file.path, "--output", "null", "--events", "jsonl"],
+            inputs: [
+                ({ events in events.contains { $0["state"] as? String == "playing" } }, "pause"),
+                ({ events in events.contains { $0["state"] as? String == "paused" } }, "<EOF>"),
+            ])
+        #expect(r.status == 0, "stderr: \(r.err)")
+        #expect(Self.stateNames(r.events) == ["idle", "preparing", "playing", "paused", "idle"])
     }
 
     @Test func demoRendersToAWavFileWhenNoServerAnswers() throws {

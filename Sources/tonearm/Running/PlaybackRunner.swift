@@ -92,7 +92,7 @@ struct PlaybackRunner {
     }
 
     private func listenForSignals(_ player: AudioPlayer) {
-        for sig in [SIGINT, SIGTERM] {
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
             nonisolated(unsafe) var count = 0
@@ -122,6 +122,11 @@ struct PlaybackRunner {
                 } catch {
                     FileHandle.standardError.write(Data("tonearm: \(PlaybackError.from(error).message(in: Language.current))\n".utf8))
                 }
+            }
+            // The controller is gone. If playback waits for a resume nobody can send any more,
+            // stop rather than stay paused forever; otherwise play on to the end.
+            if await player.state.canResume {
+                try? await player.stop()
             }
         }
     }
