@@ -3,18 +3,6 @@ import PlayerCore
 import Testing
 @testable import Streaming
 
-/// Deterministic generator so every failing seed can be replayed.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// One metadata slot after each audio interval.
 private enum Slot {
@@ -59,7 +47,7 @@ private struct SyntheticStream {
 }
 
 private func feedAll(
-    _ demuxer: inout IcyDemuxer, _ wire: [UInt8], using rng: inout SplitMix64, maxChunk: Int
+    _ demuxer: inout IcyDemuxer, _ wire: [UInt8], using rng: inout SeededRandom, maxChunk: Int
 ) throws(PlaybackError) -> IcyOutput {
     var total = IcyOutput()
     var index = 0
@@ -83,7 +71,7 @@ struct IcyDemuxerTests {
         String(repeating: "long ", count: 40) + "end", "Artist - Title; with semicolon",
     ]
 
-    private func slots(_ rng: inout SplitMix64, count: Int) -> [Slot] {
+    private func slots(_ rng: inout SeededRandom, count: Int) -> [Slot] {
         (0..<count).map { _ in
             switch Int.random(in: 0..<4, using: &rng) {
             case 0: .none
@@ -96,7 +84,7 @@ struct IcyDemuxerTests {
     @Test(arguments: [16, 8192])
     func randomChunkingPreservesAudioAndMetadata(metaint: Int) throws {
         for seed in UInt64(1)...200 {
-            var rng = SplitMix64(seed: seed &* 7919 &+ UInt64(metaint))
+            var rng = SeededRandom(seed: seed &* 7919 &+ UInt64(metaint))
             let slotCount = metaint == 16 ? 40 : 6
             let stream = SyntheticStream(
                 metaint: metaint, slots: slots(&rng, count: slotCount), tail: Int.random(in: 0..<metaint, using: &rng))
@@ -171,7 +159,7 @@ struct IcyDemuxerTests {
     }
 
     @Test func lyingLengthByteWithGarbageIsMalformedData() throws {
-        var rng = SplitMix64(seed: 42)
+        var rng = SeededRandom(seed: 42)
         let audio = (0..<16).map { UInt8($0) }
         let garbage = (0..<(255 * 16)).map { _ in UInt8.random(in: 0x80...0xFF, using: &rng) }
         var demuxer = try IcyDemuxer(metaInterval: 16)
@@ -194,7 +182,7 @@ struct IcyDemuxerTests {
     }
 
     @Test func garbageFedInTinyChunksStillFailsCleanly() throws {
-        var rng = SplitMix64(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let wire = [UInt8](repeating: 1, count: 16) + [255] + (0..<4080).map { _ in UInt8.random(in: 0...255, using: &rng) }
         var demuxer = try IcyDemuxer(metaInterval: 16)
         var failed: PlaybackError?

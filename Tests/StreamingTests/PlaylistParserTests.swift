@@ -222,7 +222,7 @@ struct PlaylistSafetyTests {
 
     @Test func garbageNeverCrashes() {
         for seed in UInt64(0)..<300 {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededRandom(seed: seed)
             let count = Int(rng.next() % 3000)
             var bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             // Sometimes give the garbage a plausible start so the line parsers are exercised too.
@@ -321,15 +321,3 @@ struct PlaylistKindDetectionTests {
     }
 }
 
-/// Deterministic generator so garbage tests are reproducible by seed.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
