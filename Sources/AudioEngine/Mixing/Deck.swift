@@ -34,11 +34,7 @@ final class Deck: @unchecked Sendable {
         self.loadID = loadID
         self.track = track
         self.decoder = decoder
-        // A session stage may be planned shorter than its source; the queue's length wins.
-        switch (decoder.duration, track.duration) {
-        case let (decoded?, planned?): self.duration = min(decoded, planned)
-        case let (decoded, planned): self.duration = planned ?? decoded
-        }
+        self.duration = track.playLength(decoded: decoder.duration)
         self.queue = FrameQueue(capacityFrames: lookaheadFrames)
         self.baseFrame = AudioFormat.frames(forSeconds: seconds)
         self.volume = track.volume

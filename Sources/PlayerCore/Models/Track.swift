@@ -73,6 +73,16 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         return Track.playableSchemes.contains(scheme)
     }
 
+    /// How long the track plays: the decoder's length, unless the queue planned it shorter (a
+    /// session stage with a `duration` hands over at that point). One rule for the state machine and
+    /// the engine's decks.
+    public func playLength(decoded: TimeInterval?) -> TimeInterval? {
+        switch (duration, decoded) {
+        case let (planned?, decoded?): min(planned, decoded)
+        case let (planned, decoded): planned ?? decoded
+        }
+    }
+
     /// A copy with another id and, optionally, a known duration (used for looped stages and probing).
     public func with(id: String? = nil, duration: TimeInterval? = nil) -> Track {
         Track(

@@ -7,15 +7,6 @@ extension PlayerStateMachine {
     /// source would click.
     static let endFadeLead: TimeInterval = 0.1
 
-    /// How long a track plays: the decoder's length, unless the queue cut it shorter (a session
-    /// stage with a `duration`).
-    static func playLength(of track: Track, decoded: TimeInterval?) -> TimeInterval? {
-        switch (track.duration, decoded) {
-        case let (planned?, decoded?): min(planned, decoded)
-        case let (planned, decoded): planned ?? decoded
-        }
-    }
-
     mutating func applyFact(_ event: PlayerEvent) -> [PlayerEffect] {
         if let at = event.instant, at > lastKnownTime { lastKnownTime = at }
         switch event {
@@ -53,7 +44,7 @@ extension PlayerStateMachine {
         case (.current, .preparing(let track)), (.current, .buffering(let track, _, _)):
             activeDeck = pending.deck
             position = pending.from
-            duration = Self.playLength(of: track, decoded: loadedDuration)
+            duration = track.playLength(decoded: loadedDuration)
             var effects: [PlayerEffect] = [.start(pending.deck)]
             if let run = recovery {
                 effects.append(.recovered(from: run.cause, by: .automaticRetry))
@@ -68,7 +59,7 @@ extension PlayerStateMachine {
         case (.next, .preparingCrossfade):
             guard var item = next else { return [] }
             item.ready = true
-            item.duration = Self.playLength(of: queue[item.index].track, decoded: loadedDuration)
+            item.duration = queue[item.index].track.playLength(decoded: loadedDuration)
             next = item
             return scheduleCrossfade(now: item.skipRequested)
         default:

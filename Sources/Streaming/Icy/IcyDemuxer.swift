@@ -80,31 +80,35 @@ public struct IcyDemuxer: Sendable {
     }
 
     /// Consumes the next chunk of the body.
-    public mutating func feed(_ bytes: some Collection<UInt8>) throws(PlaybackError) -> IcyOutput {
+    public mutating func feed<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) throws(PlaybackError) -> IcyOutput {
         if case .failed(let error) = state { throw error }
         guard let interval = metaInterval else { return IcyOutput(audio: Array(bytes)) }
 
-        let input = Array(bytes)
+        // Walks the caller's bytes in place (a network buffer's view): audio is copied once, into
+        // the output, and only metadata blocks are gathered separately.
         var output = IcyOutput()
-        output.audio.reserveCapacity(input.count)
-        var index = 0
-        while index < input.count {
+        output.audio.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let available = bytes.distance(from: index, to: bytes.endIndex)
             switch state {
             case .audio(let remaining):
-                let take = min(remaining, input.count - index)
-                output.audio.append(contentsOf: input[index..<(index + take)])
-                index += take
+                let take = min(remaining, available)
+                let end = bytes.index(index, offsetBy: take)
+                output.audio.append(contentsOf: bytes[index..<end])
+                index = end
                 state = take == remaining ? .lengthByte : .audio(remaining: remaining - take)
             case .lengthByte:
-                let length = Int(input[index]) * 16
-                index += 1
+                let length = Int(bytes[index]) * 16
+                index = bytes.index(after: index)
                 state = length == 0 ? .audio(remaining: interval) : .metadata(expected: length, buffer: [])
             case .metadata(let expected, var buffer):
                 state = .lengthByte  // drop the buffer from `state` so the append below does not copy
-                let take = min(expected - buffer.count, input.count - index)
+                let take = min(expected - buffer.count, available)
+                let end = bytes.index(index, offsetBy: take)
                 if buffer.isEmpty { buffer.reserveCapacity(expected) }
-                buffer.append(contentsOf: input[index..<(index + take)])
-                index += take
+                buffer.append(contentsOf: bytes[index..<end])
+                index = end
                 guard buffer.count == expected else {
                     state = .metadata(expected: expected, buffer: buffer)
                     continue

@@ -11,10 +11,8 @@ enum SessionLoader {
             let file = try SessionFile.load(from: url)
             return try SessionPlanner.plan(file, base: url.deletingLastPathComponent())
         } catch {
-            let text = error.text(in: .current)
-            FileHandle.standardError.write(Data("tonearm: \(text.title): \(text.message)\n\(text.recoverySuggestion)\n".utf8))
-            if let detail = error.underlying { FileHandle.standardError.write(Data("(\(detail))\n".utf8)) }
-            Foundation.exit(1)
+            // The detail says what is wrong in the user's own session file (a key, a stage).
+            ErrorOutput.fail(error, detail: error.underlying)
         }
     }
 }

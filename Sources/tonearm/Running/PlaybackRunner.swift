@@ -25,7 +25,7 @@ struct PlaybackRunner {
                 fast = true
                 FileHandle.standardError.write(Data("No sound server answered; rendering to \(fallbackWAV) instead.\n".utf8))
             } else {
-                fail(PlaybackError(.audioOutputUnavailable), language: language)
+                ErrorOutput.fail(PlaybackError(.audioOutputUnavailable))
             }
         }
         guard let output else { return }
@@ -36,7 +36,7 @@ struct PlaybackRunner {
         do {
             try await player.start()
         } catch {
-            fail(error, language: language)
+            ErrorOutput.fail(error)
         }
 
         let jsonl = options.events == .jsonl
@@ -48,7 +48,7 @@ struct PlaybackRunner {
         do {
             try await player.play(request)
         } catch {
-            fail(error, language: language)
+            ErrorOutput.fail(error)
         }
 
         var started = false
@@ -78,17 +78,10 @@ struct PlaybackRunner {
             }
         }
         progress?.finish()
-        if let failure { fail(failure, language: language) }
+        if let failure { ErrorOutput.fail(failure) }
         if case .wav(let path, _) = output, !jsonl {
             FileHandle.standardError.write(Data("Wrote \(path)\n".utf8))
         }
-    }
-
-    /// Prints the error as a person reads it and exits with status 1.
-    private func fail(_ error: PlaybackError, language: Language) -> Never {
-        let text = error.text(in: language)
-        FileHandle.standardError.write(Data("tonearm: \(text.title): \(text.message)\n\(text.recoverySuggestion)\n".utf8))
-        Foundation.exit(1)
     }
 
     private func listenForSignals(_ player: AudioPlayer) {
