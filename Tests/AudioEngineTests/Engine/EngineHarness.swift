@@ -35,6 +35,32 @@ final class SteadyToneDecoder: AudioDecoder, @unchecked Sendable {
     }
 }
 
+/// A decoder whose every sample is its own position in seconds divided by 100, so the output
+/// shows exactly which part of the source was played (a seek is visible as a jump in value).
+final class PositionDecoder: AudioDecoder, @unchecked Sendable {
+    let frames: Int
+    private var position = 0
+    var duration: Double? { Double(frames) / Double(AudioFormat.sampleRate) }
+    var skippedCorruptPackets: Int { 0 }
+
+    init(seconds: Double) { frames = Int(seconds * Double(AudioFormat.sampleRate)) }
+
+    func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(PlaybackError) -> Int {
+        let n = max(0, min(maxFrames, frames - position))
+        for i in 0..<n {
+            let value = Float(Double(position + i) / Double(AudioFormat.sampleRate) / 100)
+            buffer[2 * i] = value
+            buffer[2 * i + 1] = value
+        }
+        position += n
+        return n
+    }
+
+    func seek(to seconds: Double) throws(PlaybackError) {
+        position = min(frames, max(0, Int((seconds * Double(AudioFormat.sampleRate)).rounded())))
+    }
+}
+
 /// Keeps every frame written, as a file sink would.
 final class CapturingSink: AudioSink, @unchecked Sendable {
     private let lock = NSLock()
@@ -82,10 +108,15 @@ final class EngineHarness: @unchecked Sendable {
 
     /// Puts a steady tone on a deck (as a finished load would).
     func load(_ node: PlayerNode, left: Float, right: Float, seconds: Double) -> LoadID {
+        load(node, decoder: SteadyToneDecoder(left: left, right: right, seconds: seconds), seconds: seconds)
+    }
+
+    /// Puts any decoder on a deck (as a finished load would).
+    func load(_ node: PlayerNode, decoder: any AudioDecoder, seconds: Double) -> LoadID {
         loadCounter += 1
         let id = LoadID(loadCounter)
         let track = Track(id: "tone-\(node)-\(loadCounter)", url: URL(fileURLWithPath: "/tone"), kind: .file, duration: seconds)
-        let deck = Deck(node: node, loadID: id, track: track, decoder: SteadyToneDecoder(left: left, right: right, seconds: seconds), startAt: 0, lookaheadFrames: 1 << 22)
+        let deck = Deck(node: node, loadID: id, track: track, decoder: decoder, startAt: 0, lookaheadFrames: 1 << 22)
         deck.start(initialSeek: nil)
         engine.enqueue(.expectLoad(node, id))
         engine.enqueue(.install(deck))

@@ -126,6 +126,32 @@ struct MixerTests {
         #expect(dBFS(maxSecondDifference(left, in: (startFrame - 100)..<left.count)) < -60)
     }
 
+    @Test func seekJumpsWithinTheSource() throws {
+        let h = EngineHarness()
+        defer { h.shutdown() }
+        _ = h.load(.a, decoder: PositionDecoder(seconds: 10), seconds: 10)
+        h.acknowledgeLoads(1)
+        h.engine.enqueue(.start(.a))
+        guard let at = h.run(until: { if case .position(_, let p, _) = $0 { p >= 1 } else { false } }) else {
+            Issue.record("no position")
+            return
+        }
+        let seekFrame = Int(at.0.audioTime * Self.rate)
+        h.engine.enqueue(.seek(.a, 6))
+        h.engine.acknowledge(at.1)
+        guard let after = h.run(until: { if case .position = $0 { true } else { false } }) else {
+            Issue.record("no position after the seek")
+            return
+        }
+        h.engine.acknowledge(after.1)
+        // The report says where the deck is, and the audio itself comes from 6 s on.
+        if case .position(_, let p, _) = after.0.fact { #expect(abs(p - 6.1) < 1e-6, "position \(p) after the seek") }
+        let left = h.sink.left
+        #expect(abs(left[seekFrame - 1] - 0.01) < 1e-4, "before the seek: \(left[seekFrame - 1])")
+        #expect(abs(left[seekFrame] - 0.06) < 1e-6, "first frame after the seek: \(left[seekFrame])")
+        #expect(abs(left[seekFrame + 4_799] - Float(6 + 4_799 / Self.rate) / 100) < 1e-6)
+    }
+
     @Test func pauseRampsRatherThanCuts() throws {
         let h = EngineHarness()
         defer { h.shutdown() }
