@@ -65,10 +65,12 @@ let package = Package(
         // Real FFmpeg, real files, a real PulseAudio daemon started by the tests.
         .testTarget(
             name: "AudioEngineTests",
-            dependencies: ["AudioEngine", "PlayerCore", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: ["AudioEngine", "PlayerCore", "TestProcesses", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "PlayerCore", "AudioEngine"], swiftSettings: strictSettings),
+        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "PlayerCore", "AudioEngine", "TestProcesses"], swiftSettings: strictSettings),
+        // Test support shared by the harnesses that start real servers (PulseAudio, Icecast).
+        .target(name: "TestProcesses", path: "Tests/TestProcesses", swiftSettings: strictSettings),
         // Runs the built `tonearm` binary and holds the README to the code.
         .testTarget(
             name: "CLITests",

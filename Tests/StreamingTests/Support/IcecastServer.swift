@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import TestProcesses
 import NIOCore
 
 #if canImport(Glibc)
@@ -271,75 +272,5 @@ final class IcecastServer: @unchecked Sendable {
 }
 
 extension IcecastServer {
-    /// A child started with `posix_spawn` from an argument vector (no shell), reaped with `waitpid`.
-    final class Child: @unchecked Sendable {
-        struct SpawnError: Error, CustomStringConvertible {
-            var description: String
-        }
-
-        let pid: pid_t
-        private let lock = NSLock()
-        private var status: Int32?
-
-        init(_ executable: String, _ arguments: [String], environment: [String: String], stdout: String, stderr: String) throws {
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-            let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer {
-                argv.forEach { free($0) }
-                envp.forEach { free($0) }
-            }
-            var child: pid_t = 0
-            let result = posix_spawn(&child, executable, &actions, nil, argv, envp)
-            guard result == 0 else {
-                throw SpawnError(description: "posix_spawn \(executable): \(String(cString: strerror(result)))")
-            }
-            pid = child
-        }
-
-        deinit {
-            if exitStatus == nil {
-                send(SIGKILL)
-                _ = wait(timeout: 5)
-            }
-        }
-
-        var exitStatus: Int32? {
-            lock.withLock {
-                if status == nil { reap() }
-                return status
-            }
-        }
-
-        func send(_ signal: Int32) {
-            lock.withLock {
-                if status == nil { _ = Glibc.kill(pid, signal) }
-            }
-        }
-
-        func wait(timeout: Double) -> Int32? {
-            let deadline = Date().addingTimeInterval(timeout)
-            while true {
-                if let status = exitStatus { return status }
-                if Date() >= deadline { return nil }
-                Thread.sleep(forTimeInterval: 0.005)
-            }
-        }
-
-        private func reap() {
-            var raw: Int32 = 0
-            let result = waitpid(pid, &raw, WNOHANG)
-            if result == pid {
-                let signal = raw & 0x7f
-                status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
-            } else if result < 0, errno == ECHILD {
-                status = -1
-            }
-        }
-    }
+    typealias Child = ChildProcess
 }
