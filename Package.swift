@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "Presentation", targets: ["Presentation"]),
         .library(name: "AudioEngine", targets: ["AudioEngine"]),
         .library(name: "Streaming", targets: ["Streaming"]),
+        .library(name: "Services", targets: ["Services"]),
+        .library(name: "PlayerKit", targets: ["PlayerKit"]),
         .executable(name: "tonearm", targets: ["tonearm"]),
     ],
     dependencies: [
@@ -24,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // Pure: models, the state machine, errors, resilience, analytics. Foundation only.
@@ -38,16 +42,28 @@ let package = Package(
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         // Decoding, decks, mixer, sinks and the AudioPlayer actor that performs the machine's effects.
         .target(name: "AudioEngine", dependencies: ["PlayerCore", "CFFmpeg", "CPulse"], swiftSettings: strictSettings),
-        // Internet radio: ICY demux, playlist resolution (the HTTP source and reconnect supervisor come next).
+        // Internet radio: the shared HTTP client, the HTTP byte source with ICY demux, playlists.
         .target(
             name: "Streaming",
-            dependencies: ["PlayerCore", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: [
+                "PlayerCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings),
+        // Metadata (ICY titles, status APIs), artwork (fetch, cache, type, colour), connectivity.
+        .target(
+            name: "Services",
+            dependencies: ["PlayerCore", "Streaming", "CFFmpeg", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings),
+        // Composition: routes each track to a file or network source and wires the services into
+        // the player. What front ends (the CLI, the terminal UI, MPRIS) build on.
+        .target(name: "PlayerKit", dependencies: ["PlayerCore", "AudioEngine", "Streaming", "Services"], swiftSettings: strictSettings),
         // The executable: argument parsing and wiring, nothing else.
         .executableTarget(
             name: "tonearm",
             dependencies: [
-                "PlayerCore", "Presentation", "AudioEngine",
+                "PlayerCore", "Presentation", "AudioEngine", "Streaming", "Services", "PlayerKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Demo")],
@@ -69,8 +85,34 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "StreamingTests", dependencies: ["Streaming", "PlayerCore", "AudioEngine", "TestProcesses"], swiftSettings: strictSettings),
-        // Test support shared by the harnesses that start real servers (PulseAudio, Icecast).
-        .target(name: "TestProcesses", path: "Tests/TestProcesses", swiftSettings: strictSettings),
+        // Real HTTP servers (a NIO one in the tests, Icecast) for the services.
+        .testTarget(
+            name: "ServicesTests",
+            dependencies: [
+                "Services", "Streaming", "PlayerCore", "TestProcesses",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings),
+        // The whole radio path against a real Icecast behind a fault-injecting proxy.
+        .testTarget(
+            name: "PlayerKitTests",
+            dependencies: [
+                "PlayerKit", "AudioEngine", "Streaming", "Services", "PlayerCore", "TestProcesses",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            swiftSettings: strictSettings),
+        // Test support: child processes for the harnesses that start real servers (PulseAudio,
+        // Icecast) and a scriptable HTTP server.
+        .target(
+            name: "TestProcesses",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Tests/TestProcesses", swiftSettings: strictSettings),
         // Runs the built `tonearm` binary and holds the README to the code.
         .testTarget(
             name: "CLITests",

@@ -12,6 +12,7 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/error.h>
 #include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>
 
 static inline int tonearm_averror_eagain(void) { return AVERROR(EAGAIN); }

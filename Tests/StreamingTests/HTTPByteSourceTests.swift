@@ -2,6 +2,7 @@ import AudioEngine
 import Foundation
 import PlayerCore
 import Streaming
+import TestProcesses
 import Testing
 
 #if canImport(Glibc)

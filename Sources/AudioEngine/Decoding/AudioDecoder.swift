@@ -12,4 +12,11 @@ public protocol AudioDecoder: AnyObject {
     func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(PlaybackError) -> Int
     /// Moves to `seconds` from the start (clamped to the source).
     func seek(to seconds: Double) throws(PlaybackError)
+    /// Wakes a `read` blocked on its source (a network stream) so the deck can stop. Called from
+    /// another thread; after it, `read` may throw. Files need nothing.
+    func interrupt()
+}
+
+extension AudioDecoder {
+    public func interrupt() {}
 }

@@ -5,7 +5,7 @@ import PlayerCore
 public struct FileDecoderFactory: DecoderFactory {
     public init() {}
 
-    public func makeDecoder(for track: Track) throws(PlaybackError) -> any AudioDecoder {
+    public func makeDecoder(for track: Track, load: LoadCancellation) throws(PlaybackError) -> any AudioDecoder {
         guard track.url.isFileURL else {
             throw PlaybackError(.unsupportedFormat, underlying: "no byte source for scheme \(track.url.scheme ?? "none")")
         }

@@ -51,6 +51,12 @@ final class Deck: @unchecked Sendable {
     /// The decoder has delivered everything (or failed); what is buffered is all there is.
     var sourceEnded: Bool { queue.sourceEnded }
 
+    /// The error the source failed with, once it has.
+    var sourceError: PlaybackError? { queue.sourceError }
+
+    /// A network deck: buffers to thresholds, reports fill progress and buffering timeouts.
+    var isNetwork: Bool { track.isRemote }
+
     /// Seeks the decoder to the start position (if any) and starts decoding ahead.
     func start(initialSeek: Double?) {
         if let initialSeek, initialSeek > 0 {
@@ -87,8 +93,11 @@ final class Deck: @unchecked Sendable {
         reachedEnd = false
     }
 
-    /// Stops the decode thread; the deck is not used afterwards.
-    func stop() { queue.close() }
+    /// Stops the decode thread (waking a read blocked on the network); the deck is not used afterwards.
+    func stop() {
+        queue.close()
+        decoder.interrupt()
+    }
 
     private func decodeLoop() {
         var scratch = [Float](repeating: 0, count: Self.decodeChunkFrames * AudioFormat.channelCount)

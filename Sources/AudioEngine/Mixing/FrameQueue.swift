@@ -71,6 +71,13 @@ final class FrameQueue: @unchecked Sendable {
         return ended
     }
 
+    /// The error the source ended with, if it failed.
+    var sourceError: PlaybackError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure
+    }
+
     var isClosed: Bool {
         condition.lock()
         defer { condition.unlock() }

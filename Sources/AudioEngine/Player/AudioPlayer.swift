@@ -14,8 +14,13 @@ public actor AudioPlayer {
         /// Seconds each deck decodes ahead. Render mode decodes further so decoding runs on one core
         /// while mixing and writing run on the other.
         public var lookahead: Double
+        /// Start, refill and timeout thresholds of network tracks.
+        public var network: NetworkBuffering
 
-        public init(configuration: PlayerStateMachine.Configuration = .init(), mode: RenderMode = .realtime, lookahead: Double? = nil) {
+        public init(
+            configuration: PlayerStateMachine.Configuration = .init(), mode: RenderMode = .realtime, lookahead: Double? = nil,
+            network: NetworkBuffering = NetworkBuffering()
+        ) {
             var configuration = configuration
             if mode == .asFastAsPossible {
                 // Load the next item as soon as the current one plays: rendering decodes it meanwhile.
@@ -24,6 +29,7 @@ public actor AudioPlayer {
             self.configuration = configuration
             self.mode = mode
             self.lookahead = lookahead ?? (mode == .realtime ? 2 : 60)
+            self.network = network
         }
     }
 
@@ -35,25 +41,27 @@ public actor AudioPlayer {
     private let decoders: any DecoderFactory
     private let clock: PlayerClock
     private let options: Options
+    private let analytics: PlayerAnalytics?
     private var retryTask: Task<Void, Never>?
+    /// The load in flight on each deck, so it can be abandoned (a stop, a skip, a new attempt).
+    private var loads: [PlayerNode: LoadCancellation] = [:]
     private var audioTime: Double = 0
     private var lastPublished: PlayerState?
     private var running = false
-
-    /// Seconds of audio a real-time deck holds before it is reported loaded.
-    static let initialFillFrames = 12_000
 
     public init<C: Clock>(
         output: any AudioSink,
         options: Options = Options(),
         decoders: any DecoderFactory = FileDecoderFactory(),
         clock: C = ContinuousClock(),
-        random: SeededRandom = .systemSeeded()
+        random: SeededRandom = .systemSeeded(),
+        analytics: ErrorAnalytics? = nil
     ) where C.Duration == Duration {
+        self.analytics = analytics.map(PlayerAnalytics.init)
         // A sink that does not pace itself (a file) is rendered: in real-time mode nothing would
         // keep the render thread from outrunning the machine's decisions.
         let options = output.isRealtime || options.mode == .asFastAsPossible
-            ? options : Options(configuration: options.configuration, mode: .asFastAsPossible, lookahead: nil)
+            ? options : Options(configuration: options.configuration, mode: .asFastAsPossible, lookahead: nil, network: options.network)
         (updates, continuation) = AsyncStream.makeStream(of: PlayerUpdate.self, bufferingPolicy: .unbounded)
         machine = PlayerStateMachine(configuration: options.configuration, random: random)
         self.decoders = decoders
@@ -61,7 +69,7 @@ public actor AudioPlayer {
         self.options = options
         let (reports, reportContinuation) = AsyncStream.makeStream(of: (EngineReport, UInt64).self, bufferingPolicy: .unbounded)
         self.reportContinuation = reportContinuation
-        engine = RenderEngine(sink: output, mode: options.mode) { report, sequence in
+        engine = RenderEngine(sink: output, mode: options.mode, network: options.network) { report, sequence in
             reportContinuation.yield((report, sequence))
         }
         Task { [weak self] in
@@ -102,16 +110,31 @@ public actor AudioPlayer {
     public func seek(to seconds: Double) throws(PlaybackError) { try send(.seek(to: seconds)) }
     public func retry() throws(PlaybackError) { try send(.retry) }
 
+    /// What a live stream says is playing (from the metadata and artwork services), published in
+    /// order with everything else as `.notice(.metadata)`.
+    public func publish(_ metadata: NowPlayingMetadata) {
+        continuation.yield(.notice(.metadata(metadata), audioTime: audioTime))
+    }
+
+    /// The connectivity monitor's verdict: offline pauses reconnect attempts (none are spent), and
+    /// the network coming back reconnects at once.
+    public func connectivityChanged(online: Bool) {
+        apply(.connectivityChanged(online: online, at: PlayerTime(seconds: clock.now())))
+    }
+
     /// Waits until the output has played what was written, stops rendering, closes the output and
     /// ends `updates`.
     public func shutdown() {
         retryTask?.cancel()
+        loads.values.forEach { $0.cancel() }
+        loads.removeAll()
         engine.shutdown()
         if running { try? engine.sink.drain() }
         engine.sink.close()
         running = false
         reportContinuation.finish()
         continuation.finish()
+        analytics?.finish()
     }
 
     // MARK: Engine reports
@@ -127,6 +150,8 @@ public actor AudioPlayer {
             event = .positionChanged(node, position: position)
             continuation.yield(.position(seconds: position, duration: duration ?? machine.currentDuration, audioTime: audioTime))
         case .underrun(let node): event = .underrun(node)
+        case .bufferProgress(let node, let fill): event = .bufferProgress(node, fill: fill)
+        case .bufferingTimedOut(let node): event = .bufferingTimedOut(node, at: now)
         case .refilled(let node): event = .refilled(node)
         case .crossfadeStarted: event = .crossfadeStarted
         case .crossfadeProgress(let p, let from, let to):
@@ -160,6 +185,7 @@ public actor AudioPlayer {
     private func publishState(force: Bool = false) {
         let state = machine.state
         if force || lastPublished != state || lastPublished?.name != state.name {
+            if lastPublished?.name != state.name || state.name == .reconnecting { analytics?.observe(state) }
             lastPublished = state
             continuation.yield(.state(state, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
         }
@@ -172,7 +198,9 @@ public actor AudioPlayer {
             switch effect {
             case .load(let id, let deck, let track, let from): load(id, deck: deck, track: track, from: from)
             case .start(let deck): engine.enqueue(.start(deck))
-            case .unload(let deck): engine.enqueue(.unload(deck))
+            case .unload(let deck):
+                loads.removeValue(forKey: deck)?.cancel()
+                engine.enqueue(.unload(deck))
             case .pauseOutput: engine.enqueue(.pauseOutput)
             case .resumeOutput: engine.enqueue(.resumeOutput)
             case .seek(let deck, let to): engine.enqueue(.seek(deck, to))
@@ -187,12 +215,17 @@ public actor AudioPlayer {
             case .cancelRetry:
                 retryTask?.cancel()
                 retryTask = nil
-            case .persistPosition(let point): continuation.yield(.notice(.savePosition(point), audioTime: audioTime))
-            case .reportNonFatal(let error): continuation.yield(.notice(.nonFatal(error), audioTime: audioTime))
-            case .recovered(let error, let how): continuation.yield(.notice(.recovered(error, by: how), audioTime: audioTime))
-            case .trackFinished(let track): continuation.yield(.notice(.trackFinished(track), audioTime: audioTime))
+            case .persistPosition(let point): notify(.savePosition(point))
+            case .reportNonFatal(let error): notify(.nonFatal(error))
+            case .recovered(let error, let how): notify(.recovered(error, by: how))
+            case .trackFinished(let track): notify(.trackFinished(track))
             }
         }
+    }
+
+    private func notify(_ notice: PlayerNotice) {
+        analytics?.observe(notice)
+        continuation.yield(.notice(notice, audioTime: audioTime))
     }
 
     private func scheduleRetry(attempt: Int, at: PlayerTime) {
@@ -209,26 +242,93 @@ public actor AudioPlayer {
     }
 
     /// Opens the source on a loader thread (opening may block on disk or network), decodes a
-    /// little ahead in real time, then hands the deck to the render thread.
+    /// little ahead, then hands the deck to the render thread.
+    ///
+    /// A network track sounds only once `network.startSeconds` of audio are buffered; meanwhile
+    /// the fill is reported (`bufferProgress`), a slow connection is reported as still connecting,
+    /// and a fill that takes longer than `network.timeout` fails the load with `bufferingTimeout`.
     private func load(_ id: LoadID, deck node: PlayerNode, track: Track, from: Double) {
+        loads.removeValue(forKey: node)?.cancel()
+        let cancellation = LoadCancellation()
+        loads[node] = cancellation
         engine.enqueue(.expectLoad(node, id))
         let engine = self.engine
         let decoders = self.decoders
-        let lookahead = Int(options.lookahead * Double(AudioFormat.sampleRate))
-        let initialFill = options.mode == .realtime ? Self.initialFillFrames : 0
+        let realtime = options.mode == .realtime
+        let network = options.network
+        // A network deck must be able to hold its refill threshold, with room to spare.
+        let seconds = realtime && track.isRemote ? max(options.lookahead, network.refillSeconds + 1) : options.lookahead
+        let lookahead = Int(seconds * Double(AudioFormat.sampleRate))
+        let startedAt = clock.now()
+        let clock = self.clock
+        let report: @Sendable (PlayerEvent) -> Void = { [weak self] event in
+            Task { await self?.apply(event) }
+        }
+        if realtime, track.isRemote {
+            // "Told early, failed late": the connect timeout is longer than this.
+            Task { [weak self] in
+                try? await clock.sleep(network.stillConnectingAfter)
+                guard !cancellation.isCancelled else { return }
+                await self?.reportStillConnecting(node, cancellation)
+            }
+        }
         Thread.detachNewThread {
             do throws(PlaybackError) {
-                let decoder = try decoders.makeDecoder(for: track)
+                let decoder = try decoders.makeDecoder(for: track, load: cancellation)
                 let deck = Deck(node: node, loadID: id, track: track, decoder: decoder, startAt: from, lookaheadFrames: lookahead)
+                cancellation.onCancel { deck.stop() }
                 deck.start(initialSeek: from > 0 ? from : nil)
-                let deadline = Date().addingTimeInterval(5)
-                while deck.bufferedFrames < initialFill && !deck.sourceEnded && Date() < deadline {
-                    Thread.sleep(forTimeInterval: 0.002)
+                if realtime {
+                    try Self.fill(deck, network: network, cancellation: cancellation, startedAt: startedAt, clock: clock, report: report)
                 }
+                guard !cancellation.isCancelled else { return }
                 engine.enqueue(.install(deck))
             } catch {
+                guard !cancellation.isCancelled else { return }
                 engine.enqueue(.loadFailed(id, error))
             }
         }
+    }
+
+    /// Seconds of audio a real-time file deck holds before it is reported loaded.
+    static let fileFillSeconds = 0.25
+
+    /// Waits on the loader thread until the deck holds enough to start. Files: a quarter second
+    /// (at most 5 s). Network: `network.startSeconds`, reporting progress, within `network.timeout`.
+    private static func fill(
+        _ deck: Deck, network: NetworkBuffering, cancellation: LoadCancellation, startedAt: Double, clock: PlayerClock,
+        report: @Sendable (PlayerEvent) -> Void
+    ) throws(PlaybackError) {
+        let target = Int(AudioFormat.frames(forSeconds: deck.isNetwork ? network.startSeconds : fileFillSeconds))
+        // A file that is slow to decode starts anyway after 5 s (a safety valve on the wall clock);
+        // the network timeout is a decision, on the injected clock.
+        let fileDeadline = Date().addingTimeInterval(5)
+        var lastReported = -1
+        while deck.bufferedFrames < target && !deck.sourceEnded && !cancellation.isCancelled {
+            if !deck.isNetwork, Date() > fileDeadline { return }
+            if deck.isNetwork, clock.now() - startedAt > network.timeout {
+                deck.stop()
+                throw PlaybackError(.bufferingTimeout, underlying: "under \(network.startSeconds) s of audio after \(network.timeout) s")
+            }
+            if deck.isNetwork {
+                // Whole percents: enough for a progress bar, and few enough events.
+                let percent = min(99, deck.bufferedFrames * 100 / max(1, target))
+                if percent != lastReported {
+                    lastReported = percent
+                    report(.bufferProgress(deck.node, fill: Float(percent) / 100))
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        // A source that failed before giving any audio is a failed load, not a track that plays.
+        if deck.bufferedFrames == 0, let error = deck.sourceError {
+            deck.stop()
+            throw error
+        }
+    }
+
+    private func reportStillConnecting(_ node: PlayerNode, _ cancellation: LoadCancellation) {
+        guard loads[node] === cancellation else { return }
+        apply(.stillConnecting(node))
     }
 }

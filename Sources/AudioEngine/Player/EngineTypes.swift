@@ -1,3 +1,4 @@
+import Foundation
 import PlayerCore
 
 /// How the render thread paces itself.
@@ -15,6 +16,10 @@ enum EngineFact: Sendable, Equatable {
     case position(PlayerNode, position: Double, duration: Double?)
     case underrun(PlayerNode)
     case refilled(PlayerNode)
+    /// Fill level towards the refill threshold while a network deck underruns.
+    case bufferProgress(PlayerNode, fill: Float)
+    /// A network deck has been underrunning for longer than the buffering timeout.
+    case bufferingTimedOut(PlayerNode)
     case crossfadeStarted
     case crossfadeProgress(Float, fromPosition: Double, toPosition: Double)
     case crossfadeCompleted
@@ -53,5 +58,62 @@ enum EngineCommand: Sendable {
 
 /// Makes a decoder for a track. Files go to FFmpeg; streaming plugs its byte sources in here.
 public protocol DecoderFactory: Sendable {
-    func makeDecoder(for track: Track) throws(PlaybackError) -> any AudioDecoder
+    /// Opens `track`. Runs on a loader thread and may block (connecting, probing); `load` is
+    /// cancelled when the player abandons the load, and a factory that blocks must then give up
+    /// promptly (register what to close with `load.onCancel`).
+    func makeDecoder(for track: Track, load: LoadCancellation) throws(PlaybackError) -> any AudioDecoder
+}
+
+/// Lets the player abandon a load that is still opening (a stop, a skip, a new attempt): the
+/// factory registers how to wake its blocked work, the loader thread checks `isCancelled`.
+public final class LoadCancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+    private var handlers: [@Sendable () -> Void] = []
+
+    public init() {}
+
+    public var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// Runs `handler` on cancellation (at once if already cancelled).
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let runNow: Bool = lock.withLock {
+            if cancelled { return true }
+            handlers.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    public func cancel() {
+        let toRun: [@Sendable () -> Void] = lock.withLock {
+            guard !cancelled else { return [] }
+            cancelled = true
+            defer { handlers.removeAll() }
+            return handlers
+        }
+        toRun.forEach { $0() }
+    }
+}
+
+/// How network tracks (streams and remote episodes) buffer. Seconds of decoded audio.
+public struct NetworkBuffering: Sendable, Equatable {
+    /// Audio buffered before a stream starts sounding (issue 4: about 1 s).
+    public var startSeconds: Double
+    /// Audio buffered again before an underrun ends (about 2 s).
+    public var refillSeconds: Double
+    /// Buffering (first fill or after an underrun) longer than this is a reconnect.
+    public var timeout: Double
+    /// A connection that has not delivered audio after this long is shown as still connecting.
+    public var stillConnectingAfter: Double
+
+    public init(
+        startSeconds: Double = 1, refillSeconds: Double = 2, timeout: Double = ResilienceDefaults.bufferingTimeout,
+        stillConnectingAfter: Double = ResilienceDefaults.stillConnectingAfter
+    ) {
+        self.startSeconds = startSeconds
+        self.refillSeconds = refillSeconds
+        self.timeout = timeout
+        self.stillConnectingAfter = stillConnectingAfter
+    }
 }

@@ -9,6 +9,8 @@ import PlayerCore
 ///   case name as in the code, with that case's associated values.
 /// - `{"t": 12.5, "event": "position", "position": 3.2, "duration": 25.0}` (duration null when live).
 /// - `{"t": 12.5, "event": "notice", "notice": "trackFinished", "track": {track}}`.
+/// - `{"t": 12.5, "event": "metadata", "title": "Song", "artist": "Band", "station": "Radio X",
+///   "artwork": "real|station|default"}` — what a live stream says is playing (texts sanitised).
 ///
 /// A track is `{"id", "kind", "title", "duration"}` (never its URL, which may carry credentials);
 /// an error is `{"code", "type", "retryable", "recoverable", "message", "suggestion"}`.
@@ -30,6 +32,11 @@ public enum EventLine {
             return o
         case .position(let seconds, let duration, let t):
             return ["t": rounded(t), "event": "position", "position": rounded(seconds), "duration": duration.map(rounded) ?? NSNull()]
+        case .notice(.metadata(let m), let t):
+            return [
+                "t": rounded(t), "event": "metadata", "title": m.title ?? NSNull(), "artist": m.artist ?? NSNull(),
+                "station": m.station ?? NSNull(), "artwork": m.artwork.rawValue,
+            ]
         case .notice(let notice, let t):
             var o = noticeFields(notice, language: language)
             o["t"] = rounded(t)
@@ -99,6 +106,7 @@ public enum EventLine {
         case .savePosition(let p): return ["notice": "savePosition", "track": track(p.track), "position": rounded(p.position)]
         case .routeChanged(.deviceRemoved(let name)):
             return ["notice": "routeChanged", "change": "deviceRemoved", "device": TextSanitizer.singleLine(name, maxLength: 128)]
+        case .metadata(let m): return ["notice": "metadata", "title": m.title ?? NSNull()]
         }
     }
 

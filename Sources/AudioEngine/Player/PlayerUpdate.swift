@@ -30,4 +30,6 @@ public enum PlayerNotice: Sendable, Equatable {
     case savePosition(ResumePoint)
     /// The output device went away: playback was paused, and this says why.
     case routeChanged(RouteChange)
+    /// What a live stream says is playing now (title, artist, station, kind of artwork).
+    case metadata(NowPlayingMetadata)
 }

@@ -29,6 +29,11 @@ final class RenderEngine: @unchecked Sendable {
     private var framesWritten: Int64 = 0
     private var framesSinceReport: Int64 = 0
     private var underrunning: Set<PlayerNode> = []
+    /// Audio clock (frames written) at which each underrun began, for the buffering timeout.
+    private var underrunSince: [PlayerNode: Int64] = [:]
+    private var bufferingTimeoutReported: Set<PlayerNode> = []
+    /// Decks whose source failed: reported once, then left alone until unloaded.
+    private var failed: Set<PlayerNode> = []
     private var endReported: Set<PlayerNode> = []
     private var awaitingData: Set<PlayerNode> = []
     /// Decks whose source ran out in the block being rendered; reported once it is written.
@@ -46,12 +51,15 @@ final class RenderEngine: @unchecked Sendable {
     static let decisionWindow: Double = 40
     /// Real time: after a start or seek, wait up to this long for the deck's first frames.
     static let startGrace: Double = 0.5
-    /// Real time: an underrun ends when this much is buffered again.
+    /// Real time: an underrun of a local file ends when this much is buffered again.
     static let refillFrames = 24_000
+    /// Thresholds of network decks.
+    let network: NetworkBuffering
 
-    init(sink: any AudioSink, mode: RenderMode, report: @escaping @Sendable (EngineReport, UInt64) -> Void) {
+    init(sink: any AudioSink, mode: RenderMode, network: NetworkBuffering = NetworkBuffering(), report: @escaping @Sendable (EngineReport, UInt64) -> Void) {
         self.sink = sink
         self.mode = mode
+        self.network = network
         self.report = report
         blockFrames = mode == .realtime ? 2_048 : 8_192
         mix = [Float](repeating: 0, count: blockFrames * AudioFormat.channelCount)
@@ -101,6 +109,7 @@ final class RenderEngine: @unchecked Sendable {
         if mode == .asFastAsPossible && !expected.isEmpty { return true }  // wait for the load
         guard let active, audible.contains(active), let deck = decks[active] else { return true }
         if deck.reachedEnd && endReported.contains(active) && crossfade == nil { return true }
+        if failed.contains(active) && crossfade == nil { return true }
         return false
     }
 
@@ -133,7 +142,7 @@ final class RenderEngine: @unchecked Sendable {
             decks[deck.node] = deck
             audible.remove(deck.node)
             endReported.remove(deck.node)
-            underrunning.remove(deck.node)
+            resetHealth(deck.node)
             emit(.loaded(deck.loadID, duration: deck.duration))
         case .loadFailed(let id, let error):
             guard let node = expected.first(where: { $0.value == id })?.key else { return }
@@ -152,7 +161,7 @@ final class RenderEngine: @unchecked Sendable {
             decks[node] = nil
             expected[node] = nil
             audible.remove(node)
-            underrunning.remove(node)
+            resetHealth(node)
             if let c = crossfade, c.from == node || c.to == node {
                 crossfade = nil
                 // Unloading the outgoing deck mid-crossfade leaves the incoming one playing.
@@ -171,6 +180,7 @@ final class RenderEngine: @unchecked Sendable {
         case .seek(let node, let seconds):
             decks[node]?.seek(to: seconds)
             endReported.remove(node)
+            failed.remove(node)
             awaitingData.insert(node)
         case .scheduleCrossfade(let from, let to, let duration, let curve, let atPosition):
             guard decks[to] != nil, let fromDeck = decks[from] else { return }
@@ -255,7 +265,9 @@ final class RenderEngine: @unchecked Sendable {
         var gotB = 0
         if let incoming { (gotB, _) = pull(incoming, into: &scratchB, frames: frames) }
         guard okA else { return }
-        if gotA == 0, gotB == 0, incoming == nil {
+        // Nothing pulled and nothing to wait for: the end. (An underrun writes silence instead, so
+        // the output's clock keeps running and the refill is noticed.)
+        if gotA == 0, gotB == 0, incoming == nil, activeDeck.reachedEnd || !endedThisBlock.isEmpty {
             // Nothing left to play: report the end now instead of writing silence.
             let ended = endedThisBlock
             endedThisBlock.removeAll()
@@ -353,7 +365,10 @@ final class RenderEngine: @unchecked Sendable {
         awaitingData.remove(deck.node)
         let result = buffer.withUnsafeMutableBufferPointer { deck.pull(into: $0.baseAddress!, frames: frames, blocking: blocking) }
         if let error = result.error {
-            emit(.deckFailed(deck.node, error))
+            if !failed.contains(deck.node) {
+                failed.insert(deck.node)
+                emit(.deckFailed(deck.node, error))
+            }
             return (result.frames, false)
         }
         if result.ended {
@@ -364,13 +379,40 @@ final class RenderEngine: @unchecked Sendable {
         } else if result.frames < frames {
             if !underrunning.contains(deck.node) {
                 underrunning.insert(deck.node)
+                underrunSince[deck.node] = framesWritten
                 emit(.underrun(deck.node))
             }
-        } else if underrunning.contains(deck.node), deck.bufferedFrames >= Self.refillFrames {
+        } else if underrunning.contains(deck.node), deck.bufferedFrames >= refillFrames(for: deck) {
             underrunning.remove(deck.node)
+            underrunSince[deck.node] = nil
+            bufferingTimeoutReported.remove(deck.node)
             emit(.refilled(deck.node))
         }
         return (result.frames, true)
+    }
+
+    /// Frames buffered again that end an underrun: about 2 s for a network deck, less for a file.
+    private func refillFrames(for deck: Deck) -> Int {
+        deck.isNetwork ? Int(AudioFormat.frames(forSeconds: network.refillSeconds)) : Self.refillFrames
+    }
+
+    /// Forgets a deck's underrun and failure (a new deck in its slot, or it was unloaded).
+    private func resetHealth(_ node: PlayerNode) {
+        failed.remove(node)
+        underrunning.remove(node)
+        underrunSince[node] = nil
+        bufferingTimeoutReported.remove(node)
+    }
+
+    /// While a network deck underruns: its fill towards the refill threshold, and the timeout.
+    private func reportUnderrun(_ deck: Deck) {
+        guard deck.isNetwork, let since = underrunSince[deck.node] else { return }
+        emit(.bufferProgress(deck.node, fill: Float(min(1, Double(deck.bufferedFrames) / Double(refillFrames(for: deck))))))
+        let waited = AudioFormat.seconds(forFrames: framesWritten - since)
+        if waited > network.timeout, !bufferingTimeoutReported.contains(deck.node) {
+            bufferingTimeoutReported.insert(deck.node)
+            emit(.bufferingTimedOut(deck.node))
+        }
     }
 
     private func completeCrossfade() {
@@ -389,6 +431,7 @@ final class RenderEngine: @unchecked Sendable {
         if let c = crossfade, c.isStarted {
             emit(.crossfadeProgress(Float(c.progress), fromPosition: decks[c.from]?.position ?? 0, toPosition: decks[c.to]?.position ?? 0))
         } else if let active, let deck = decks[active] {
+            if underrunning.contains(active) { reportUnderrun(deck) }
             let remaining = deck.duration.map { $0 - deck.position } ?? 0
             let decisionNear = remaining < Self.decisionWindow || !expected.isEmpty || crossfade != nil
             emit(.position(active, position: deck.position, duration: deck.duration), lockstep: decisionNear)

@@ -97,6 +97,9 @@ extension BackoffPolicy {
     public static let network = BackoffPolicy(maxAttempts: 3, base: 1, multiplier: 2, cap: 60, strategy: .proportionalJitter(fraction: 0.15))
     /// Background, non-critical requests: 2 attempts from 0.5 s (seed 004).
     public static let quick = BackoffPolicy(maxAttempts: 2, base: 0.5, multiplier: 2, cap: 60, strategy: .proportionalJitter(fraction: 0.15))
+    /// A single try: for work whose retries someone else schedules and shows (a stream's
+    /// playlist, fetched inside a reconnect attempt).
+    public static let once = BackoffPolicy(maxAttempts: 1, base: 0, multiplier: 1, cap: 0, strategy: .constant)
     /// Artwork: 3 attempts, waiting 2 s then 4 s (seed 002's 2/4/6 s schedule).
     public static let artwork = BackoffPolicy(maxAttempts: 3, base: 2, multiplier: 1, cap: 6, strategy: .linear)
     /// Stream reconnects: 1 s, x1.6, +-20 %, cap 30 s (gRPC connection backoff). `maxAttempts`

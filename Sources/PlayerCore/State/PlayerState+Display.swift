@@ -10,6 +10,7 @@ extension PlayerState {
         case .idle: return ru ? "Готов" : "Ready"
         case .preparing: return ru ? "Загрузка…" : "Loading…"
         case .preparingCrossfade, .playing: return ru ? "Воспроизведение" : "Playing"
+        case .buffering(_, _, .connecting): return ru ? "Всё ещё подключаемся…" : "Still connecting…"
         case .buffering(_, let p, _): return ru ? "Буферизация \(Self.percent(p))%" : "Buffering \(Self.percent(p))%"
         case .crossfading(_, _, let p, _): return ru ? "Переход \(Self.percent(p))%" : "Crossfading \(Self.percent(p))%"
         case .paused: return ru ? "Пауза" : "Paused"
@@ -36,6 +37,8 @@ extension PlayerState {
         case .preparingCrossfade(let c, let n):
             return ru ? "Играет «\(title(c))» (далее: «\(title(n))»)" : "Playing \(title(c)) (Next: \(title(n)))"
         case .playing(let t): return ru ? "Играет «\(title(t))»" : "Playing \(title(t))"
+        case .buffering(let t, _, .connecting):
+            return ru ? "Всё ещё подключаемся к «\(title(t))»…" : "Still connecting to \(title(t))…"
         case .buffering(let t, let p, _):
             return ru ? "Буферизация «\(title(t))» (\(Self.percent(p))%)" : "Buffering \(title(t)) (\(Self.percent(p))%)"
         case .crossfading(_, let to, let p, _):

@@ -64,7 +64,7 @@ extension PlayerState {
         .init(.failed, .idle, "reset() or stop()", .seed),
         .init(.failed, .preparing, "retry() at the saved position, or play(track)", .seed),
         // Buffering.
-        .init(.preparing, .buffering, "stream opened, initial fill", .tonearm),
+        .init(.preparing, .buffering, "stream opened, initial fill; or still connecting after 3 s", .tonearm),
         .init(.playing, .buffering, "buffer underrun", .tonearm),
         .init(.buffering, .buffering, "fill progress, or seek()", .tonearm),
         .init(.buffering, .playing, "buffer refilled", .tonearm),

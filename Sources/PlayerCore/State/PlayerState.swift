@@ -44,6 +44,9 @@ public enum PlayerState: Sendable {
 extension PlayerState {
     /// Why playback waits for data.
     public enum BufferingReason: String, Sendable, Hashable, Codable {
+        /// The connection has not answered within `ResilienceDefaults.stillConnectingAfter`: told
+        /// early, failed late (the connect timeout is longer).
+        case connecting
         /// The first fill after a stream opened.
         case initial
         /// The buffer ran dry while playing.

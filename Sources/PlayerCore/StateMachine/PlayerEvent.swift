@@ -27,6 +27,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case loaded(LoadID, duration: TimeInterval?)
     /// The source of a `load` effect could not be opened.
     case loadFailed(LoadID, PlaybackError, at: PlayerTime)
+    /// The source of the current load has not delivered audio yet after a while: "still connecting".
+    case stillConnecting(PlayerNode)
     /// Fill level (0...1) towards the start/restart threshold of a network deck.
     case bufferProgress(PlayerNode, fill: Float)
     /// The deck's buffer ran dry while playing.

@@ -12,6 +12,7 @@ extension PlayerStateMachine {
         switch event {
         case .loaded(let id, let duration): return loaded(id, duration: duration)
         case .loadFailed(let id, let error, let at): return loadFailed(id, error, at: at)
+        case .stillConnecting(let deck): return stillConnecting(deck)
         case .bufferProgress(let deck, let fill): return bufferProgress(deck, fill: fill)
         case .underrun(let deck): return underrun(deck)
         case .refilled(let deck): return refilled(deck)
@@ -73,6 +74,13 @@ extension PlayerStateMachine {
         switch pending.purpose {
         case .current:
             guard state.name == .preparing || state.name == .buffering, let track = state.currentTrack else { return [] }
+            var error = error
+            if recovery != nil, track.isLive, error.code == .httpNotFound {
+                // The mount played and is gone now (its source client left): the stream is
+                // unavailable for a while, which the reconnect policy rides out. A 404 on the first
+                // connect is a wrong address and is not retried blindly.
+                error = PlaybackError(.streamUnavailable, httpStatus: error.httpStatus, underlying: error.underlying)
+            }
             if error.isRetryable && track.isRemote && error.code != .audioOutputLost {
                 return beginRecovery(.source, cause: error, at: at)
             }
@@ -98,6 +106,12 @@ extension PlayerStateMachine {
         return effects
     }
 
+    mutating func stillConnecting(_ deck: PlayerNode) -> [PlayerEffect] {
+        guard case .preparing(let track) = state, pendingLoad?.deck == deck, pendingLoad?.purpose == .current else { return [] }
+        state = .buffering(track: track, progress: 0, reason: .connecting)
+        return []
+    }
+
     mutating func bufferProgress(_ deck: PlayerNode, fill: Float) -> [PlayerEffect] {
         let f = min(1, max(0, fill.isFinite ? fill : 0))
         switch state {
@@ -105,9 +119,11 @@ extension PlayerStateMachine {
             guard pendingLoad?.deck == deck, pendingLoad?.purpose == .current else { return [] }
             state = .buffering(track: track, progress: f, reason: .initial)
         case .buffering(let track, _, let reason):
-            let expected = reason == .initial ? pendingLoad?.deck : activeDeck
+            let opening = reason != .underrun
+            let expected = opening ? pendingLoad?.deck : activeDeck
             guard expected == deck else { return [] }
-            state = .buffering(track: track, progress: f, reason: reason)
+            // Bytes arrived: a connection shown as "still connecting" is now filling.
+            state = .buffering(track: track, progress: f, reason: opening ? .initial : reason)
         default:
             break
         }

@@ -47,7 +47,7 @@ extension PlayerStateMachine {
 
     mutating func pause() -> [PlayerEffect] {
         switch state {
-        case .buffering(let track, _, .initial):
+        case .buffering(let track, _, .initial), .buffering(let track, _, .connecting):
             // Nothing sounds yet: abandon the half-open source and open it again on resume
             // (a live stream then starts at the live edge, an episode where it was).
             pendingLoad = nil

@@ -1,17 +1,19 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import PlayerCore
 
 /// Bytes of an HTTP(S) stream (internet radio, or a finite file with `endOfBodyIsEnd`), with ICY
 /// metadata removed, for the decoder's blocking `read(into:)`.
 ///
-/// Lifecycle: `start()` issues the request (`read` calls it too, so starting is optional); a Task
-/// runs `GET` with `Icy-MetaData: 1` and a User-Agent through AsyncHTTPClient, follows up to
-/// `StreamingLimits.maxRedirects` redirects (when the default `HTTPByteSource.client` is used; a
+/// Lifecycle: `start()` issues the request (`read` calls it too, so starting is optional): a `GET`
+/// with `Icy-MetaData: 1` and a User-Agent through AsyncHTTPClient's delegate API, which follows up to
+/// `StreamingLimits.maxRedirects` redirects (when the default `SharedHTTPClient.client` is used; a
 /// caller-supplied client follows its own redirect configuration), and moves the body through an
-/// `IcyDemuxer` into a bounded ring of `capacity` bytes. When the ring is full the body task waits
-/// (TCP backpressure reaches the server); `read` frees space and wakes it. `close()` cancels the
+/// `IcyDemuxer` into a bounded ring of `capacity` bytes, all on the client's event loop (never the
+/// Swift concurrency pool, whose few threads may be busy). When the ring is full the client stops
+/// reading (TCP backpressure reaches the server); `read` frees space and lets it go on. `close()` cancels the
 /// request and wakes blocked readers, which then throw `.cancelled`.
 ///
 /// Response handling: non-2xx -> `PlaybackError.from(httpStatus:retryAfter:)` (an HTTP-date
@@ -26,34 +28,18 @@ import PlayerCore
 ///
 /// Timeouts (enforced here, independent of the client's configuration): no response head within
 /// `connectTimeout` seconds of the start -> `.connectionTimeout`; no body bytes for `readTimeout`
-/// seconds while the ring has room -> `.connectionTimeout`. Transport errors are mapped by
+/// (the stall timeout) seconds while the ring has room -> `.stalled`. Transport errors are mapped by
 /// `HTTPErrorMapping` (refused -> `connectionFailed`, DNS -> `dnsFailure`, ...). Errors are sticky.
 ///
-/// Thread-safety: every mutable field is guarded by `condition`; `onMetadata` is called on the body
-/// task, outside the lock. `read` blocks its thread: call it from a dedicated thread (the decoder's),
-/// never from the Swift concurrency pool, which the body task itself needs.
+/// Thread-safety: every mutable field is guarded by `condition`; `onMetadata` is called on the
+/// event loop, outside the lock. `read` blocks its thread: call it from a dedicated thread (the
+/// decoder's), never from the Swift concurrency pool or an event loop.
 ///
 /// Ownership: the running request keeps the source alive; the owner must call `close()` (a live
 /// stream never ends by itself).
 public final class HTTPByteSource: ByteSource, @unchecked Sendable {
-    /// Tonearm's client for streams: at most `StreamingLimits.maxRedirects` redirects, a failed
-    /// connection fails the request at once (no silent re-dialling until a timeout; the reconnect
-    /// supervisor owns retries), no automatic decompression, no client-side read timeout (this
-    /// class enforces its own). Lives for the whole process.
-    public static let client: HTTPClient = {
-        var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: StreamingLimits.maxRedirects, allowCycles: false),
-            timeout: .init(connect: .milliseconds(Int64(ResilienceDefaults.connectTimeout * 1000)), read: nil),
-            decompression: .disabled)
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
-
-    /// The User-Agent sent with every request.
-    public static let userAgent = "Tonearm/1.0 (Linux)"
-
     public let url: URL
-    /// Called on the body task for every ICY metadata block (titles), in stream order.
+    /// Called on the client's event loop for every ICY metadata block (titles), in stream order.
     public let onMetadata: (@Sendable (IcyMetadata) -> Void)?
 
     private let httpClient: HTTPClient
@@ -68,12 +54,13 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     private let condition = NSCondition()
     private var phase: Phase = .idle
     private var ring: ByteRing
-    private var spaceWaiter: CheckedContinuation<Void, Never>?
-    private var waitingForSpace = false
+    /// Body bytes that did not fit in the ring, and the promise that lets the client read more
+    /// once they do (TCP backpressure reaches the server meanwhile).
+    private var pending: (bytes: [UInt8], offset: Int, promise: EventLoopPromise<Void>)?
     private var startedAt: Double = 0
     private var lastActivity: Double = 0
-    private var task: Task<Void, Never>?
-    private var watchdog: Task<Void, Never>?
+    private var task: HTTPClient.Task<Void>?
+    private var watchdog: (any DispatchSourceTimer)?
     private var _stationInfo = IcyStationInfo(headers: [:])
     private var _contentType: String?
     private var _httpStatus: Int?
@@ -82,15 +69,15 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     private var _headersReceived = false
 
     /// - Parameters:
-    ///   - client: defaults to `HTTPByteSource.client` (redirect cap, fail-fast connects).
+    ///   - client: defaults to `SharedHTTPClient.client` (redirect cap, fail-fast connects).
     ///   - capacity: the ring's size in bytes (audio after demuxing).
     ///   - endOfBodyIsEnd: true for finite files: the end of the body is the end of the stream.
     ///   - onMetadata: receives each ICY metadata block.
     public init(
         url: URL,
-        client: HTTPClient = HTTPByteSource.client,
+        client: HTTPClient = SharedHTTPClient.client,
         connectTimeout: Double = ResilienceDefaults.connectTimeout,
-        readTimeout: Double = ResilienceDefaults.readTimeout,
+        readTimeout: Double = ResilienceDefaults.stallTimeout,
         capacity: Int = 1 << 20,
         endOfBodyIsEnd: Bool = false,
         onMetadata: (@Sendable (IcyMetadata) -> Void)? = nil
@@ -137,8 +124,27 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         phase = .connecting
         startedAt = Self.now()
         lastActivity = startedAt
-        task = Task { [weak self] in await self?.run() }
-        watchdog = Task { [weak self] in await self?.watch() }
+        let delegate = BodyDelegate(source: self)
+        do {
+            var headers = HTTPHeaders()
+            headers.add(name: "User-Agent", value: SharedHTTPClient.userAgent)
+            headers.add(name: "Icy-MetaData", value: "1")
+            headers.add(name: "Accept", value: "*/*")
+            let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: headers)
+            let running = httpClient.execute(request: request, delegate: delegate)
+            // Some failures (a redirect cycle) end the task without reaching the delegate.
+            running.futureResult.whenFailure { [weak self] error in self?.fail(error) }
+            task = running
+        } catch {
+            phase = .failed(HTTPErrorMapping.map(error))
+        }
+        // A Dispatch timer, not a task: the watchdog must fire on time even when the Swift
+        // concurrency pool (two threads on a two-core machine) is busy.
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .userInitiated))
+        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(20))
+        timer.setEventHandler { [weak self] in self?.tick() }
+        timer.resume()
+        watchdog = timer
         condition.unlock()
     }
 
@@ -169,10 +175,9 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         while true {
             if !ring.isEmpty {
                 let count = ring.read(into: buffer)
-                let waiter = spaceWaiter
-                spaceWaiter = nil
+                let resumed = movePendingIntoRing()
                 condition.unlock()
-                waiter?.resume()
+                resumed?.succeed(())
                 return count
             }
             switch phase {
@@ -195,64 +200,119 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     public func close() {
         condition.lock()
         phase = .closed
-        let waiter = spaceWaiter
-        spaceWaiter = nil
+        let waiter = pending?.promise
+        pending = nil
         let running = task
         let timer = watchdog
         condition.broadcast()
         condition.unlock()
-        waiter?.resume()
+        waiter?.fail(CancellationError())
         running?.cancel()
         timer?.cancel()
     }
 
-    // MARK: - Body task
+    // MARK: - Body (on the client's event loop)
 
-    private func run() async {
-        do {
-            var request = HTTPClientRequest(url: url.absoluteString)
-            request.method = .GET
-            request.headers.add(name: "User-Agent", value: Self.userAgent)
-            request.headers.add(name: "Icy-MetaData", value: "1")
-            request.headers.add(name: "Accept", value: "*/*")
-            let response = try await httpClient.execute(request, deadline: .distantFuture)
-            try Task.checkCancellation()
-            var demuxer = try handleHead(response)
-            for try await chunk in response.body {
-                let output = try demuxer.feed(chunk.readableBytesView)
-                let stillOpen: Bool = condition.withLock {
-                    _bytesReceived += chunk.readableBytes
-                    let now = Self.now()
-                    _lastByteAt = now
-                    lastActivity = now
-                    return isOpen
-                }
-                guard stillOpen else { return }
-                if let onMetadata { output.metadata.forEach(onMetadata) }
-                guard await append(output.audio) else { return }
+    /// Receives the response on the HTTP client's event loop, never the Swift concurrency pool: a
+    /// busy pool must not delay the bytes (or fake a timeout). One request, callbacks in order.
+    private final class BodyDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
+        typealias Response = Void
+        private weak var source: HTTPByteSource?
+        private var demuxer: IcyDemuxer?
+
+        init(source: HTTPByteSource) { self.source = source }
+
+        func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+            guard let source else { return task.eventLoop.makeFailedFuture(CancellationError()) }
+            do {
+                demuxer = try source.handleHead(status: Int(head.status.code), headers: head.headers)
+                return task.eventLoop.makeSucceededVoidFuture()
+            } catch {
+                source.fail(error)
+                return task.eventLoop.makeFailedFuture(error)
             }
-            try demuxer.finish()
-            condition.withLock {
-                if isOpen { phase = .ended }
-                condition.broadcast()
+        }
+
+        func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+            guard let source, var demuxer else { return task.eventLoop.makeFailedFuture(CancellationError()) }
+            do {
+                let output = try demuxer.feed(buffer.readableBytesView)
+                self.demuxer = demuxer
+                return source.deliver(output, received: buffer.readableBytes, on: task.eventLoop)
+            } catch {
+                source.fail(error)
+                return task.eventLoop.makeFailedFuture(error)
             }
-        } catch {
-            fail(HTTPErrorMapping.map(error))
+        }
+
+        func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+            guard let source else { return }
+            do {
+                try demuxer?.finish()
+                source.bodyEnded()
+            } catch {
+                source.fail(error)
+            }
+        }
+
+        func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+            source?.fail(HTTPErrorMapping.map(error))
+        }
+    }
+
+    /// Takes one chunk's audio into the ring (what does not fit waits in `pending`) and hands its
+    /// titles to `onMetadata`. The returned future completes when the client may read on.
+    private func deliver(_ output: IcyOutput, received: Int, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        let result: EventLoopFuture<Void>? = condition.withLock {
+            guard isOpen else { return nil }
+            _bytesReceived += received
+            let now = Self.now()
+            _lastByteAt = now
+            lastActivity = now
+            let written = ring.write(output.audio, from: 0)
+            condition.broadcast()
+            guard written < output.audio.count else { return eventLoop.makeSucceededVoidFuture() }
+            let promise = eventLoop.makePromise(of: Void.self)
+            pending = (output.audio, written, promise)
+            return promise.futureResult
+        }
+        guard let result else { return eventLoop.makeFailedFuture(CancellationError()) }
+        if let onMetadata { output.metadata.forEach(onMetadata) }
+        return result
+    }
+
+    /// Moves waiting bytes into the freed space; returns the promise to complete once all of them
+    /// are in. Call with the lock held.
+    private func movePendingIntoRing() -> EventLoopPromise<Void>? {
+        guard var waiting = pending else { return nil }
+        waiting.offset += ring.write(waiting.bytes, from: waiting.offset)
+        guard waiting.offset >= waiting.bytes.count else {
+            pending = waiting
+            return nil
+        }
+        pending = nil
+        lastActivity = Self.now()
+        return waiting.promise
+    }
+
+    private func bodyEnded() {
+        condition.withLock {
+            if isOpen { phase = .ended }
+            condition.broadcast()
         }
         watchdogCancel()
     }
 
     /// Checks the status and content type, reads the headers; returns the demuxer to use.
-    private func handleHead(_ response: HTTPClientResponse) throws(PlaybackError) -> IcyDemuxer {
-        let status = Int(response.status.code)
+    private func handleHead(status: Int, headers responseHeaders: HTTPHeaders) throws(PlaybackError) -> IcyDemuxer {
         guard (200...299).contains(status) else {
-            let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.parse($0) }
+            let retryAfter = responseHeaders.first(name: "Retry-After").flatMap { RetryAfter.parse($0) }
             throw PlaybackError.from(httpStatus: status, retryAfter: retryAfter.map { Self.relative($0) })
                 ?? PlaybackError(.httpClientError, httpStatus: status, underlying: "unexpected HTTP status \(status)")
         }
-        let contentType = response.headers.first(name: "Content-Type")
+        let contentType = responseHeaders.first(name: "Content-Type")
         var headers: [String: String] = [:]
-        for header in response.headers where headers[header.name] == nil { headers[header.name] = header.value }
+        for header in responseHeaders where headers[header.name] == nil { headers[header.name] = header.value }
         condition.withLock {
             _httpStatus = status
             _contentType = contentType
@@ -263,7 +323,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         {
             throw PlaybackError(.wrongContentType, underlying: "Content-Type text/html (a web page, not audio)")
         }
-        let demuxer = try IcyDemuxer(metaIntervalHeader: response.headers.first(name: "icy-metaint"))
+        let demuxer = try IcyDemuxer(metaIntervalHeader: responseHeaders.first(name: "icy-metaint"))
         condition.withLock {
             _headersReceived = true
             if case .connecting = phase { phase = .streaming }
@@ -281,37 +341,6 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         }
     }
 
-    /// Puts all of `bytes` into the ring, waiting for space as needed; false once the source is
-    /// closed or failed.
-    private func append(_ bytes: [UInt8]) async -> Bool {
-        var offset = 0
-        while true {
-            let wait: Bool = condition.withLock {
-                guard isOpen else { return false }
-                offset += ring.write(bytes, from: offset)
-                condition.broadcast()
-                return offset < bytes.count
-            }
-            guard isOpenLocked() else { return false }
-            if !wait { return true }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                condition.lock()
-                if ring.freeSpace > 0 || !isOpen {
-                    condition.unlock()
-                    continuation.resume()
-                    return
-                }
-                spaceWaiter = continuation
-                waitingForSpace = true
-                condition.unlock()
-            }
-            condition.withLock {
-                waitingForSpace = false
-                lastActivity = Self.now()
-            }
-        }
-    }
-
     /// True while the source may still deliver bytes. Call with the lock held.
     private var isOpen: Bool {
         switch phase {
@@ -320,20 +349,20 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         }
     }
 
-    private func isOpenLocked() -> Bool { condition.withLock { isOpen } }
-
     /// Records the first error (errors are sticky; a closed source stays closed) and wakes readers.
-    private func fail(_ error: PlaybackError) {
+    private func fail(_ error: any Error) {
+        let mapped = HTTPErrorMapping.map(error)
         condition.lock()
-        var waiter: CheckedContinuation<Void, Never>?
+        var waiter: EventLoopPromise<Void>?
         if isOpen {
-            phase = .failed(error)
-            waiter = spaceWaiter
-            spaceWaiter = nil
+            phase = .failed(mapped)
+            waiter = pending?.promise
+            pending = nil
         }
         condition.broadcast()
         condition.unlock()
-        waiter?.resume()
+        waiter?.fail(mapped)
+        watchdogCancel()
     }
 
     private func watchdogCancel() {
@@ -343,33 +372,31 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
 
     // MARK: - Watchdog
 
-    /// Enforces `connectTimeout` (until the head) and `readTimeout` (between body chunks, except
-    /// while the ring is full and the reader is the slow side).
-    private func watch() async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(100))
-            let expired: PlaybackError? = condition.withLock {
-                let now = Self.now()
-                switch phase {
-                case .idle, .connecting:
-                    if now - startedAt > connectTimeout {
-                        return PlaybackError(.connectionTimeout, underlying: "no response within \(connectTimeout) s")
-                    }
-                case .streaming:
-                    if !waitingForSpace, now - lastActivity > readTimeout {
-                        return PlaybackError(.connectionTimeout, underlying: "no data for \(readTimeout) s")
-                    }
-                case .ended, .failed, .closed:
-                    return PlaybackError(.cancelled)  // finished: stop watching
+    /// Every 100 ms: enforces `connectTimeout` (until the head) and `readTimeout` (between body
+    /// chunks, except while the ring is full and the reader is the slow side).
+    private func tick() {
+        let expired: PlaybackError? = condition.withLock {
+            let now = Self.now()
+            switch phase {
+            case .idle, .connecting:
+                if now - startedAt > connectTimeout {
+                    return PlaybackError(.connectionTimeout, underlying: "no response within \(connectTimeout) s")
                 }
-                return nil
+            case .streaming:
+                if pending == nil, now - lastActivity > readTimeout {
+                    // The socket is open but silent: a stall, which the player reconnects.
+                    return PlaybackError(.stalled, underlying: "no data for \(readTimeout) s")
+                }
+            case .ended, .failed, .closed:
+                return PlaybackError(.cancelled)  // finished: stop watching
             }
-            guard let expired else { continue }
-            if expired.code == .cancelled { return }
-            fail(expired)
-            let running = condition.withLock { task }
-            running?.cancel()
-            return
+            return nil
         }
+        guard let expired else { return }
+        watchdogCancel()
+        if expired.code == .cancelled { return }
+        fail(expired)
+        let running = condition.withLock { task }
+        running?.cancel()
     }
 }

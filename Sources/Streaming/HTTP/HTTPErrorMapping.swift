@@ -18,7 +18,8 @@ import PlayerCore
 /// | `HTTPClientError.cancelled`, `CancellationError` | `cancelled` |
 /// | `HTTPClientError.redirectLimitReached`, `.redirectCycleDetected` | `streamUnavailable` |
 /// | `HTTPClientError.invalidURL`, `.emptyHost`, `.emptyScheme`, `.unsupportedScheme` | `streamUnavailable` |
-/// | `HTTPParserError` and other `HTTPClientError`s (malformed response) | `malformedData` |
+/// | `HTTPParserError.invalidEOFState` (the connection closed inside a body) | `connectionLost` |
+/// | other `HTTPParserError`s and `HTTPClientError`s (malformed response) | `malformedData` |
 /// | anything else | `PlaybackError.from(_:)` (POSIX/Foundation/unknown) |
 enum HTTPErrorMapping {
     static func map(_ error: any Error) -> PlaybackError {
@@ -47,7 +48,11 @@ enum HTTPErrorMapping {
         }
         if let io = error as? IOError { return PlaybackError.from(errno: io.errnoCode, underlying: text) }
         if error is SocketAddressError { return PlaybackError(.dnsFailure, underlying: text) }
-        if error is HTTPParserError { return PlaybackError(.malformedData, underlying: text) }
+        if let parser = error as? HTTPParserError {
+            // The connection closed in the middle of a body (a chunked stream cut off): a drop.
+            if parser == .invalidEOFState { return PlaybackError(.connectionLost, underlying: text) }
+            return PlaybackError(.malformedData, underlying: text)
+        }
         return PlaybackError.from(error)
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import AudioEngine
 import Foundation
 import PlayerCore
+import PlayerKit
 
 /// Runs one playback from the command line: chooses the output, starts the player, feeds it
 /// stdin commands and signals, prints events or status, and turns the end into an exit status
@@ -12,6 +13,15 @@ struct PlaybackRunner {
     var fallbackWAV: String?
     /// Render as fast as possible with a progress display (`tonearm render`).
     var rendering = false
+    /// Network sources, metadata and artwork services, connectivity.
+    var services = TonearmPlayer.Services()
+
+    init(options: PlaybackOptions, fallbackWAV: String? = nil, rendering: Bool = false, services: TonearmPlayer.Services = .init()) {
+        self.options = options
+        self.fallbackWAV = fallbackWAV
+        self.rendering = rendering
+        self.services = services
+    }
 
     func run(_ request: PlayRequest, configuration: PlayerStateMachine.Configuration) async throws {
         let language = Language.current
@@ -32,7 +42,10 @@ struct PlaybackRunner {
         if fast && !output.canRenderFast { throw ValidationError("rendering as fast as possible needs --output wav:PATH or --output null") }
 
         let mode: RenderMode = fast ? .asFastAsPossible : .realtime
-        let player = AudioPlayer(output: output.makeSink(realtime: !fast), options: .init(configuration: configuration, mode: mode))
+        let composed = TonearmPlayer(
+            output: output.makeSink(realtime: !fast), options: .init(configuration: configuration, mode: mode), services: services)
+        let player = composed.player
+        defer { withExtendedLifetime(composed) {} }
         do {
             try await player.start()
         } catch {
@@ -104,12 +117,15 @@ struct PlaybackRunner {
     private func forwardCommands(to player: AudioPlayer) {
         Task.detached {
             for await line in HeadlessInput.lines() {
-                guard let intent = HeadlessInput.parse(line) else {
+                guard let parsed = HeadlessInput.parse(line) else {
                     if !line.trimmingCharacters(in: .whitespaces).isEmpty {
                         FileHandle.standardError.write(Data("tonearm: unknown command: \(TextSanitizer.singleLine(line, maxLength: 80))\n".utf8))
                     }
                     continue
                 }
+                // During a reconnect countdown, "retry" means "retry now".
+                let now = await player.state
+                let intent: PlayerEvent = parsed == .retry && now.name == .reconnecting ? .retryNow : parsed
                 do {
                     try await player.send(intent)
                 } catch {

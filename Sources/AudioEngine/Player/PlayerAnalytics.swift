@@ -1,0 +1,65 @@
+import PlayerCore
+
+/// Feeds local error analytics from what the player does, one incident per failure:
+/// - a reconnect run is recorded once, at its first attempt (the later attempts are the same
+///   incident), and resolved `automaticRetry` when the stream plays again;
+/// - a failure that is not the end of a recorded run is recorded on its own; the user's Retry that
+///   then succeeds resolves it `manualRetry`;
+/// - a problem that did not stop playback (a queued item skipped) is recorded, unresolved.
+///
+/// Inputs are handled in order by one task, so a resolution always finds the event it resolves.
+final class PlayerAnalytics: Sendable {
+    private enum Input: Sendable {
+        case state(PlayerState)
+        case notice(PlayerNotice)
+    }
+
+    private let continuation: AsyncStream<Input>.Continuation
+
+    init(_ analytics: ErrorAnalytics) {
+        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
+        self.continuation = continuation
+        Task {
+            var open: ErrorEvent.ID?
+            var operation: AnalyticsIdentifier = "play"
+            for await input in inputs {
+                switch input {
+                case .state(let state):
+                    if let track = state.currentTrack { operation = Self.operation(for: track) }
+                    switch state {
+                    case .reconnecting(_, 1, _, _, let cause) where open == nil:
+                        open = await analytics.record(cause, operation: operation).id
+                    case .failed(let error, _, _):
+                        // The end of a recorded reconnect run is that run's incident, unresolved.
+                        if open == nil { open = await analytics.record(error, operation: operation).id }
+                    case .idle, .finished:
+                        open = nil
+                    default:
+                        break
+                    }
+                case .notice(.recovered(_, let how)):
+                    if let id = open {
+                        await analytics.recordResolution(id, how == .manualRetry ? .manualRetry : .automaticRetry)
+                    }
+                    open = nil
+                case .notice(.nonFatal(let error)):
+                    await analytics.record(error, operation: "loadNext")
+                case .notice:
+                    break
+                }
+            }
+        }
+    }
+
+    func observe(_ state: PlayerState) { continuation.yield(.state(state)) }
+    func observe(_ notice: PlayerNotice) { continuation.yield(.notice(notice)) }
+    func finish() { continuation.finish() }
+
+    static func operation(for track: Track) -> AnalyticsIdentifier {
+        switch track.kind {
+        case .liveStream: "playStation"
+        case .episode: "playEpisode"
+        case .file: "playFile"
+        }
+    }
+}

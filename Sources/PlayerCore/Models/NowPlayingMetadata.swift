@@ -1,0 +1,27 @@
+/// What a live stream says is playing now, as the listener sees it: ICY titles and status APIs
+/// resolved by the metadata service, with the kind of picture the artwork service found.
+/// Every text is sanitised before it gets here (DESIGN.md security rules).
+public struct NowPlayingMetadata: Sendable, Hashable, Codable {
+    /// What picture goes with the track (seed 002's ArtworkType).
+    public enum ArtworkKind: String, Sendable, Hashable, Codable {
+        /// The track's own cover.
+        case real
+        /// The station's logo: the title is the station's identity (a jingle, a station ID).
+        case station
+        /// Nothing better was found (no URL, a failed fetch, a mismatched status API answer).
+        case `default`
+    }
+
+    public var title: String?
+    public var artist: String?
+    /// The station's name (from `icy-name` or the station record).
+    public var station: String?
+    public var artwork: ArtworkKind
+
+    public init(title: String?, artist: String?, station: String?, artwork: ArtworkKind) {
+        self.title = title
+        self.artist = artist
+        self.station = station
+        self.artwork = artwork
+    }
+}

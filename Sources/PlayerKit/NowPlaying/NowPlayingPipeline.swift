@@ -1,0 +1,41 @@
+import Foundation
+import PlayerCore
+import Services
+import Streaming
+
+/// Turns what streams report (station headers, ICY titles) into what the listener sees: the
+/// metadata service splits and checks titles (status APIs included), the artwork service finds the
+/// picture and its kind. Events are handled one at a time, in order, and only changes come out.
+public actor NowPlayingPipeline {
+    private let metadata: MetadataService
+    private let artwork: ArtworkService
+    private var station: IcyStationInfo?
+    private var last: NowPlayingMetadata?
+
+    public init(metadata: MetadataService, artwork: ArtworkService) {
+        self.metadata = metadata
+        self.artwork = artwork
+    }
+
+    /// The now-playing line after `event`, or nil when nothing the listener sees changed.
+    public func handle(_ event: StreamEvent) async -> NowPlayingMetadata? {
+        let next: NowPlayingMetadata
+        switch event {
+        case .connected(let track, let info):
+            station = info
+            // Until the first title: the station, with its logo.
+            let name = info.name ?? track.title
+            next = NowPlayingMetadata(
+                title: last?.title, artist: last?.artist, station: name, artwork: last?.artwork ?? .default)
+        case .metadata(_, let icy, let info):
+            if !info.isEmpty { station = info }
+            let update = await metadata.receive(icy, station: station)
+            let picture = await artwork.artwork(artworkURL: update.artworkURL, isStationIdentity: update.isStationIdentity)
+            next = NowPlayingMetadata(
+                title: update.title, artist: update.artist, station: update.station ?? station?.name, artwork: picture.kind)
+        }
+        guard next != last else { return nil }
+        last = next
+        return next
+    }
+}

@@ -1,0 +1,28 @@
+import AudioEngine
+import PlayerCore
+import Streaming
+
+/// FFmpeg decoding bytes from an HTTP source, with the source's lifetime tied to the decoder's:
+/// `interrupt()` (a stopping deck) closes the connection, which wakes a read blocked on it.
+final class StreamDecoder: AudioDecoder, @unchecked Sendable {
+    private let decoder: FFmpegDecoder
+    let source: HTTPByteSource
+
+    init(decoder: FFmpegDecoder, source: HTTPByteSource) {
+        self.decoder = decoder
+        self.source = source
+    }
+
+    deinit { source.close() }
+
+    var duration: Double? { decoder.duration }
+    var skippedCorruptPackets: Int { decoder.skippedCorruptPackets }
+
+    func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(PlaybackError) -> Int {
+        try decoder.read(into: buffer, maxFrames: maxFrames)
+    }
+
+    func seek(to seconds: Double) throws(PlaybackError) { try decoder.seek(to: seconds) }
+
+    func interrupt() { source.close() }
+}

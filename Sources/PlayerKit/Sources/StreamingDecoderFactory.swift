@@ -1,0 +1,130 @@
+import AudioEngine
+import Foundation
+import PlayerCore
+import Streaming
+
+/// What a network source reports besides audio, for the now-playing pipeline.
+public enum StreamEvent: Sendable, Equatable {
+    /// The response head arrived: the station's `icy-*` headers.
+    case connected(Track, IcyStationInfo)
+    /// An ICY metadata block (titles), in stream order, with the station's headers.
+    case metadata(Track, IcyMetadata, IcyStationInfo)
+}
+
+/// Opens every kind of track: local files with FFmpeg, http(s) streams and episodes through an
+/// `HTTPByteSource` into FFmpeg's custom I/O, and playlist URLs (.pls, .m3u, .m3u8) by trying
+/// their entries in order, so a dead first entry falls back to the next.
+///
+/// It makes one attempt per call: retrying is the reconnect supervisor's job (the state machine),
+/// which shows every attempt to the listener.
+public struct StreamingDecoderFactory: DecoderFactory {
+    /// Knobs of the network path; the defaults are DESIGN.md's.
+    public struct Options: Sendable {
+        public var connectTimeout: Double = ResilienceDefaults.connectTimeout
+        /// No bytes for this long while the socket stays open: a stall.
+        public var stallTimeout: Double = ResilienceDefaults.stallTimeout
+        /// Compressed bytes held between the socket and the decoder. Small on purpose: the decoded
+        /// buffer holds the seconds, and a stall must reach the player while it still matters.
+        public var ringCapacity: Int = 64 * 1024
+        /// Bytes FFmpeg may read to identify a live stream (DESIGN.md recipe: about 32 KB).
+        public var probeSize: Int = 32 * 1024
+        /// Entries of one playlist tried before giving up.
+        public var maxEntriesTried: Int = 5
+
+        public init() {}
+    }
+
+    private let files = FileDecoderFactory()
+    private let network: NetworkClient
+    private let options: Options
+    private let events: @Sendable (StreamEvent) -> Void
+
+    /// - Parameter events: receives station details and ICY titles (on network threads, in order
+    ///   per stream); the now-playing pipeline turns them into metadata.
+    public init(
+        network: NetworkClient = .shared, options: Options = Options(), events: @escaping @Sendable (StreamEvent) -> Void = { _ in }
+    ) {
+        self.network = network
+        self.options = options
+        self.events = events
+    }
+
+    public func makeDecoder(for track: Track, load: LoadCancellation) throws(PlaybackError) -> any AudioDecoder {
+        if track.url.isFileURL { return try files.makeDecoder(for: track, load: load) }
+        return try open(track.url, track: track, load: load, depth: 0)
+    }
+
+    /// Opens `url`: a stream, or a playlist whose entries are tried in order (one level of nesting).
+    private func open(_ url: URL, track: Track, load: LoadCancellation, depth: Int) throws(PlaybackError) -> any AudioDecoder {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw PlaybackError(.unsupportedFormat, underlying: "no byte source for scheme \(url.scheme ?? "none")")
+        }
+        if PlaylistKind.detect(contentType: nil, url: url, firstBytes: []) != nil {
+            return try openPlaylist(url, track: track, load: load, depth: depth)
+        }
+        // Titles arrive on the body task, possibly before this thread reports the connection: each
+        // carries the station's headers (read before any body byte).
+        let current = SourceReference()
+        let source = HTTPByteSource(
+            url: url, connectTimeout: options.connectTimeout, readTimeout: options.stallTimeout, capacity: options.ringCapacity,
+            endOfBodyIsEnd: !track.isLive,
+            onMetadata: { [events] metadata in
+                events(.metadata(track, metadata, current.source?.stationInfo ?? IcyStationInfo(headers: [:])))
+            })
+        current.source = source
+        load.onCancel { source.close() }
+        do throws(PlaybackError) {
+            guard try source.waitForResponse(timeout: options.connectTimeout + 1) else {
+                throw PlaybackError(track.isLive ? .connectionLost : .malformedData, underlying: "the response ended before any audio")
+            }
+            // A playlist behind an address without an extension: the content type tells.
+            if PlaylistKind.detect(contentType: source.contentType, url: nil, firstBytes: []) != nil {
+                source.close()
+                return try openPlaylist(url, track: track, load: load, depth: depth)
+            }
+            events(.connected(track, source.stationInfo))
+            let decoder = try FFmpegDecoder(source: source, formatHint: source.contentType, probeSize: options.probeSize)
+            return StreamDecoder(decoder: decoder, source: source)
+        } catch {
+            source.close()
+            throw load.isCancelled ? PlaybackError(.cancelled, underlying: "load abandoned") : error
+        }
+    }
+
+    /// Fetches and parses a playlist, then tries its entries in order. The first entry's error is
+    /// the one reported when none plays (it is the station's main address).
+    private func openPlaylist(_ url: URL, track: Track, load: LoadCancellation, depth: Int) throws(PlaybackError) -> any AudioDecoder {
+        guard depth < 2 else { throw PlaybackError(.malformedData, underlying: "playlists nested too deep") }
+        let network = self.network
+        let response = try BlockingAsync.run(cancellation: load) { () async throws(PlaybackError) -> NetworkResponse in
+            // One try: the reconnect supervisor owns retries and shows them.
+            try await network.data(
+                from: url, operation: "playlist",
+                options: .init(timeout: ResilienceDefaults.connectTimeout, maxBytes: StreamingLimits.maxPlaylistBytes, policy: .once))
+        }
+        let bytes = [UInt8](response.body.prefix(PlaylistKind.sniffLength))
+        let kind = PlaylistKind.detect(contentType: response.headers["content-type"], url: url, firstBytes: bytes) ?? .m3u
+        let entries = try PlaylistParser.parse(response.body, kind: kind, baseURL: url)
+        var firstError: PlaybackError?
+        for entry in entries.prefix(options.maxEntriesTried) {
+            if load.isCancelled { throw PlaybackError(.cancelled, underlying: "load abandoned") }
+            do throws(PlaybackError) {
+                return try open(entry.url, track: track, load: load, depth: depth + 1)
+            } catch {
+                if error.code == .cancelled { throw error }
+                firstError = firstError ?? error
+            }
+        }
+        throw firstError ?? PlaybackError(.malformedData, underlying: "the playlist has no playable entry")
+    }
+}
+
+/// A late-bound, weak reference to the source a metadata callback belongs to.
+private final class SourceReference: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var _source: HTTPByteSource?
+    var source: HTTPByteSource? {
+        get { lock.withLock { _source } }
+        set { lock.withLock { _source = newValue } }
+    }
+}

@@ -1,0 +1,75 @@
+import AudioEngine
+import Foundation
+import PlayerCore
+import Services
+import Streaming
+
+/// The player with every layer plugged in: files and network sources (`StreamingDecoderFactory`),
+/// ICY titles through the metadata and artwork services into `.notice(.metadata)`, and the
+/// connectivity monitor into reconnect pausing. Front ends (the CLI, the terminal UI, MPRIS) use
+/// `player` for everything else.
+public final class TonearmPlayer: Sendable {
+    /// How the services are set up.
+    public struct Services: Sendable {
+        public var network: NetworkClient
+        public var metadata: MetadataService.Configuration
+        public var artwork: ArtworkService.Configuration
+        public var streaming: StreamingDecoderFactory.Options
+        /// Nil: assume online (no monitor).
+        public var connectivity: ConnectivityMonitor?
+        /// Where errors and their resolutions are recorded (local only; no personal data).
+        public var analytics: ErrorAnalytics?
+
+        public init(
+            network: NetworkClient = .shared, metadata: MetadataService.Configuration = .init(),
+            artwork: ArtworkService.Configuration = .init(), streaming: StreamingDecoderFactory.Options = .init(),
+            connectivity: ConnectivityMonitor? = nil, analytics: ErrorAnalytics? = nil
+        ) {
+            self.analytics = analytics
+            self.network = network
+            self.metadata = metadata
+            self.artwork = artwork
+            self.streaming = streaming
+            self.connectivity = connectivity
+        }
+    }
+
+    public let player: AudioPlayer
+    private let tasks: [Task<Void, Never>]
+    private let streamEvents: AsyncStream<StreamEvent>.Continuation
+
+    public init<C: Clock>(
+        output: any AudioSink, options: AudioPlayer.Options = .init(), services: Services = .init(),
+        clock: C = ContinuousClock(), random: SeededRandom = .systemSeeded()
+    ) where C.Duration == Duration {
+        let (events, continuation) = AsyncStream.makeStream(of: StreamEvent.self, bufferingPolicy: .unbounded)
+        streamEvents = continuation
+        let factory = StreamingDecoderFactory(network: services.network, options: services.streaming) { continuation.yield($0) }
+        let player = AudioPlayer(output: output, options: options, decoders: factory, clock: clock, random: random, analytics: services.analytics)
+        self.player = player
+        let pipeline = NowPlayingPipeline(
+            metadata: MetadataService(network: services.network, configuration: services.metadata),
+            artwork: ArtworkService(network: services.network, configuration: services.artwork))
+        var tasks = [
+            Task {
+                for await event in events {
+                    if let metadata = await pipeline.handle(event) { await player.publish(metadata) }
+                }
+            }
+        ]
+        if let monitor = services.connectivity {
+            tasks.append(
+                Task {
+                    for await online in await monitor.updates() { await player.connectivityChanged(online: online) }
+                })
+        }
+        self.tasks = tasks
+    }
+
+    /// Stops the player and the service tasks.
+    public func shutdown() async {
+        streamEvents.finish()
+        tasks.forEach { $0.cancel() }
+        await player.shutdown()
+    }
+}

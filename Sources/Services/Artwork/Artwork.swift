@@ -1,0 +1,34 @@
+import Foundation
+import PlayerCore
+
+/// A picture for the now-playing screen, as the artwork service found it (seed 002's
+/// ArtworkResult). Carries the encoded bytes rather than a decoded bitmap: front ends differ in how
+/// they show a picture (a terminal renders half-blocks, MPRIS passes a file), and the bytes are
+/// what the cache keeps. The average colour is computed once, when the bytes are first decoded.
+public struct Artwork: Sendable, Equatable {
+    /// Real cover, station logo, or the default picture.
+    public let kind: NowPlayingMetadata.ArtworkKind
+    /// The image bytes (PNG or JPEG, magic bytes checked); nil for the default picture and for a
+    /// station logo that could not be fetched.
+    public let data: Data?
+    public let width: Int?
+    public let height: Int?
+    /// The average colour of the decoded image (alpha-weighted), nil without an image.
+    public let averageColor: RGBColor?
+
+    public init(kind: NowPlayingMetadata.ArtworkKind, data: Data?, width: Int?, height: Int?, averageColor: RGBColor?) {
+        self.kind = kind
+        self.data = data
+        self.width = width
+        self.height = height
+        self.averageColor = averageColor
+    }
+
+    /// The built-in default: no bytes, the front end draws its own placeholder.
+    public static let placeholder = Artwork(kind: .default, data: nil, width: nil, height: nil, averageColor: nil)
+
+    /// The same picture labelled with another kind (a fetched image used as the station's logo).
+    public func with(kind: NowPlayingMetadata.ArtworkKind) -> Artwork {
+        Artwork(kind: kind, data: data, width: width, height: height, averageColor: averageColor)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import PlayerCore
+import Streaming
+
+/// Seed 002's ArtworkService: finds the picture for what is playing, and says what kind of
+/// picture it is (the track's cover, the station's logo, or the default), so the now-playing
+/// screen never shows a stale cover for a jingle and never waits on a broken server.
+///
+/// Why an actor: it owns the memory cache and the table of fetches in flight; two screens asking
+/// for the same cover at once share one download.
+///
+/// A fetch goes memory cache -> disk cache -> network. The network path is guarded (DESIGN.md
+/// security rules): http(s) only; the host's addresses must be public unless
+/// `allowPrivateAddresses` (`AddressPolicy`); at most `maxBytes` (5 MB) of body; redirects capped
+/// by the shared HTTP client; a `Content-Type` that can be an image; PNG or JPEG magic bytes; and
+/// the bytes must decode. Transient failures (connection errors, 408/429/5xx) are retried with
+/// `BackoffPolicy.artwork` (3 attempts, 2 s then 4 s: seed 002's 2/4/6 s schedule cut to its
+/// first three attempts) and every attempt carries `nocache=<ms>` so no cache in between answers
+/// with an old picture. A wrong or undecodable body is not retried: the same bytes would come back.
+///
+/// A fetch in flight runs to its end even when the caller that started it is cancelled (others may
+/// be waiting for it); it is bounded by the per-attempt timeout and the retry schedule. Failures
+/// are not cached: the next track change asks again.
+public actor ArtworkService {
+    /// What a deployment decides: where the disk cache lives, whether LAN addresses are allowed,
+    /// the size cap, and the station's own logo.
+    public struct Configuration: Sendable {
+        /// The disk cache directory; nil = `$XDG_CACHE_HOME/tonearm/artwork` (or
+        /// `~/.cache/tonearm/artwork`).
+        public var cacheDirectory: URL?
+        /// Allow loopback and private hosts: tests (a server on 127.0.0.1) and a station on the LAN.
+        public var allowPrivateAddresses: Bool
+        /// Largest image body accepted, bytes.
+        public var maxBytes: Int
+        /// The logo shown while the station identifies itself (a jingle, a station ID).
+        public var stationLogoURL: URL?
+        /// Pictures kept in memory.
+        public var memoryEntries: Int
+
+        public init(
+            cacheDirectory: URL? = nil, allowPrivateAddresses: Bool = false, maxBytes: Int = ServiceLimits.maxArtworkBytes,
+            stationLogoURL: URL? = nil, memoryEntries: Int = ServiceLimits.artworkMemoryEntries
+        ) {
+            self.cacheDirectory = cacheDirectory
+            self.allowPrivateAddresses = allowPrivateAddresses
+            self.maxBytes = maxBytes
+            self.stationLogoURL = stationLogoURL
+            self.memoryEntries = memoryEntries
+        }
+    }
+
+    /// The `Accept` header of artwork requests: the two formats that are decoded.
+    static let accept = "image/png, image/jpeg;q=0.9, image/*;q=0.5"
+
+    private let network: NetworkClient
+    public nonisolated let configuration: Configuration
+    private let policy: AddressPolicy
+    private let disk: ArtworkDiskCache
+    private var memory: ArtworkMemoryCache
+    private var inFlight: [String: Task<Result<CachedImage, PlaybackError>, Never>] = [:]
+
+    /// - Parameters:
+    ///   - network: the program's HTTP client wrapper; tests pass one with an immediate clock so
+    ///     retries do not wait.
+    public init(network: NetworkClient = .shared, configuration: Configuration = .init()) {
+        self.network = network
+        self.configuration = configuration
+        policy = AddressPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)
+        disk = ArtworkDiskCache(
+            directory: configuration.cacheDirectory ?? ArtworkDiskCache.defaultDirectory(), maxBytes: configuration.maxBytes)
+        memory = ArtworkMemoryCache(capacity: configuration.memoryEntries)
+    }
+
+    /// The directory pictures are cached in.
+    public nonisolated var cacheDirectory: URL { disk.directory }
+
+    /// The picture for a track: `isStationIdentity` -> the station logo (fetched from
+    /// `stationLogoURL` when set, kind `.station`, even if that fetch fails it is still kind
+    /// `.station` with nil data); an `artworkURL` -> fetched and guarded (kind `.real`); anything
+    /// failing -> kind `.default`. Never throws: a missing cover is not an error the listener
+    /// needs to see.
+    public func artwork(artworkURL: URL?, isStationIdentity: Bool) async -> Artwork {
+        if isStationIdentity {
+            let empty = Artwork(kind: .station, data: nil, width: nil, height: nil, averageColor: nil)
+            guard let logo = configuration.stationLogoURL, let picture = try? await load(logo) else { return empty }
+            return picture.with(kind: .station)
+        }
+        guard let url = artworkURL, let picture = try? await load(url) else { return .placeholder }
+        return picture
+    }
+
+    /// The guarded fetch itself (kind `.real`), from the caches when they hold the URL.
+    ///
+    /// - Throws: non-http(s) URL or refused address -> `streamUnavailable`; a name that does not
+    ///   resolve -> `dnsFailure`; body over the cap -> `malformedData`; wrong content type or
+    ///   magic bytes -> `wrongContentType`; undecodable -> `corruptData`; network errors as
+    ///   `NetworkClient` throws them (after its retries).
+    public func load(_ url: URL) async throws(PlaybackError) -> Artwork {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", AddressPolicy.host(of: url) != nil else {
+            throw PlaybackError(.streamUnavailable, underlying: "artwork URL is not http(s)")
+        }
+        let key = ArtworkCacheKey.key(for: url)
+        if let hit = memory.get(key) { return Self.artwork(hit) }
+
+        let task: Task<Result<CachedImage, PlaybackError>, Never>
+        if let running = inFlight[key] {
+            task = running
+        } else {
+            let (network, policy, disk, maxBytes) = (network, policy, disk, configuration.maxBytes)
+            task = Task.detached {
+                await Self.fetch(url, key: key, network: network, policy: policy, disk: disk, maxBytes: maxBytes)
+            }
+            inFlight[key] = task
+        }
+        let result = await task.value
+        if inFlight[key] == task { inFlight[key] = nil }
+        switch result {
+        case .success(let entry):
+            memory.put(key, entry)
+            return Self.artwork(entry)
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    private static func artwork(_ entry: CachedImage) -> Artwork {
+        Artwork(kind: .real, data: entry.data, width: entry.image.width, height: entry.image.height, averageColor: entry.image.averageColor)
+    }
+
+    /// Disk cache, then the guarded network fetch; stores what it fetched. Runs off the actor:
+    /// resolving, downloading and decoding must not hold up other callers.
+    private static func fetch(
+        _ url: URL, key: String, network: NetworkClient, policy: AddressPolicy, disk: ArtworkDiskCache, maxBytes: Int
+    ) async -> Result<CachedImage, PlaybackError> {
+        if let cached = disk.read(key) { return .success(cached) }
+        do throws(PlaybackError) {
+            try await policy.check(url)
+            let options = NetworkClient.Options(maxBytes: maxBytes, cacheBusting: true, policy: .artwork, accept: accept)
+            let response = try await network.data(from: url, operation: "artwork", options: options)
+            guard ImageKind.isAcceptable(mediaType: response.mediaType) else {
+                throw PlaybackError(.wrongContentType, underlying: "artwork served as \(response.mediaType ?? "?")")
+            }
+            let kind: ImageKind
+            switch ImageKind.sniff(response.body) {
+            case .supported(let found): kind = found
+            case let other: throw PlaybackError(.wrongContentType, underlying: "artwork bytes are \(other), not PNG or JPEG")
+            }
+            let entry = CachedImage(data: response.body, image: try ImageDecoder.decode(response.body, kind: kind))
+            disk.write(key, entry)
+            return .success(entry)
+        } catch {
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import PlayerCore
+
+/// A radio.co-style status API answer (seed 002's `RadioStatusResponse`): what plays now and its
+/// cover. Text is sanitised and URLs checked as they are decoded, so nothing unclean leaves here.
+///
+/// The seed's `TrackInfo.title` is non-optional; here it is optional so that an answer without a
+/// title (a station between tracks) still decodes and simply has nothing to match.
+public struct RadioStatus: Codable, Sendable, Equatable {
+    /// `current_track`.
+    public struct Track: Codable, Sendable, Equatable {
+        /// Usually "Artist - Title".
+        public let title: String?
+        /// `artwork_url_large`, kept only when it is an http(s) URL.
+        public let artworkURLLarge: URL?
+        /// `artwork_url` (the small cover), kept only when http(s): used when there is no large one.
+        public let artworkURL: URL?
+
+        public init(title: String?, artworkURLLarge: URL?, artworkURL: URL? = nil) {
+            self.title = title
+            self.artworkURLLarge = artworkURLLarge
+            self.artworkURL = artworkURL
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case title
+            case artworkURLLarge = "artwork_url_large"
+            case artworkURL = "artwork_url"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            title = container.metadataText(forKey: .title)
+            artworkURLLarge = MetadataText.httpURL(try? container.decodeIfPresent(String.self, forKey: .artworkURLLarge))
+            artworkURL = MetadataText.httpURL(try? container.decodeIfPresent(String.self, forKey: .artworkURL))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(title, forKey: .title)
+            try container.encodeIfPresent(artworkURLLarge?.absoluteString, forKey: .artworkURLLarge)
+            try container.encodeIfPresent(artworkURL?.absoluteString, forKey: .artworkURL)
+        }
+
+        /// The best cover: the large one, else the small one.
+        public var artwork: URL? { artworkURLLarge ?? artworkURL }
+    }
+
+    /// `current_track`; nil when the API names no track.
+    public let currentTrack: Track?
+
+    public init(currentTrack: Track?) {
+        self.currentTrack = currentTrack
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case currentTrack = "current_track"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        // A `current_track` of the wrong shape (null, a string) means "no track", not a broken answer.
+        currentTrack = try? container.decodeIfPresent(Track.self, forKey: .currentTrack)
+    }
+
+    /// Decodes an answer; anything that is not a JSON object is `malformedData`.
+    public static func decode(_ data: Data) throws(PlaybackError) -> RadioStatus {
+        do {
+            return try JSONDecoder().decode(RadioStatus.self, from: data)
+        } catch {
+            throw PlaybackError(.malformedData, underlying: "RadioStatus: \(error)")
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// Limits and schedules of the services (metadata, artwork, connectivity), each a named constant in
+/// one place (DESIGN.md's security rules and resilience defaults).
+public enum ServiceLimits {
+    /// Largest artwork image fetched, bytes.
+    public static let maxArtworkBytes = 5 * 1024 * 1024
+    /// Largest status document (Icecast `/status-json.xsl`, a station's status API), bytes.
+    public static let maxStatusBytes = 512 * 1024
+    /// Seconds between status API polls while a station plays.
+    public static let statusPollInterval: Double = 15
+    /// Artwork images kept in memory.
+    public static let artworkMemoryEntries = 64
+    /// Largest artwork picture decoded, pixels (width x height): a small PNG can claim a huge size.
+    public static let maxArtworkPixels = 8192 * 8192
+}
+
+extension ServiceLimits {
+    /// Longest URL taken from a status document (artwork), characters; a longer one is dropped, not cut.
+    public static let maxStatusURLLength = 2048
+}

@@ -1,0 +1,174 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import PlayerCore
+
+/// A complete, bounded HTTP answer (status 2xx) for small documents: playlists, status JSON, images.
+public struct NetworkResponse: Sendable {
+    /// The URL asked for (after cache busting); redirects are followed by the shared client.
+    public let url: URL
+    public let status: Int
+    /// The first value of each header, by lower-cased name.
+    public let headers: [String: String]
+    public let body: Data
+
+    public init(url: URL, status: Int, headers: [String: String], body: Data) {
+        self.url = url
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// `Content-Type` without parameters, lower-cased (`audio/x-scpls`), or nil.
+    public var mediaType: String? {
+        headers["content-type"]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    }
+}
+
+/// Seed 002's NetworkClient: every service fetches small documents through this one type, on the
+/// program's one `SharedHTTPClient`, with the same typed errors, timeouts, size cap and retry presets.
+///
+/// Why a type of our own on top of AsyncHTTPClient: the client gives transport; what each service
+/// needs on top (retry with Retry-After, cache busting, a size cap, typed errors, an injectable clock
+/// so tests never sleep) is the same everywhere and belongs in one place.
+public struct NetworkClient: Sendable {
+    /// How one request behaves.
+    public struct Options: Sendable {
+        /// Seconds for one attempt, from sending to the last body byte.
+        public var timeout: Double
+        /// Largest body accepted; a larger one fails with `malformedData` (nothing is retried).
+        public var maxBytes: Int
+        /// Append `nocache=<milliseconds since 1970>` so caches in between cannot answer.
+        public var cacheBusting: Bool
+        /// The retry preset (seed 004): `.network` by default, `.artwork`, `.quick`, `.critical`.
+        public var policy: BackoffPolicy
+        /// The `Accept` header.
+        public var accept: String
+
+        public init(
+            timeout: Double = ResilienceDefaults.connectTimeout, maxBytes: Int = 1 << 20, cacheBusting: Bool = false,
+            policy: BackoffPolicy = .network, accept: String = "*/*"
+        ) {
+            self.timeout = timeout
+            self.maxBytes = maxBytes
+            self.cacheBusting = cacheBusting
+            self.policy = policy
+            self.accept = accept
+        }
+    }
+
+    /// The program's client, on the shared HTTP client with the real clock.
+    public static let shared = NetworkClient()
+
+    private let http: HTTPClient
+    private let clock: any Clock<Duration>
+    private let seed: UInt64?
+    private let now: @Sendable () -> Date
+    private let statistics: RetryStatistics?
+    private let onRetry: @Sendable (RetryAttemptReport) -> Void
+
+    /// - Parameters:
+    ///   - clock: waits between retries; tests pass a test clock.
+    ///   - seed: a fixed jitter seed for tests; nil seeds each request from the system.
+    ///   - now: the wall clock for cache busting and HTTP-date Retry-After.
+    public init(
+        http: HTTPClient = SharedHTTPClient.client,
+        clock: any Clock<Duration> = ContinuousClock(),
+        seed: UInt64? = nil,
+        now: @escaping @Sendable () -> Date = Date.init,
+        statistics: RetryStatistics? = nil,
+        onRetry: @escaping @Sendable (RetryAttemptReport) -> Void = { _ in }
+    ) {
+        self.http = http
+        self.clock = clock
+        self.seed = seed
+        self.now = now
+        self.statistics = statistics
+        self.onRetry = onRetry
+    }
+
+    /// GETs `url` and returns the whole body, retrying transient failures with `options.policy`.
+    ///
+    /// - Parameter operation: a stable name for retry statistics (never a URL or a title).
+    /// - Throws: `streamUnavailable` for a URL that is not http(s); the mapped status for non-2xx
+    ///   (401/403 authorization, 404/410 not found, 408/429/5xx retried honouring Retry-After);
+    ///   `malformedData` for a body over `maxBytes`; transport errors as `HTTPErrorMapping` maps them.
+    public func data(from url: URL, operation: String, options: Options = Options()) async throws(PlaybackError) -> NetworkResponse {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw PlaybackError(.streamUnavailable, underlying: "not an http(s) URL")
+        }
+        let target = options.cacheBusting ? Self.cacheBusted(url, at: now()) : url
+        let http = self.http
+        let now = self.now
+        return try await withRetry(
+            operation, policy: options.policy, clock: clock, random: seed.map(SeededRandom.init(seed:)) ?? .systemSeeded(),
+            statistics: statistics, now: now, onRetry: onRetry
+        ) {
+            try await Self.fetchOnce(target, http: http, options: options, now: now)
+        }
+    }
+
+    /// GETs `url` and decodes its JSON body as `T`. A body that does not decode is `malformedData`
+    /// (final: the same bytes would not decode next time).
+    public func fetch<T: Decodable & Sendable>(
+        _ type: T.Type, from url: URL, operation: String, options: Options = Options(), decoder: JSONDecoder = JSONDecoder()
+    ) async throws(PlaybackError) -> T {
+        var options = options
+        if options.accept == "*/*" { options.accept = "application/json" }
+        let response = try await data(from: url, operation: operation, options: options)
+        do {
+            return try decoder.decode(T.self, from: response.body)
+        } catch {
+            throw PlaybackError(.malformedData, underlying: "\(T.self): \(error)")
+        }
+    }
+
+    /// `url` with `nocache=<milliseconds since 1970>` appended (an existing `nocache` is replaced).
+    public static func cacheBusted(_ url: URL, at date: Date) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        var items = (components.queryItems ?? []).filter { $0.name != "nocache" }
+        items.append(URLQueryItem(name: "nocache", value: String(Int64((date.timeIntervalSince1970 * 1000).rounded()))))
+        components.queryItems = items
+        return components.url ?? url
+    }
+
+    private static func fetchOnce(_ url: URL, http: HTTPClient, options: Options, now: @Sendable () -> Date) async throws -> NetworkResponse {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        request.headers.add(name: "User-Agent", value: SharedHTTPClient.userAgent)
+        request.headers.add(name: "Accept", value: options.accept)
+        let deadline = NIODeadline.now() + .milliseconds(Int64(options.timeout * 1000))
+        let response: HTTPClientResponse
+        do {
+            response = try await http.execute(request, deadline: deadline)
+        } catch {
+            throw HTTPErrorMapping.map(error)
+        }
+        let status = Int(response.status.code)
+        guard (200...299).contains(status) else {
+            let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.parse($0) }
+            throw PlaybackError.from(httpStatus: status, retryAfter: retryAfter.map { HTTPByteSource.relative($0, now: now()) })
+                ?? PlaybackError(.httpClientError, httpStatus: status, underlying: "unexpected HTTP status \(status)")
+        }
+        var headers: [String: String] = [:]
+        for header in response.headers where headers[header.name.lowercased()] == nil {
+            headers[header.name.lowercased()] = header.value
+        }
+        if let length = headers["content-length"].flatMap(Int.init), length > options.maxBytes {
+            throw PlaybackError(.malformedData, underlying: "response of \(length) bytes is over the \(options.maxBytes)-byte cap")
+        }
+        var body = Data()
+        do {
+            for try await chunk in response.body {
+                guard body.count + chunk.readableBytes <= options.maxBytes else {
+                    throw PlaybackError(.malformedData, underlying: "response is over the \(options.maxBytes)-byte cap")
+                }
+                body.append(contentsOf: chunk.readableBytesView)
+            }
+        } catch {
+            throw HTTPErrorMapping.map(error)
+        }
+        return NetworkResponse(url: url, status: status, headers: headers, body: body)
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import PlayerCore
+import PlayerKit
+import Services
+
+/// Options of `tonearm play` for network sources: how to treat a URL, where titles and artwork
+/// come from.
+struct StreamOptions: ParsableArguments {
+    @Flag(help: "Treat http(s) sources as finite episodes (end = finished) instead of live streams (end = connection lost).")
+    var episode = false
+
+    @Option(help: "A title that means the station itself (a jingle): shown with the station logo. Repeatable; the stream's icy-name always counts.")
+    var identity: [String] = []
+
+    @Option(help: "A status API to poll for titles and artwork: an Icecast /status-json.xsl URL or a radio.co-style status URL.")
+    var statusURL: String?
+
+    @Option(help: "The kind of --status-url: icecast (give --status-mount too) or radioco.")
+    var statusAPI: StatusAPI = .icecast
+
+    @Option(help: "The Icecast mount whose title --status-url reports, e.g. /live.mp3.")
+    var statusMount: String?
+
+    @Option(help: "The station's logo image URL (shown when the title is the station's identity).")
+    var stationLogo: String?
+
+    @Flag(help: "Allow artwork from loopback and private addresses (refused by default).")
+    var allowPrivateArtwork = false
+
+    enum StatusAPI: String, ExpressibleByArgument { case icecast, radioco }
+
+    func validate() throws {
+        for (name, value) in [("--status-url", statusURL), ("--station-logo", stationLogo)] {
+            guard let value else { continue }
+            guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+                throw ValidationError("\(name) must be an http(s) URL")
+            }
+        }
+    }
+
+    /// The services for these options. The connectivity monitor runs only when a source is off
+    /// this machine: a loopback stream plays without a network.
+    func services(for tracks: [Track]) -> TonearmPlayer.Services {
+        var metadata = MetadataService.Configuration()
+        metadata.identityStrings = identity
+        if let statusURL, let url = URL(string: statusURL) {
+            metadata.statusSource = statusAPI == .radioco ? .radioCo(url) : .icecast(url, mount: statusMount ?? "/")
+        }
+        var artwork = ArtworkService.Configuration()
+        artwork.allowPrivateAddresses = allowPrivateArtwork
+        artwork.stationLogoURL = stationLogo.flatMap(URL.init(string:))
+        let needsNetwork = tracks.contains { track in
+            guard track.isRemote, let host = track.url.host?.lowercased() else { return false }
+            return !(host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]")
+        }
+        return TonearmPlayer.Services(
+            metadata: metadata, artwork: artwork, connectivity: needsNetwork ? ConnectivityMonitor() : nil)
+    }
+}

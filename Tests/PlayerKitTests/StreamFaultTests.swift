@@ -1,0 +1,363 @@
+import AudioEngine
+import Foundation
+import PlayerCore
+import PlayerKit
+import Services
+import Streaming
+import TestProcesses
+import Testing
+
+/// The radio path end to end (HTTP source, ICY demux, FFmpeg, decks, state machine) against a real
+/// HTTP server scripted to fail in each way the issue lists. Each case asserts the final state, the
+/// error code, its texts in both languages and the analytics event.
+@Suite("Stream faults against a scripted server", .serialized)
+struct StreamFaultTests {
+    /// Counts requests so a route can answer differently each time.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func next() -> Int { lock.withLock { count += 1; return count } }
+    }
+
+    static func liveAnswer(titles: [String] = [], metaint: Int = 8192) throws -> TestHTTPServer.Response {
+        let body = RadioFixtures.icyBody(try RadioFixtures.audio(), metaint: metaint, titles: titles)
+        return TestHTTPServer.Response(status: 200, headers: RadioFixtures.icyHeaders(metaint: metaint), body: [.bytes(body), .hold])
+    }
+
+    @Test func playsALiveStreamAndShowsItsTitles() async throws {
+        let answer = try Self.liveAnswer(titles: ["Band - Song", "Fixture FM"])
+        let server = try TestHTTPServer { _ in answer }
+        defer { server.stop() }
+        let radio = try await RadioHarness(metadata: .init())
+        try await radio.play(server.url("/live"))
+        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        #expect(await radio.waitUntil("a title", timeout: 10) { radio.metadata.contains { $0.title == "Song" } })
+        let song = radio.metadata.first { $0.title == "Song" }
+        #expect(song?.artist == "Band")
+        #expect(song?.station == "Fixture FM")
+        #expect(server.requests.first?.header("Icy-MetaData") == "1")
+        // The second block is the station's name: the station logo, not a track.
+        #expect(await radio.waitUntil("the station identity", timeout: 10) { radio.metadata.contains { $0.artwork == .station } })
+        #expect(!radio.names.contains(.failed))
+        await radio.shutdown()
+    }
+
+    @Test func aFourThousandCharacterTitleIsCappedAndReadable() async throws {
+        let long = "Artist - xxx\u{1B}[2J" + String(repeating: "x", count: 4_000)
+        let answer = try Self.liveAnswer(titles: [long], metaint: 16_000)
+        let server = try TestHTTPServer { _ in answer }
+        let radio = try await RadioHarness()
+        try await radio.play(server.url("/live"))
+        #expect(await radio.waitUntil("the long title", timeout: 15) { radio.metadata.contains { $0.artist == "Artist" } })
+        let shown = try #require(radio.metadata.first { $0.artist == "Artist" })
+        let title = try #require(shown.title)
+        #expect(title.count <= StreamingLimits.maxMetadataValueLength)
+        #expect(title.hasPrefix("xxx"))
+        #expect(!title.unicodeScalars.contains { $0.value < 0x20 })
+        await radio.shutdown()
+    }
+
+    @Test func anHTMLPageIsAWrongContentTypeNotRetried() async throws {
+        let page = Data("<!DOCTYPE html><html><body>Login</body></html>".utf8)
+        let server = try TestHTTPServer { _ in .complete(contentType: "text/html; charset=utf-8", body: page) }
+        defer { server.stop() }
+        let radio = try await RadioHarness()
+        try await radio.play(server.url("/live"))
+        let failed = await radio.waitFor("failed", timeout: 15) { $0.name == .failed }
+        let failure = try #require(failed?.failure)
+        expectExplained(failure.error, .wrongContentType)
+        #expect(server.requests.count == 1)
+        #expect(!radio.names.contains(.reconnecting))
+        let events = try await radio.analytics.events()
+        #expect(events.map(\.errorType) == [failure.error.errorType])
+        #expect(events.first?.operation == "playStation")
+        await radio.shutdown()
+    }
+
+    @Test(arguments: [(401, PlaybackError.Code.httpUnauthorized), (403, .httpUnauthorized), (404, .httpNotFound)])
+    func refusedOrMissingOnTheFirstConnectIsNotRetriedBlindly(status: Int, code: PlaybackError.Code) async throws {
+        let server = try TestHTTPServer { _ in .complete(status: status, contentType: "text/plain", body: Data("no".utf8)) }
+        defer { server.stop() }
+        let radio = try await RadioHarness()
+        try await radio.play(server.url("/live"))
+        let failed = await radio.waitFor("failed", timeout: 15) { $0.name == .failed }
+        let failure = try #require(failed?.failure)
+        expectExplained(failure.error, code)
+        #expect(failure.error.httpStatus == status)
+        // Give a blind retry the time it would need to show itself.
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(server.requests.count == 1)
+        #expect(!radio.names.contains(.reconnecting))
+        #expect(try await radio.analytics.events().count == 1)
+        await radio.shutdown()
+    }
+
+    @Test func a503HonoursRetryAfterThenPlays() async throws {
+        let counter = Counter()
+        let answer = try Self.liveAnswer()
+        let server = try TestHTTPServer { _ in
+            counter.next() == 1
+                ? .complete(status: 503, contentType: "text/plain", body: Data("busy".utf8), headers: [("Retry-After", "3")])
+                : answer
+        }
+        defer { server.stop() }
+        let radio = try await RadioHarness()
+        try await radio.play(server.url("/live"))
+        let reconnecting = await radio.waitFor("reconnecting", timeout: 15) { $0.name == .reconnecting }
+        guard case .reconnecting(_, 1, _, let at?, let cause)? = reconnecting else {
+            Issue.record("expected a scheduled attempt, got \(String(describing: reconnecting))")
+            return
+        }
+        #expect(cause.code == .httpRetryable && cause.httpStatus == 503)
+        #expect(cause.retryAfter == .seconds(3))
+        // The countdown is the server's 3 s, not the 1 s backoff.
+        let countdown = radio.updates.compactMap { update -> Double? in
+            if case .state(.reconnecting, _, let now) = update { return at.since(now) } else { return nil }
+        }.first
+        #expect((countdown ?? 0) >= 2.9)
+        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        #expect(server.requests.count == 2)
+        let events = try await radio.analytics.events()
+        #expect(events.count == 1 && events.first?.resolution == .automaticRetry)
+        await radio.shutdown()
+    }
+
+    @Test func aRedirectLoopIsStreamUnavailableAfterThePolicy() async throws {
+        let server = try TestHTTPServer { request in
+            TestHTTPServer.Response(status: 302, headers: [("Location", request.path == "/a" ? "/b" : "/a"), ("Content-Length", "0")])
+        }
+        defer { server.stop() }
+        let radio = try await RadioHarness(configuration: RadioHarness.configuration(giveUpAfter: 3))
+        try await radio.play(server.url("/a"))
+        let failed = await radio.waitFor("failed", timeout: 30) { $0.name == .failed }
+        let failure = try #require(failed?.failure)
+        expectExplained(failure.error, .streamUnavailable)
+        #expect(failure.recoverable)
+        #expect(radio.names.contains(.reconnecting))
+        // Each attempt follows at most 10 redirects.
+        let attempts = radio.states.compactMap(\.reconnectAttempt).max() ?? 0
+        #expect(server.requests.count <= (attempts + 1) * (StreamingLimits.maxRedirects + 1))
+        await radio.shutdown()
+    }
+
+    @Test func anUnresolvableHostIsADNSFailure() async throws {
+        let radio = try await RadioHarness(configuration: RadioHarness.configuration(giveUpAfter: 2))
+        try await radio.play(URL(string: "http://tonearm-test.invalid/live")!)
+        let failed = await radio.waitFor("failed", timeout: 30) { $0.name == .failed }
+        let failure = try #require(failed?.failure)
+        expectExplained(failure.error, .dnsFailure)
+        #expect(failure.recoverable)
+        #expect(try await radio.analytics.events().first?.errorType == failure.error.errorType)
+        await radio.shutdown()
+    }
+
+    @Test func aRefusedConnectionReconnectsThenGivesUpRecoverably() async throws {
+        let port = try TestHTTPServer.freePort()
+        let radio = try await RadioHarness(configuration: RadioHarness.configuration(giveUpAfter: 3))
+        try await radio.play(URL(string: "http://127.0.0.1:\(port)/live")!)
+        let failed = await radio.waitFor("failed", timeout: 30) { $0.name == .failed }
+        let failure = try #require(failed?.failure)
+        expectExplained(failure.error, .connectionFailed)
+        #expect(failure.recoverable)
+        #expect(radio.states.compactMap(\.reconnectAttempt).max() ?? 0 >= 2)
+        #expect(failed?.allows(.retry) == true)
+        await radio.shutdown()
+    }
+
+    @Test func aPLSWhoseFirstEntryIsDeadPlaysTheSecond() async throws {
+        let deadPort = try TestHTTPServer.freePort()
+        let answer = try Self.liveAnswer()
+        let holder = URLHolder()
+        let server = try TestHTTPServer { request in
+            if request.path == "/radio.pls" {
+                let pls = "[playlist]\nNumberOfEntries=2\nFile1=http://127.0.0.1:\(deadPort)/dead\nTitle1=Dead\nFile2=\(holder.url)/live\nTitle2=Alive\nVersion=2\n"
+                return .complete(contentType: "audio/x-scpls", body: Data(pls.utf8))
+            }
+            return answer
+        }
+        holder.url = server.baseURL
+        defer { server.stop() }
+        let radio = try await RadioHarness()
+        try await radio.play(server.url("/radio.pls"))
+        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        #expect(server.requests.map(\.path) == ["/radio.pls", "/live"])
+        #expect(!radio.names.contains(.reconnecting))
+        await radio.shutdown()
+    }
+
+    @Test func anHLSPlaylistIsNotSupported() async throws {
+        let server = try TestHTTPServer { _ in
+            .complete(contentType: "application/vnd.apple.mpegurl", body: Data("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\nseg1.ts\n".utf8))
+        }
+        defer { server.stop() }
+        let radio = try await RadioHarness()
+        try await radio.play(server.url("/live.m3u8"))
+        let failed = await radio.waitFor("failed", timeout: 15) { $0.name == .failed }
+        expectExplained(try #require(failed?.failure).error, .hlsNotSupported)
+        await radio.shutdown()
+    }
+
+    @Test func aCutInsideAnICYBlockIsADropThatReconnects() async throws {
+        let counter = Counter()
+        let audio = try RadioFixtures.audio()
+        let metaint = 16_000
+        let good = try Self.liveAnswer(metaint: metaint)
+        let server = try TestHTTPServer { _ in
+            guard counter.next() == 1 else { return good }
+            // 3 s of audio, then a block that announces 64 bytes and is cut after 5.
+            var body = RadioFixtures.icyBody(audio.prefix(metaint * 3), metaint: metaint, titles: ["A - B", "C - D"])
+            body.removeLast(RadioFixtures.metadataBlock("StreamTitle='C - D';").count)
+            body.append(contentsOf: [4] + Array("Strea".utf8))
+            return TestHTTPServer.Response(status: 200, headers: RadioFixtures.icyHeaders(metaint: metaint), body: [.bytes(body), .cut])
+        }
+        defer { server.stop() }
+        let radio = try await RadioHarness()
+        try await radio.play(server.url("/live"))
+        let reconnecting = await radio.waitFor("reconnecting", timeout: 20) { $0.name == .reconnecting }
+        guard case .reconnecting(_, _, _, _, let cause)? = reconnecting else { return }
+        #expect(cause.isRetryable)
+        #expect([.connectionLost, .malformedData].contains(cause.code))
+        await radio.waitFor("playing again", timeout: 20, fresh: true) { $0.name == .playing }
+        #expect(!radio.names.contains(.finished))
+        await radio.shutdown()
+    }
+
+    @Test func aLyingLengthByteIsATypedErrorNotACrash() async throws {
+        let audio = try RadioFixtures.audio()
+        let metaint = 16_000
+        let server = try TestHTTPServer { _ in
+            // After 2 s of audio, a length byte of 255 (4,080 bytes) followed by audio, not text.
+            var body = Data(audio.prefix(metaint * 2))
+            body.append(255)
+            body.append(audio.dropFirst(metaint * 2))
+            return TestHTTPServer.Response(status: 200, headers: RadioFixtures.icyHeaders(metaint: metaint * 2), body: [.bytes(body), .hold])
+        }
+        defer { server.stop() }
+        let radio = try await RadioHarness(configuration: RadioHarness.configuration(giveUpAfter: 3))
+        try await radio.play(server.url("/live"))
+        let settled = await radio.waitFor("a typed error", timeout: 30) { $0.name == .failed || $0.name == .reconnecting }
+        let error: PlaybackError? =
+            switch settled {
+            case .failed(let e, _, _)?: e
+            case .reconnecting(_, _, _, _, let e)?: e
+            default: nil
+            }
+        #expect(error?.code == .malformedData)
+        await radio.shutdown()
+    }
+
+    @Test func aStallIsDetectedAfterEightSecondsOfSilenceAndReconnects() async throws {
+        let counter = Counter()
+        let audio = try RadioFixtures.audio()
+        let good = try Self.liveAnswer()
+        let server = try TestHTTPServer { _ in
+            guard counter.next() == 1 else { return good }
+            // 4 s of audio, then the socket stays open and silent.
+            return TestHTTPServer.Response(
+                status: 200, headers: RadioFixtures.icyHeaders(metaint: nil), body: [.bytes(audio.prefix(64_000)), .hold])
+        }
+        defer { server.stop() }
+        let radio = try await RadioHarness()
+        try await radio.play(server.url("/live"))
+        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        let lastByte = radio.elapsed  // the body was sent at once: bytes stopped around now
+        let reconnecting = await radio.waitFor("reconnecting", timeout: 20) { $0.name == .reconnecting }
+        guard case .reconnecting(_, _, _, _, let cause)? = reconnecting else { return }
+        expectExplained(cause, .stalled)
+        let detected = radio.firstTime { $0.name == .reconnecting }! - lastByte
+        // Measured from "playing", a little after the last byte arrived: never before the 8 s (the
+        // precise window is checked through the proxy in IcecastRadioTests).
+        #expect(detected > 6.5 && detected < 11, "stall detected \(detected) s after the last byte")
+        #expect(cause.underlying?.contains("no data for 8.0 s") == true)
+        // It underran first: buffering, shown with progress.
+        #expect(radio.names.contains(.buffering))
+        await radio.waitFor("playing again", timeout: 20, fresh: true) { $0.name == .playing }
+        let events = try await radio.analytics.events()
+        #expect(events.first?.errorType == cause.errorType)
+        await radio.shutdown()
+    }
+
+    @Test func aTrickleBelowTheBitrateBuffersWithProgressThenReconnects() async throws {
+        let counter = Counter()
+        let audio = try RadioFixtures.audio()
+        let server = try TestHTTPServer { _ in
+            _ = counter.next()
+            // 3 s of audio at once, then 1,000 bytes a second (a sixteenth of the bitrate).
+            var parts: [TestHTTPServer.Part] = [.bytes(audio.prefix(48_000))]
+            var offset = 48_000
+            for _ in 0..<60 {
+                parts += [.pause(0.25), .bytes(audio.subdata(in: offset..<offset + 250))]
+                offset += 250
+            }
+            return TestHTTPServer.Response(status: 200, headers: RadioFixtures.icyHeaders(metaint: nil), body: parts + [.hold])
+        }
+        defer { server.stop() }
+        let radio = try await RadioHarness(network: NetworkBuffering(timeout: 4))
+        try await radio.play(server.url("/live"))
+        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        let buffering = await radio.waitFor("buffering", timeout: 15, fresh: true) {
+            if case .buffering(_, _, .underrun) = $0 { true } else { false }
+        }
+        #expect(buffering != nil)
+        let reconnecting = await radio.waitFor("reconnecting", timeout: 20) { $0.name == .reconnecting }
+        guard case .reconnecting(_, _, _, _, let cause)? = reconnecting else { return }
+        expectExplained(cause, .bufferingTimeout)
+        let progress = radio.states.compactMap { state -> Float? in
+            if case .buffering(_, let p, .underrun) = state { return p } else { return nil }
+        }
+        #expect(progress.contains { $0 > 0 }, "buffering showed progress: \(progress)")
+        await radio.shutdown()
+    }
+
+    @Test func offlineSpendsNoAttemptsAndTheNetworkComingBackReconnectsAtOnce() async throws {
+        let counter = Counter()
+        let audio = try RadioFixtures.audio()
+        let good = try Self.liveAnswer()
+        let server = try TestHTTPServer { _ in
+            guard counter.next() == 1 else { return good }
+            return TestHTTPServer.Response(status: 200, headers: RadioFixtures.icyHeaders(metaint: nil), body: [.bytes(audio.prefix(48_000)), .cut])
+        }
+        defer { server.stop() }
+        let probe = SwitchableProbe(online: true)
+        let monitor = ConnectivityMonitor(probe: probe, interval: 0.1)
+        let radio = try await RadioHarness(connectivity: monitor)
+        try await radio.play(server.url("/live"))
+        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        probe.online = false
+        let waiting = await radio.waitFor("waiting for the network", timeout: 20) {
+            if case .reconnecting(_, _, _, nil, _) = $0 { true } else { false }
+        }
+        #expect(waiting?.statusText(in: .english).hasPrefix("Waiting for network") == true)
+        let requestsWhileOffline = server.requests.count
+        try await Task.sleep(for: .seconds(3))
+        #expect(server.requests.count == requestsWhileOffline)
+        #expect(radio.states.compactMap(\.reconnectAttempt).max() == 1)
+        probe.online = true
+        await radio.waitFor("playing again", timeout: 10, fresh: true) { $0.name == .playing }
+        #expect(server.requests.count == requestsWhileOffline + 1)
+        await radio.shutdown()
+        await monitor.stop()
+    }
+}
+
+/// A connectivity probe the test switches, standing in for a cable being pulled.
+final class SwitchableProbe: ConnectivityProbe, @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Bool
+    init(online: Bool) { value = online }
+    var online: Bool {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+    func isOnline() -> Bool { online }
+}
+
+/// Lets a route refer to its own server's address.
+final class URLHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = ""
+    var url: String {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}

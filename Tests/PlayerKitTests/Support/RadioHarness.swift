@@ -1,0 +1,139 @@
+import AudioEngine
+import Foundation
+import PlayerCore
+import PlayerKit
+import Services
+import Streaming
+import Testing
+
+/// One `TonearmPlayer` on a real-time null sink, its updates recorded, and its analytics, so a
+/// radio test reads: play a URL, wait for a state, look at what was published.
+///
+/// Waiting is bounded by generous timeouts (a hang fails the test, it never blocks the suite);
+/// nothing asserts wall-clock durations beyond those bounds.
+final class RadioHarness: @unchecked Sendable {
+    let composed: TonearmPlayer
+    let analytics = ErrorAnalytics()
+    var player: AudioPlayer { composed.player }
+
+    private let lock = NSLock()
+    private var log: [(update: PlayerUpdate, at: Double)] = []
+    private let started = Date()
+
+    /// A reconnect policy short enough for tests that wait for it to give up.
+    static func configuration(giveUpAfter: Double = ResilienceDefaults.reconnectGiveUpAfter) -> PlayerStateMachine.Configuration {
+        PlayerStateMachine.Configuration(reconnectGiveUpAfter: giveUpAfter)
+    }
+
+    init(
+        configuration: PlayerStateMachine.Configuration = RadioHarness.configuration(),
+        network: NetworkBuffering = NetworkBuffering(),
+        streaming: StreamingDecoderFactory.Options = .init(),
+        metadata: MetadataService.Configuration = .init(),
+        connectivity: ConnectivityMonitor? = nil
+    ) async throws {
+        var artwork = ArtworkService.Configuration()
+        artwork.allowPrivateAddresses = true
+        artwork.cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-art-\(UUID().uuidString)")
+        composed = TonearmPlayer(
+            output: NullSink(realtime: true),
+            options: AudioPlayer.Options(configuration: configuration, mode: .realtime, network: network),
+            services: TonearmPlayer.Services(
+                metadata: metadata, artwork: artwork, streaming: streaming, connectivity: connectivity, analytics: analytics),
+            random: SeededRandom(seed: 4))
+        try await composed.player.start()
+        let updates = composed.player.updates
+        Task { [weak self] in
+            for await update in updates { self?.append(update) }
+        }
+    }
+
+    private func append(_ update: PlayerUpdate) {
+        lock.withLock { log.append((update, Date().timeIntervalSince(started))) }
+    }
+
+    /// Plays one live stream (or `kind`) at `url`.
+    func play(_ url: URL, kind: Track.Kind = .liveStream, title: String = "Test Radio") async throws {
+        try await player.play(PlayRequest(items: [QueueItem(track: Track(id: "radio", url: url, kind: kind, title: title))])!)
+    }
+
+    var updates: [PlayerUpdate] { lock.withLock { log.map(\.update) } }
+
+    var states: [PlayerState] { updates.compactMap { if case .state(let s, _, _) = $0 { s } else { nil } } }
+
+    /// State names with repeats folded.
+    var names: [PlayerState.Name] {
+        var out: [PlayerState.Name] = []
+        for s in states where out.last != s.name { out.append(s.name) }
+        return out
+    }
+
+    var metadata: [NowPlayingMetadata] {
+        updates.compactMap { if case .notice(.metadata(let m), _) = $0 { m } else { nil } }
+    }
+
+    /// Seconds since the harness started at which the first state matching `predicate` was published.
+    func firstTime(of predicate: (PlayerState) -> Bool) -> Double? {
+        lock.withLock {
+            log.first { if case .state(let s, _, _) = $0.update { predicate(s) } else { false } }?.at
+        }
+    }
+
+    var elapsed: Double { Date().timeIntervalSince(started) }
+
+    /// Waits until a published state satisfies `predicate` (looking at states published from now on
+    /// when `fresh`), for at most `timeout` seconds. Returns the state, or records an issue and nil.
+    @discardableResult
+    func waitFor(
+        _ what: String, timeout: Double, fresh: Bool = false, sourceLocation: SourceLocation = #_sourceLocation,
+        _ predicate: @escaping (PlayerState) -> Bool
+    ) async -> PlayerState? {
+        let skip = fresh ? states.count : 0
+        let deadline = Date().addingTimeInterval(timeout)
+        // Checked once more after the deadline: a busy machine may wake this task late.
+        while true {
+            if let match = states.dropFirst(skip).first(where: predicate) { return match }
+            if Date() >= deadline { break }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("timed out after \(timeout) s waiting for \(what); states: \(names.map(\.rawValue)); last: \(String(describing: states.last))", sourceLocation: sourceLocation)
+        return nil
+    }
+
+    /// Waits until `condition` holds, polling, for at most `timeout` seconds.
+    func waitUntil(_ what: String, timeout: Double, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if condition() { return true }
+            if Date() >= deadline { break }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("timed out after \(timeout) s waiting for \(what); states: \(names.map(\.rawValue)); last: \(String(describing: states.last))", sourceLocation: sourceLocation)
+        return false
+    }
+
+    func shutdown() async {
+        await composed.shutdown()
+    }
+}
+
+/// Checks that an error is typed, explained in both languages, and marked as the issue wants.
+func expectExplained(_ error: PlaybackError, _ code: PlaybackError.Code, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(error.code == code, sourceLocation: sourceLocation)
+    let english = error.text(in: .english)
+    let russian = error.text(in: .russian)
+    #expect(!english.message.isEmpty && !russian.message.isEmpty, sourceLocation: sourceLocation)
+    #expect(english.message != russian.message, sourceLocation: sourceLocation)
+    #expect(russian.message.unicodeScalars.contains { (0x0400...0x04FF).contains($0.value) }, sourceLocation: sourceLocation)
+}
+
+/// The machine's reconnecting states, in order (one per attempt or countdown change).
+extension PlayerState {
+    var reconnectAttempt: Int? {
+        if case .reconnecting(_, let attempt, _, _, _) = self { attempt } else { nil }
+    }
+
+    var failure: (error: PlaybackError, recoverable: Bool)? {
+        if case .failed(let error, let recoverable, _) = self { (error, recoverable) } else { nil }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A real HTTP/1.1 server on 127.0.0.1 and a free port for tests that need answers Icecast cannot
+/// give (a 503 with Retry-After, an HTML page, a redirect loop, a lying ICY length byte, status JSON,
+/// images). Each request is answered by `route`; a body is a script of parts so a test can send
+/// bytes, pause, cut the connection, or keep it open without sending anything (a stall).
+public final class TestHTTPServer: @unchecked Sendable {
+    /// What the server does with one request.
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [(String, String)]
+        public var body: [Part]
+
+        public init(status: Int = 200, headers: [(String, String)] = [], body: [Part] = []) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
+        /// A complete answer with `Content-Length`.
+        public static func complete(status: Int = 200, contentType: String, body: Data, headers: [(String, String)] = []) -> Response {
+            Response(status: status, headers: [("Content-Type", contentType), ("Content-Length", "\(body.count)")] + headers, body: [.bytes(body)])
+        }
+    }
+
+    /// One step of a response body.
+    public enum Part: Sendable {
+        case bytes(Data)
+        /// Wait before the next part (the connection stays open and silent).
+        case pause(Double)
+        /// Close the connection abruptly (no terminating chunk).
+        case cut
+        /// Keep the connection open, silent, until the server stops.
+        case hold
+    }
+
+    /// A request as the route sees it.
+    public struct Request: Sendable {
+        public let method: String
+        /// Path and query, as sent.
+        public let uri: String
+        public let headers: [(String, String)]
+
+        public var path: String { String(uri.split(separator: "?", maxSplits: 1).first ?? "") }
+        public func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+    }
+
+    public let port: Int
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public func url(_ path: String) -> URL { URL(string: baseURL + path)! }
+
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    private let lock = NSLock()
+    private var _requests: [Request] = []
+    private var stopped = false
+
+    /// Every request received so far, in order.
+    public var requests: [Request] { lock.withLock { _requests } }
+
+    public init(route: @escaping @Sendable (Request) -> Response) throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.group = group
+        let recorder = Recorder()
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
+                    channel.pipeline.addHandler(Handler(route: route, record: { recorder.append($0) }))
+                }
+            }
+        channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
+        port = channel.localAddress?.port ?? 0
+        recorder.owner = self
+    }
+
+    deinit { stop() }
+
+    /// A loopback port nothing listens on right now (bound, then released): "connection refused".
+    public static func freePort() throws -> Int {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let channel = try ServerBootstrap(group: group).bind(host: "127.0.0.1", port: 0).wait()
+        let port = channel.localAddress?.port ?? 0
+        try channel.close().wait()
+        return port
+    }
+
+    /// Closes the listener and every connection. Idempotent (`deinit` calls it too; shutting an
+    /// event loop group down twice would block).
+    public func stop() {
+        let first: Bool = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    fileprivate func record(_ request: Request) { lock.withLock { _requests.append(request) } }
+
+    private final class Recorder: @unchecked Sendable {
+        weak var owner: TestHTTPServer?
+        func append(_ request: Request) { owner?.record(request) }
+    }
+
+    private final class Handler: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        let route: @Sendable (Request) -> Response
+        let record: @Sendable (Request) -> Void
+
+        init(route: @escaping @Sendable (Request) -> Response, record: @escaping @Sendable (Request) -> Void) {
+            self.route = route
+            self.record = record
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard case .head(let head) = unwrapInboundIn(data) else { return }
+            let request = Request(method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+            record(request)
+            let response = route(request)
+            var headers = HTTPHeaders(response.headers)
+            let chunked = !headers.contains(name: "Content-Length")
+            if chunked { headers.add(name: "Connection", value: "close") }
+            let responseHead = HTTPResponseHead(
+                version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+            context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+            context.flush()
+            send(response.body[...], context: context)
+        }
+
+        private func send(_ parts: ArraySlice<Part>, context: ChannelHandlerContext) {
+            guard let part = parts.first else {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            let rest = parts.dropFirst()
+            switch part {
+            case .bytes(let data):
+                var buffer = context.channel.allocator.buffer(capacity: data.count)
+                buffer.writeBytes(data)
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+                send(rest, context: context)
+            case .pause(let seconds):
+                let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                context.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) {
+                    let (handler, context) = loopBound.value
+                    guard context.channel.isActive else { return }
+                    handler.send(rest, context: context)
+                }
+            case .cut:
+                context.close(promise: nil)
+            case .hold:
+                break
+            }
+        }
+    }
+}
