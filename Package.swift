@@ -116,7 +116,7 @@ let package = Package(
         // Runs the built `tonearm` binary and holds the README to the code.
         .testTarget(
             name: "CLITests",
-            dependencies: ["PlayerCore"],
+            dependencies: ["PlayerCore", "TestProcesses"],
             swiftSettings: strictSettings
         ),
         .testTarget(

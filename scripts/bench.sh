@@ -4,14 +4,23 @@
 #   B1 render      3 x 10 min MP3, two 10 s equal-power crossfades -> WAV, vs ffmpeg acrossfade (wall time)
 #   B2 playback    BENCH_SECONDS (default 60) of one MP3 to a null output, vs mpv and mpd (CPU s, peak RSS)
 #   B3 first audio launch -> first sample above -40 dBFS on a private PulseAudio null sink, vs mpv
-# Knobs: BENCH_SECONDS (B2 length, default 60), BENCH_RUNS (B1 runs, default 3),
-# BENCH_TTFA_RUNS (B3 runs, default 7), BENCH_KEEP=1 keeps the temp dir with inputs and logs.
+# Internet radio (scripts/bench/radio.py), from a private loopback icecast2 (run as root with
+# <changeowner>, default burst 64 KiB) fed by ffmpeg `-re -stream_loop -1` with a 128 kbps 48 kHz tone:
+#   B4 radio first audio  launch -> first sample above -40 dBFS on the private null sink, vs mpv
+#   B5 radio reconnect    icecast2 SIGKILLed while playing, restarted 2 s later: mount listed again ->
+#                         first sample of the new source on the sink; tonearm (JSONL states checked),
+#                         mpv, mpv with lavf reconnect options, mpd: resumed / exited / stayed silent
+#   B6 radio cost         BENCH_SECONDS of the mount to a null output, vs mpv and mpd (CPU s, peak RSS)
+# Knobs: BENCH_SECONDS (B2 and B6 length, default 60), BENCH_RUNS (B1 runs, default 3),
+# BENCH_TTFA_RUNS (B3 and B4 runs, default 7), BENCH_RADIO=0 skips B4-B6 (icecast2 and root needed),
+# BENCH_KEEP=1 keeps the temp dir with inputs and logs. Extra arguments go to bench.py
+# (e.g. `--only B4,B5,B6`).
 # Exit 0 when every benchmark ran, whether or not targets were met; non-zero when one could not run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages only the benchmarks need (the engine's own come from scripts/install-deps.sh).
-bench_packages=(ffmpeg mpv mpd mpc pulseaudio pulseaudio-utils python3)
+bench_packages=(ffmpeg mpv mpd mpc pulseaudio pulseaudio-utils python3 icecast2)
 missing=()
 for pkg in "${bench_packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
@@ -33,4 +42,4 @@ echo "bench: building Tonearm (release, Swift runtime linked statically as shipp
 bin="$("$SWIFT" build -c release --static-swift-stdlib --show-bin-path)/tonearm"
 [ -x "$bin" ] || { echo "bench: no release binary at $bin" >&2; exit 1; }
 
-exec python3 scripts/bench/bench.py --tonearm "$bin"
+exec python3 scripts/bench/bench.py --tonearm "$bin" "$@"

@@ -79,6 +79,29 @@ struct IcecastRadioTests {
         await radio.shutdown()
     }
 
+    @Test func aPausedStreamThatDropsStaysPausedAndReconnectsOnResume() async throws {
+        let server = try await Self.startIcecast()
+        defer { server.stop() }
+        let radio = try await RadioHarness()
+        try await radio.play(server.streamURL)
+        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        try await radio.player.pause()
+        try await Self.offPool {
+            server.kill()
+            Thread.sleep(forTimeInterval: 2)
+            try server.restart()
+        }
+        // The listener's pause holds: no reconnect and no failure while paused.
+        try await Task.sleep(for: .seconds(2))
+        #expect(radio.states.last?.name == .paused)
+        #expect(!radio.names.contains(.reconnecting) && !radio.names.contains(.failed))
+        try await radio.player.resume()
+        await radio.waitFor("reconnecting after the resume", timeout: 30, fresh: true) { $0.name == .reconnecting }
+        await radio.waitFor("playing again", timeout: 30, fresh: true) { $0.name == .playing }
+        #expect(!radio.names.contains(.finished))
+        await radio.shutdown()
+    }
+
     @Test func theSourceLeavingIsStreamUnavailableAfterThePolicy() async throws {
         let server = try await Self.startIcecast()
         defer { server.stop() }

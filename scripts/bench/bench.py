@@ -143,6 +143,11 @@ class Table:
             target_s = f"<= {target:.2f}"
         self.rows.append((name, f"tonearm {ours}", f"{peer_name} {peer}", f"ratio {ratio:.2f}", f"target {target_s}", verdict))
 
+    def absolute(self, name, ours, value, target, target_s):
+        """A row with an absolute target (value <= target), no peer."""
+        verdict = "met" if value <= target else f"MISSED ({value / target:.1f}x over)"
+        self.rows.append((name, f"tonearm {ours}", "-", "", f"target <= {target_s}", verdict))
+
     def note(self, name, ours, peer, extra):
         self.rows.append((name, ours, peer, extra, "", ""))
 
@@ -324,11 +329,14 @@ def mpc(sock, *args, timeout=60):
     return r.stdout
 
 
-def run_mpd(work, mp3, seconds):
-    d = os.path.join(work, "mpd")
+MPD_NULL_OUTPUT = 'audio_output {\n    type "null"\n    name "null"\n}\n'
+
+
+def start_mpd(d, output=MPD_NULL_OUTPUT, env=None, what="null output"):
+    """Starts `mpd --no-daemon` with its config, database, log and unix socket in d (music in d/music).
+    Returns (process, socket path, log path) once the socket exists; the caller stops it."""
     music = os.path.join(d, "music")
     os.makedirs(music, exist_ok=True)
-    shutil.copyfile(mp3, os.path.join(music, os.path.basename(mp3)))
     sock = os.path.join(d, "mpd.sock")
     conf = os.path.join(d, "mpd.conf")
     log = os.path.join(d, "mpd.log")
@@ -339,10 +347,10 @@ def run_mpd(work, mp3, seconds):
                 f'bind_to_address "{sock}"\n'
                 'auto_update "no"\n'
                 'zeroconf_enabled "no"\n'
-                'audio_output {\n    type "null"\n    name "null"\n}\n')
-    say(f"  mpd:     mpd --no-daemon {conf}  (null output, unix socket; mpc update/add/play)")
+                + output)
+    say(f"  mpd:     mpd --no-daemon {conf}  ({what}, unix socket; mpc update/add/play)")
     with open(os.path.join(d, "mpd.stderr"), "ab") as ef:
-        p = spawn(["mpd", "--no-daemon", conf], stdout=ef, stderr=ef)
+        p = spawn(["mpd", "--no-daemon", conf], stdout=ef, stderr=ef, env=env)
     try:
         deadline = time.monotonic() + 15
         while not os.path.exists(sock):
@@ -351,17 +359,36 @@ def run_mpd(work, mp3, seconds):
             if time.monotonic() > deadline:
                 raise BenchError("mpd did not open its socket within 15 s")
             time.sleep(0.02)
+    except BaseException:
+        if p.returncode is None:
+            stop_reap(p)
+        raise
+    return p, sock, log
+
+
+def proc_usage(pid):
+    """(CPU user+sys seconds, VmHWM KB) of a live process, from /proc."""
+    with open(f"/proc/{pid}/status") as f:
+        hwm = next(int(l.split()[1]) for l in f if l.startswith("VmHWM:"))
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / tick  # utime, stime (fields 14, 15)
+    return cpu, hwm
+
+
+def run_mpd(work, mp3, seconds):
+    d = os.path.join(work, "mpd")
+    os.makedirs(os.path.join(d, "music"), exist_ok=True)
+    shutil.copyfile(mp3, os.path.join(d, "music", os.path.basename(mp3)))
+    p, sock, log = start_mpd(d)
+    try:
         mpc(sock, "-q", "update", "--wait")
         mpc(sock, "-q", "add", os.path.basename(mp3))
         mpc(sock, "-q", "play")
         time.sleep(seconds)
         status = mpc(sock, "status")
-        with open(f"/proc/{p.pid}/status") as f:
-            hwm = next(int(l.split()[1]) for l in f if l.startswith("VmHWM:"))
-        with open(f"/proc/{p.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        tick = os.sysconf("SC_CLK_TCK")
-        cpu = (int(fields[11]) + int(fields[12])) / tick  # utime, stime (fields 14, 15)
+        cpu, hwm = proc_usage(p.pid)
         if "[playing]" not in status:
             raise BenchError(f"mpd is not playing after {seconds} s:\n{status}{tail(log)}")
         elapsed = [l for l in status.splitlines() if "[playing]" in l][0]
@@ -408,8 +435,8 @@ def bench_playback(tonearm, work, mp3, seconds, table):
 # ----------------------------------------------------------------------------- B3 first audio
 
 class Pulse:
-    def __init__(self, work):
-        self.dir = os.path.join(work, "pulse")
+    def __init__(self, work, name="pulse"):
+        self.dir = os.path.join(work, name)
         for sub in ("home", "runtime"):
             os.makedirs(os.path.join(self.dir, sub), mode=0o700, exist_ok=True)
         self.sock = os.path.join(self.dir, "native")
@@ -633,26 +660,43 @@ def machine_lines(tonearm):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tonearm", required=True)
+    ap.add_argument("--only", default="", help="comma-separated subset to run, e.g. B4,B5,B6 (default: all)")
     args = ap.parse_args()
+    only = {x.strip().upper() for x in args.only.split(",") if x.strip()}
+    radio_on = os.environ.get("BENCH_RADIO", "1") != "0"
+    sys.modules.setdefault("bench", sys.modules[__name__])  # so radio.py's `import bench` is this module
+    import radio
+
+    def wanted(key):
+        if key in ("B4", "B5", "B6") and not radio_on and key not in only:
+            return False
+        return not only or key in only
     tonearm = os.path.abspath(args.tonearm)
     runs = env_int("BENCH_RUNS", 3, 1)
     seconds = env_int("BENCH_SECONDS", 60, 5)
     ttfa_runs = env_int("BENCH_TTFA_RUNS", 7, 1)
     work = tempfile.mkdtemp(prefix="tonearm-bench-")
-    say(f"work directory {work} (BENCH_RUNS={runs} BENCH_SECONDS={seconds} BENCH_TTFA_RUNS={ttfa_runs})")
+    say(f"work directory {work} (BENCH_RUNS={runs} BENCH_SECONDS={seconds} BENCH_TTFA_RUNS={ttfa_runs} "
+        f"BENCH_RADIO={'1' if radio_on else '0'}{' --only ' + ','.join(sorted(only)) if only else ''})")
     machine = machine_lines(tonearm)
     for line in machine:
         say(line)
     table = Table()
     try:
-        try:
-            inputs = generate_inputs(work)
-        except BenchError as e:
-            say(f"cannot generate inputs: {e}")
-            return 1
-        for name, fn in (("B1 render", lambda: bench_render(tonearm, work, inputs, runs, table)),
-                         ("B2 playback cost", lambda: bench_playback(tonearm, work, inputs[0], seconds, table)),
-                         ("B3 first audio", lambda: bench_first_audio(tonearm, work, inputs[0], ttfa_runs, table))):
+        inputs = None
+        if wanted("B1") or wanted("B2") or wanted("B3"):
+            try:
+                inputs = generate_inputs(work)
+            except BenchError as e:
+                say(f"cannot generate inputs: {e}")
+                return 1
+        benches = [("B1", "B1 render", lambda: bench_render(tonearm, work, inputs, runs, table)),
+                   ("B2", "B2 playback cost", lambda: bench_playback(tonearm, work, inputs[0], seconds, table)),
+                   ("B3", "B3 first audio", lambda: bench_first_audio(tonearm, work, inputs[0], ttfa_runs, table))]
+        benches += radio.benchmarks(tonearm, work, table, ttfa_runs=ttfa_runs, seconds=seconds)
+        for key, name, fn in benches:
+            if not wanted(key):
+                continue
             try:
                 fn()
             except BenchError as e:
@@ -661,7 +705,9 @@ def main():
             except Exception as e:  # a bug in the harness still must not hide the other results
                 traceback.print_exc()
                 table.fail(name, f"{type(e).__name__}: {e}")
+        radio.cleanup()
     finally:
+        radio.cleanup()
         if os.environ.get("BENCH_KEEP") == "1":
             say(f"kept {work}")
         else:
@@ -673,6 +719,8 @@ def main():
         print(line)
     print(f"input: 3 different {STAGE_SECONDS // 60} min MP3s, 128 kbps CBR, {RATE} Hz stereo (tone + noise, "
           f"generated by ffmpeg/libmp3lame); {RATE} Hz everywhere, so no player resamples")
+    for line in radio.input_lines():
+        print(line)
     print("ratio = tonearm / peer; lower is better for every metric")
     print()
     table.print()

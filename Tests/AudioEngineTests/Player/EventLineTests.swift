@@ -1,0 +1,51 @@
+import Foundation
+import PlayerCore
+import Testing
+
+@testable import AudioEngine
+
+/// The `--events jsonl` lines scripts read for radio: metadata and the reconnect fields.
+@Suite("Event lines")
+struct EventLineTests {
+    static func object(_ update: PlayerUpdate) throws -> [String: Any] {
+        let line = EventLine.json(for: update, language: .english)
+        #expect(!line.contains("\n"))
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test func metadataIsItsOwnEvent() throws {
+        let m = NowPlayingMetadata(title: "Song", artist: nil, station: "Radio X", artwork: .station)
+        let o = try Self.object(.notice(.metadata(m), audioTime: 12.3456))
+        #expect(o["event"] as? String == "metadata")
+        #expect(o["title"] as? String == "Song")
+        #expect(o["artist"] is NSNull)
+        #expect(o["station"] as? String == "Radio X")
+        #expect(o["artwork"] as? String == "station")
+        #expect(o["t"] as? Double == 12.346)
+    }
+
+    @Test func reconnectingCarriesAttemptCountdownAndCause() throws {
+        let track = Track(id: "r", url: URL(string: "https://user:secret@radio.example/live")!, kind: .liveStream, title: "R")
+        let state = PlayerState.reconnecting(
+            track: track, attempt: 2, maxAttempts: 9, nextRetryAt: PlayerTime(seconds: 13.5), cause: PlaybackError(.stalled))
+        let o = try Self.object(.state(state, audioTime: 1, now: PlayerTime(seconds: 10)))
+        #expect(o["state"] as? String == "reconnecting")
+        #expect(o["attempt"] as? Int == 2 && o["maxAttempts"] as? Int == 9)
+        #expect(o["retryIn"] as? Double == 3.5)
+        let cause = try #require(o["cause"] as? [String: Any])
+        #expect(cause["code"] as? Int == PlaybackError.Code.stalled.rawValue)
+        #expect(cause["retryable"] as? Bool == true)
+        // The URL (with its credentials) never appears.
+        #expect(!EventLine.json(for: .state(state, audioTime: 1, now: PlayerTime(seconds: 10))).contains("secret"))
+        // Waiting for the network: no countdown.
+        let waiting = PlayerState.reconnecting(track: track, attempt: 2, maxAttempts: 9, nextRetryAt: nil, cause: PlaybackError(.offline))
+        #expect(try Self.object(.state(waiting, audioTime: 1, now: PlayerTime(seconds: 10)))["retryIn"] is NSNull)
+    }
+
+    @Test func stillConnectingIsABufferingReason() throws {
+        let track = Track(id: "r", url: URL(string: "https://radio.example/live")!, kind: .liveStream, title: "R")
+        let o = try Self.object(.state(.buffering(track: track, progress: 0, reason: .connecting), audioTime: 0, now: PlayerTime(seconds: 3)))
+        #expect(o["state"] as? String == "buffering")
+        #expect(o["reason"] as? String == "connecting")
+    }
+}
