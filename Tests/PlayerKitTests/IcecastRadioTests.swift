@@ -49,8 +49,7 @@ struct IcecastRadioTests {
         let server = try await Self.startIcecast()
         defer { server.stop() }
         let radio = try await RadioHarness()
-        try await radio.play(server.streamURL)
-        await radio.waitFor("playing", timeout: 20) { $0.name == .playing }
+        try await radio.playUntilPlaying(server.streamURL)
         try await Self.offPool {
             server.kill()
             Thread.sleep(forTimeInterval: 2)
@@ -83,8 +82,7 @@ struct IcecastRadioTests {
         let server = try await Self.startIcecast()
         defer { server.stop() }
         let radio = try await RadioHarness()
-        try await radio.play(server.streamURL)
-        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        try await radio.playUntilPlaying(server.streamURL)
         try await radio.player.pause()
         try await Self.offPool {
             server.kill()
@@ -106,8 +104,7 @@ struct IcecastRadioTests {
         let server = try await Self.startIcecast()
         defer { server.stop() }
         let radio = try await RadioHarness(configuration: RadioHarness.configuration(giveUpAfter: 4))
-        try await radio.play(server.streamURL)
-        await radio.waitFor("playing", timeout: 20) { $0.name == .playing }
+        try await radio.playUntilPlaying(server.streamURL)
         try await Self.offPool { try server.stopSource() }
         let failed = await radio.waitFor("failed", timeout: 40) { $0.name == .failed }
         let failure = try #require(failed?.failure)
@@ -124,8 +121,7 @@ struct IcecastRadioTests {
         let proxy = try FaultProxy(upstreamPort: server.port)
         defer { proxy.stop() }
         let radio = try await RadioHarness()
-        try await radio.play(proxy.url(IcecastServer.mount))
-        await radio.waitFor("playing", timeout: 20) { $0.name == .playing }
+        try await radio.playUntilPlaying(proxy.url(IcecastServer.mount))
         proxy.mode = .stall
         let stalledAt = radio.elapsed
         let reconnecting = await radio.waitFor("reconnecting", timeout: 20) { $0.name == .reconnecting }
@@ -146,8 +142,7 @@ struct IcecastRadioTests {
         let proxy = try FaultProxy(upstreamPort: server.port)
         defer { proxy.stop() }
         let radio = try await RadioHarness(network: NetworkBuffering(timeout: 5))
-        try await radio.play(proxy.url(IcecastServer.mount))
-        await radio.waitFor("playing", timeout: 20) { $0.name == .playing }
+        try await radio.playUntilPlaying(proxy.url(IcecastServer.mount))
         // The source sends 320 kbit/s (40,000 bytes a second): a twentieth of that.
         proxy.mode = .trickle(bytesPerSecond: 2_000)
         await radio.waitFor("buffering", timeout: 20, fresh: true) {
@@ -172,8 +167,7 @@ struct IcecastRadioTests {
         let proxy = try FaultProxy(upstreamPort: server.port)
         defer { proxy.stop() }
         let radio = try await RadioHarness()
-        try await radio.play(proxy.url(IcecastServer.mount))
-        await radio.waitFor("playing", timeout: 20) { $0.name == .playing }
+        try await radio.playUntilPlaying(proxy.url(IcecastServer.mount))
         if mode == .closeInsideMetadataBlock { try await Self.offPool { try server.setTitle("Cut - Here") } }
         proxy.mode = mode
         let reconnecting = await radio.waitFor("reconnecting", timeout: 30) { $0.name == .reconnecting }
@@ -191,8 +185,7 @@ struct IcecastRadioTests {
         let proxy = try FaultProxy(upstreamPort: server.port)
         defer { proxy.stop() }
         let radio = try await RadioHarness(configuration: RadioHarness.configuration(giveUpAfter: 5))
-        try await radio.play(proxy.url(IcecastServer.mount))
-        await radio.waitFor("playing", timeout: 20) { $0.name == .playing }
+        try await radio.playUntilPlaying(proxy.url(IcecastServer.mount))
         proxy.mode = .corrupt(everyNthByte: 97)
         // Either the decoder skips the damaged frames and plays on, or the stream fails typed.
         try await Task.sleep(for: .seconds(4))
@@ -212,8 +205,7 @@ struct IcecastRadioTests {
         let server = try await Self.startIcecast()
         defer { server.stop() }
         let radio = try await RadioHarness()
-        try await radio.play(server.streamURL)
-        await radio.waitFor("playing", timeout: 20) { $0.name == .playing }
+        try await radio.playUntilPlaying(server.streamURL)
         let cases: [(bytes: [UInt8], charset: String, readable: String)] = [
             (Array("Evil\u{1B}[2J\u{1B}]0;pwned\u{07} - Song".utf8), "UTF-8", "Song"),
             (Array("Clip\u{1B}]52;c;cm0gLXJmIC8=\u{07} - Board".utf8), "UTF-8", "Board"),

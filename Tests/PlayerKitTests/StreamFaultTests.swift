@@ -29,8 +29,7 @@ struct StreamFaultTests {
         let server = try TestHTTPServer { _ in answer }
         defer { server.stop() }
         let radio = try await RadioHarness(metadata: .init())
-        try await radio.play(server.url("/live"))
-        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        try await radio.playUntilPlaying(server.url("/live"))
         #expect(await radio.waitUntil("a title", timeout: 10) { radio.metadata.contains { $0.title == "Song" } })
         let song = radio.metadata.first { $0.title == "Song" }
         #expect(song?.artist == "Band")
@@ -178,8 +177,7 @@ struct StreamFaultTests {
         holder.url = server.baseURL
         defer { server.stop() }
         let radio = try await RadioHarness()
-        try await radio.play(server.url("/radio.pls"))
-        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        try await radio.playUntilPlaying(server.url("/radio.pls"))
         #expect(server.requests.map(\.path) == ["/radio.pls", "/live"])
         #expect(!radio.names.contains(.reconnecting))
         await radio.shutdown()
@@ -258,8 +256,7 @@ struct StreamFaultTests {
         }
         defer { server.stop() }
         let radio = try await RadioHarness()
-        try await radio.play(server.url("/live"))
-        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        try await radio.playUntilPlaying(server.url("/live"))
         let lastByte = radio.elapsed  // the body was sent at once: bytes stopped around now
         let reconnecting = await radio.waitFor("reconnecting", timeout: 20) { $0.name == .reconnecting }
         guard case .reconnecting(_, _, _, _, let cause)? = reconnecting else { return }
@@ -293,8 +290,7 @@ struct StreamFaultTests {
         }
         defer { server.stop() }
         let radio = try await RadioHarness(network: NetworkBuffering(timeout: 4))
-        try await radio.play(server.url("/live"))
-        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        try await radio.playUntilPlaying(server.url("/live"))
         let buffering = await radio.waitFor("buffering", timeout: 15, fresh: true) {
             if case .buffering(_, _, .underrun) = $0 { true } else { false }
         }
@@ -321,8 +317,7 @@ struct StreamFaultTests {
         let probe = SwitchableProbe(online: true)
         let monitor = ConnectivityMonitor(probe: probe, interval: 0.1)
         let radio = try await RadioHarness(connectivity: monitor)
-        try await radio.play(server.url("/live"))
-        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        try await radio.playUntilPlaying(server.url("/live"))
         probe.online = false
         let waiting = await radio.waitFor("waiting for the network", timeout: 20) {
             if case .reconnecting(_, _, _, nil, _) = $0 { true } else { false }

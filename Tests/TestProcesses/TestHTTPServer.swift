@@ -80,14 +80,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     deinit { stop() }
 
     /// A loopback port nothing listens on right now (bound, then released): "connection refused".
-    public static func freePort() throws -> Int {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        defer { try? group.syncShutdownGracefully() }
-        let channel = try ServerBootstrap(group: group).bind(host: "127.0.0.1", port: 0).wait()
-        let port = channel.localAddress?.port ?? 0
-        try channel.close().wait()
-        return port
-    }
+    public static func freePort() throws -> Int { try LoopbackListener.freePort() }
 
     /// Closes the listener and every connection. Idempotent (`deinit` calls it too; shutting an
     /// event loop group down twice would block).

@@ -80,15 +80,7 @@ public actor MetadataService {
         guard track.title != nil else { return await poll(station: station) ?? update }
         if let matched, matched.icy == icy, matched.station == station { return matched.update }
 
-        let status: StatusTrack?
-        do {
-            status = try await fetchStatus()
-            lastError = nil
-        } catch {
-            lastError = error
-            return update
-        }
-        guard let status else { return update }
+        guard let status = await currentStatus() else { return update }
         update.station = stationName(station: station, status: status)
         if TitleMatch.matches(statusTitle: status.track.combined, icy: track) {
             update.artworkURL = status.artworkURL
@@ -127,16 +119,21 @@ public actor MetadataService {
 
     // MARK: - Private
 
-    private func poll(station: IcyStationInfo?) async -> TrackUpdate? {
-        let status: StatusTrack?
+    /// One status fetch that never throws: its failure is kept in `lastError` (a status API that
+    /// fails never blocks the ICY title).
+    private func currentStatus() async -> StatusTrack? {
         do {
-            status = try await fetchStatus()
+            let status = try await fetchStatus()
             lastError = nil
+            return status
         } catch {
             lastError = error
             return nil
         }
-        guard let status else { return nil }
+    }
+
+    private func poll(station: IcyStationInfo?) async -> TrackUpdate? {
+        guard let status = await currentStatus() else { return nil }
         let identity = identity(station: station, status: status)
         let isIdentity = identity.matches(status.track.combined)
         return TrackUpdate(

@@ -57,6 +57,12 @@ final class RadioHarness: @unchecked Sendable {
         try await player.play(PlayRequest(items: [QueueItem(track: Track(id: "radio", url: url, kind: kind, title: title))])!)
     }
 
+    /// Plays `url` as a live stream and waits (generously) until it sounds.
+    func playUntilPlaying(_ url: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await play(url)
+        await waitFor("playing", timeout: 30, sourceLocation: sourceLocation) { $0.name == .playing }
+    }
+
     var updates: [PlayerUpdate] { lock.withLock { log.map(\.update) } }
 
     var states: [PlayerState] { updates.compactMap { if case .state(let s, _, _) = $0 { s } else { nil } } }
