@@ -112,13 +112,13 @@ struct BackoffTests {
         #expect(ResilienceDefaults.reconnectGiveUpAfter == 120)
     }
 
-    @Test func artworkWaitsTwoThenFourSeconds() {
+    @Test func artworkRetriesAfterTwoFourAndSixSeconds() {
         var random = SeededRandom(seed: 1)
         let policy = BackoffPolicy.artwork
-        #expect(policy.maxAttempts == 3)
+        #expect(policy.maxAttempts == 4)
         #expect(policy.delay(forRetry: 1, using: &random) == 2)
         #expect(policy.delay(forRetry: 2, previous: 2, using: &random) == 4)
-        #expect(policy.nominalDelay(forRetry: 3) == 6)
+        #expect(policy.delay(forRetry: 3, previous: 4, using: &random) == 6)
     }
 
     @Test(arguments: [

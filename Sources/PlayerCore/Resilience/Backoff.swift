@@ -100,8 +100,8 @@ extension BackoffPolicy {
     /// A single try: for work whose retries someone else schedules and shows (a stream's
     /// playlist, fetched inside a reconnect attempt).
     public static let once = BackoffPolicy(maxAttempts: 1, base: 0, multiplier: 1, cap: 0, strategy: .constant)
-    /// Artwork: 3 attempts, waiting 2 s then 4 s (seed 002's 2/4/6 s schedule).
-    public static let artwork = BackoffPolicy(maxAttempts: 3, base: 2, multiplier: 1, cap: 6, strategy: .linear)
+    /// Artwork: a first try and retries after 2 s, 4 s and 6 s (seed 002's schedule, issue 4).
+    public static let artwork = BackoffPolicy(maxAttempts: 4, base: 2, multiplier: 1, cap: 6, strategy: .linear)
     /// Stream reconnects: 1 s, x1.6, +-20 %, cap 30 s (gRPC connection backoff). `maxAttempts`
     /// is what fits in `ResilienceDefaults.reconnectGiveUpAfter`.
     public static let reconnect: BackoffPolicy = {

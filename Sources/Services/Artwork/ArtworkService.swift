@@ -14,8 +14,8 @@ import Streaming
 /// `allowPrivateAddresses` (`AddressPolicy`); at most `maxBytes` (5 MB) of body; redirects capped
 /// by the shared HTTP client; a `Content-Type` that can be an image; PNG or JPEG magic bytes; and
 /// the bytes must decode. Transient failures (connection errors, 408/429/5xx) are retried with
-/// `BackoffPolicy.artwork` (3 attempts, 2 s then 4 s: seed 002's 2/4/6 s schedule cut to its
-/// first three attempts) and every attempt carries `nocache=<ms>` so no cache in between answers
+/// `BackoffPolicy.artwork` (retries after 2 s, 4 s and 6 s: seed 002's schedule) and every attempt
+/// carries `nocache=<ms>` so no cache in between answers
 /// with an old picture. A wrong or undecodable body is not retried: the same bytes would come back.
 ///
 /// A fetch in flight runs to its end even when the caller that started it is cancelled (others may
