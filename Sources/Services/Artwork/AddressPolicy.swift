@@ -46,7 +46,8 @@ public struct AddressPolicy: Sendable {
         let addresses = try result.get()
         guard !addresses.isEmpty else { throw PlaybackError(.dnsFailure, underlying: "no address for the artwork host") }
         if let refused = addresses.first(where: Self.isRefused) {
-            throw PlaybackError(.streamUnavailable, underlying: "artwork host resolves to a non-public address (\(Self.describe(refused)))")
+            // Final, never retried: the same host would be refused again.
+            throw PlaybackError(.permissionDenied, underlying: "artwork host resolves to a non-public address (\(Self.describe(refused)))")
         }
     }
 

@@ -11,8 +11,8 @@ import Streaming
 ///
 /// A fetch goes memory cache -> disk cache -> network. The network path is guarded (DESIGN.md
 /// security rules): http(s) only; the host's addresses must be public unless
-/// `allowPrivateAddresses` (`AddressPolicy`); at most `maxBytes` (5 MB) of body; redirects capped
-/// by the shared HTTP client; a `Content-Type` that can be an image; PNG or JPEG magic bytes; and
+/// `allowPrivateAddresses` (`AddressPolicy`), checked again for every redirect's target; at most
+/// `maxBytes` (5 MB) of body; at most `StreamingLimits.maxRedirects` redirects; a `Content-Type` that can be an image; PNG or JPEG magic bytes; and
 /// the bytes must decode. Transient failures (connection errors, 408/429/5xx) are retried with
 /// `BackoffPolicy.artwork` (retries after 2 s, 4 s and 6 s: seed 002's schedule) and every attempt
 /// carries `nocache=<ms>` so no cache in between answers
@@ -134,8 +134,10 @@ public actor ArtworkService {
     ) async -> Result<CachedImage, PlaybackError> {
         if let cached = disk.read(key) { return .success(cached) }
         do throws(PlaybackError) {
-            try await policy.check(url)
-            let options = NetworkClient.Options(maxBytes: maxBytes, cacheBusting: true, policy: .artwork, accept: accept)
+            // Every hop is checked, redirects included: a public URL cannot redirect inward.
+            let options = NetworkClient.Options(
+                maxBytes: maxBytes, cacheBusting: true, policy: .artwork, accept: accept,
+                checkTarget: { target throws(PlaybackError) in try await policy.check(target) })
             let response = try await network.data(from: url, operation: "artwork", options: options)
             guard ImageKind.isAcceptable(mediaType: response.mediaType) else {
                 throw PlaybackError(.wrongContentType, underlying: "artwork served as \(response.mediaType ?? "?")")

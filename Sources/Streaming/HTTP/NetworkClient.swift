@@ -45,11 +45,17 @@ public struct NetworkClient: Sendable {
         public var policy: BackoffPolicy
         /// The `Accept` header.
         public var accept: String
+        /// Checked before every request: the first and each redirect's target. When set, redirects
+        /// are followed here, one checked hop at a time (at most `StreamingLimits.maxRedirects`),
+        /// instead of by the client, so a redirect cannot lead where the check would refuse.
+        public var checkTarget: (@Sendable (URL) async throws(PlaybackError) -> Void)?
 
         public init(
             timeout: Double = ResilienceDefaults.connectTimeout, maxBytes: Int = 1 << 20, cacheBusting: Bool = false,
-            policy: BackoffPolicy = .network, accept: String = "*/*"
+            policy: BackoffPolicy = .network, accept: String = "*/*",
+            checkTarget: (@Sendable (URL) async throws(PlaybackError) -> Void)? = nil
         ) {
+            self.checkTarget = checkTarget
             self.timeout = timeout
             self.maxBytes = maxBytes
             self.cacheBusting = cacheBusting
@@ -62,6 +68,7 @@ public struct NetworkClient: Sendable {
     public static let shared = NetworkClient()
 
     private let http: HTTPClient
+    private let httpWithoutRedirects: HTTPClient
     private let clock: any Clock<Duration>
     private let seed: UInt64?
     private let now: @Sendable () -> Date
@@ -74,6 +81,7 @@ public struct NetworkClient: Sendable {
     ///   - now: the wall clock for cache busting and HTTP-date Retry-After.
     public init(
         http: HTTPClient = SharedHTTPClient.client,
+        httpWithoutRedirects: HTTPClient = SharedHTTPClient.withoutRedirects,
         clock: any Clock<Duration> = ContinuousClock(),
         seed: UInt64? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
@@ -81,6 +89,7 @@ public struct NetworkClient: Sendable {
         onRetry: @escaping @Sendable (RetryAttemptReport) -> Void = { _ in }
     ) {
         self.http = http
+        self.httpWithoutRedirects = httpWithoutRedirects
         self.clock = clock
         self.seed = seed
         self.now = now
@@ -99,7 +108,7 @@ public struct NetworkClient: Sendable {
             throw PlaybackError(.streamUnavailable, underlying: "not an http(s) URL")
         }
         let target = options.cacheBusting ? Self.cacheBusted(url, at: now()) : url
-        let http = self.http
+        let http = options.checkTarget == nil ? self.http : httpWithoutRedirects
         let now = self.now
         return try await withRetry(
             operation, policy: options.policy, clock: clock, random: seed.map(SeededRandom.init(seed:)) ?? .systemSeeded(),
@@ -133,7 +142,25 @@ public struct NetworkClient: Sendable {
         return components.url ?? url
     }
 
+    /// One attempt: with `checkTarget`, each hop is checked and redirects are followed here.
     private static func fetchOnce(_ url: URL, http: HTTPClient, options: Options, now: @Sendable () -> Date) async throws -> NetworkResponse {
+        guard let check = options.checkTarget else { return try await request(url, http: http, options: options, now: now) }
+        var target = url
+        for _ in 0...StreamingLimits.maxRedirects {
+            try await check(target)
+            let response = try await request(target, http: http, options: options, now: now)
+            guard (300...399).contains(response.status) else { return response }
+            guard let location = response.headers["location"], let next = URL(string: location, relativeTo: target)?.absoluteURL,
+                ["http", "https"].contains(next.scheme?.lowercased() ?? "")
+            else {
+                throw PlaybackError(.streamUnavailable, httpStatus: response.status, underlying: "a redirect without a usable Location")
+            }
+            target = next
+        }
+        throw PlaybackError(.streamUnavailable, underlying: "more than \(StreamingLimits.maxRedirects) redirects")
+    }
+
+    private static func request(_ url: URL, http: HTTPClient, options: Options, now: @Sendable () -> Date) async throws -> NetworkResponse {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         request.headers.add(name: "User-Agent", value: SharedHTTPClient.userAgent)
@@ -146,15 +173,16 @@ public struct NetworkClient: Sendable {
             throw HTTPErrorMapping.map(error)
         }
         let status = Int(response.status.code)
+        if options.checkTarget != nil, (300...399).contains(status) {
+            // Followed by `fetchOnce`, after checking where it leads.
+            return NetworkResponse(url: url, status: status, headers: headerMap(response.headers), body: Data())
+        }
         guard (200...299).contains(status) else {
             let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.parse($0) }
             throw PlaybackError.from(httpStatus: status, retryAfter: retryAfter.map { HTTPByteSource.relative($0, now: now()) })
                 ?? PlaybackError(.httpClientError, httpStatus: status, underlying: "unexpected HTTP status \(status)")
         }
-        var headers: [String: String] = [:]
-        for header in response.headers where headers[header.name.lowercased()] == nil {
-            headers[header.name.lowercased()] = header.value
-        }
+        let headers = headerMap(response.headers)
         if let length = headers["content-length"].flatMap(Int.init), length > options.maxBytes {
             throw PlaybackError(.malformedData, underlying: "response of \(length) bytes is over the \(options.maxBytes)-byte cap")
         }
@@ -170,5 +198,12 @@ public struct NetworkClient: Sendable {
             throw HTTPErrorMapping.map(error)
         }
         return NetworkResponse(url: url, status: status, headers: headers, body: body)
+    }
+
+    /// The first value of each header, by lower-cased name.
+    private static func headerMap(_ headers: HTTPHeaders) -> [String: String] {
+        var map: [String: String] = [:]
+        for header in headers where map[header.name.lowercased()] == nil { map[header.name.lowercased()] = header.value }
+        return map
     }
 }

@@ -18,6 +18,17 @@ public enum SharedHTTPClient {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
+    /// The same client without redirects: a 3xx comes back as an answer, for callers that check
+    /// every hop's target themselves (artwork refuses private addresses, wherever a redirect points).
+    public static let withoutRedirects: HTTPClient = {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .milliseconds(Int64(ResilienceDefaults.connectTimeout * 1000)), read: nil),
+            decompression: .disabled)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
     /// The User-Agent sent with every request.
     public static let userAgent = "Tonearm/1.0 (Linux)"
 }

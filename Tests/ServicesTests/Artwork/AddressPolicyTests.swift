@@ -19,7 +19,7 @@ import Testing
         do {
             try await AddressPolicy().check(url, numericOnly: true)
         } catch {
-            #expect(error.code == .streamUnavailable)
+            #expect(error.code == .permissionDenied)
         }
     }
 

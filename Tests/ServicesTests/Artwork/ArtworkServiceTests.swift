@@ -164,9 +164,34 @@ import TestProcesses
         let server = try TestHTTPServer { _ in .complete(contentType: "image/png", body: png) }
         defer { server.stop() }
         let service = service(allowPrivate: false)
-        await expectError(.streamUnavailable) { () async throws(PlaybackError) in try await service.load(server.url("/c.png")) }
+        await expectError(.permissionDenied) { () async throws(PlaybackError) in try await service.load(server.url("/c.png")) }
         #expect(await service.artwork(artworkURL: server.url("/c.png"), isStationIdentity: false).kind == .default)
         #expect(server.requests.isEmpty)
+    }
+
+    @Test func aRedirectIntoAPrivateAddressIsRefusedAtTheHop() async throws {
+        // The policy allows the first host by name only (a stand-in for a public one) and checks
+        // every hop: the redirect to 127.0.0.1 is refused before it is followed.
+        let png = try ArtworkFixtures.image(format: "png")
+        let inner = try TestHTTPServer { _ in .complete(contentType: "image/png", body: png) }
+        let outer = try TestHTTPServer { _ in
+            TestHTTPServer.Response(status: 302, headers: [("Location", inner.url("/secret.png").absoluteString), ("Content-Length", "0")])
+        }
+        let seen = HopRecorder()
+        let network = NetworkClient(clock: ImmediateClock())
+        let options = NetworkClient.Options(policy: .artwork, checkTarget: { target throws(PlaybackError) in
+            seen.append(target)
+            if target.port == inner.port { throw PlaybackError(.permissionDenied, underlying: "inner host") }
+        })
+        do {
+            _ = try await network.data(from: outer.url("/cover.png"), operation: "artwork", options: options)
+            Issue.record("the redirect was followed")
+        } catch {
+            #expect(error.code == .permissionDenied)
+        }
+        #expect(inner.requests.isEmpty)
+        #expect(outer.requests.count == 1)
+        #expect(seen.urls.map(\.port) == [outer.port, inner.port])
     }
 
     @Test func nonHTTPIsRefused() async throws {
@@ -280,4 +305,12 @@ import TestProcesses
         #expect(memory.get("a") != nil)
         #expect(memory.get("c") != nil)
     }
+}
+
+/// The targets a redirect check saw, in order.
+final class HopRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [URL] = []
+    func append(_ url: URL) { lock.withLock { list.append(url) } }
+    var urls: [URL] { lock.withLock { list } }
 }
