@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "AudioEngine", targets: ["AudioEngine"]),
         .library(name: "Streaming", targets: ["Streaming"]),
         .library(name: "Services", targets: ["Services"]),
+        .library(name: "Library", targets: ["Library"]),
         .library(name: "PlayerKit", targets: ["PlayerKit"]),
         .executable(name: "tonearm", targets: ["tonearm"]),
     ],
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Pure: models, the state machine, errors, resilience, analytics. Foundation only.
@@ -55,6 +57,11 @@ let package = Package(
         .target(
             name: "Services",
             dependencies: ["PlayerCore", "Streaming", "CFFmpeg", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings),
+        // The user's library: the SQLite store (GRDB), podcast feeds (RSS, OPML), persistent analytics.
+        .target(
+            name: "Library",
+            dependencies: ["PlayerCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         // Composition: routes each track to a file or network source and wires the services into
         // the player. What front ends (the CLI, the terminal UI, MPRIS) build on.
@@ -94,6 +101,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "LibraryTests",
+            dependencies: ["Library", "PlayerCore", "TestProcesses", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         // The whole radio path against a real Icecast behind a fault-injecting proxy.
         .testTarget(
