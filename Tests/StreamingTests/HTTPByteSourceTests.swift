@@ -172,6 +172,7 @@ struct HTTPByteSourceTests {
         // AsyncHTTPClient's HTTP/1 parser (llhttp) rejects the status line: HTTPParserError.invalidConstant.
         #expect(error?.code == .malformedData, "\(String(describing: error))")
         #expect(error?.underlying?.contains("invalid constant") == true, "\(String(describing: error))")
+        #expect(error?.underlying?.contains("ICY 200 OK") == true, "\(String(describing: error))")
     }
 
     @Test("The end of a finite body is the end of the stream with endOfBodyIsEnd")

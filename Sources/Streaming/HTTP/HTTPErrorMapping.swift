@@ -51,6 +51,11 @@ enum HTTPErrorMapping {
         if let parser = error as? HTTPParserError {
             // The connection closed in the middle of a body (a chunked stream cut off): a drop.
             if parser == .invalidEOFState { return PlaybackError(.connectionLost, underlying: text) }
+            if parser == .invalidConstant {
+                // What a SHOUTcast v1 server's "ICY 200 OK" looks like to an HTTP parser, which
+                // AsyncHTTPClient cannot be told to accept.
+                return PlaybackError(.malformedData, underlying: "not an HTTP status line (a legacy 'ICY 200 OK' server?): \(text)")
+            }
             return PlaybackError(.malformedData, underlying: text)
         }
         return PlaybackError.from(error)
