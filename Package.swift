@@ -65,12 +65,13 @@ let package = Package(
             swiftSettings: strictSettings),
         // Composition: routes each track to a file or network source and wires the services into
         // the player. What front ends (the CLI, the terminal UI, MPRIS) build on.
-        .target(name: "PlayerKit", dependencies: ["PlayerCore", "AudioEngine", "Streaming", "Services"], swiftSettings: strictSettings),
+        .target(
+            name: "PlayerKit", dependencies: ["PlayerCore", "AudioEngine", "Streaming", "Services", "Library"], swiftSettings: strictSettings),
         // The executable: argument parsing and wiring, nothing else.
         .executableTarget(
             name: "tonearm",
             dependencies: [
-                "PlayerCore", "Presentation", "AudioEngine", "Streaming", "Services", "PlayerKit",
+                "PlayerCore", "Presentation", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Demo")],
@@ -110,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "PlayerKitTests",
             dependencies: [
-                "PlayerKit", "AudioEngine", "Streaming", "Services", "PlayerCore", "TestProcesses",
+                "PlayerKit", "AudioEngine", "Streaming", "Services", "Library", "PlayerCore", "TestProcesses",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings),

@@ -45,6 +45,16 @@ enum ErrorTexts {
                 "No Audio",
                 "This episode doesn't have audio available",
                 "Choose another episode.")
+        case .notInLibrary:
+            return make(
+                "Not in Your Library",
+                "Nothing in your library matches that name or number.",
+                "List your library to see the names and numbers it has.")
+        case .alreadyInLibrary:
+            return make(
+                "Already in Your Library",
+                "Your library already has this.",
+                "Use the existing entry, or choose another name.")
         case .offline:
             return make(
                 "No Internet Connection",
@@ -155,6 +165,16 @@ enum ErrorTexts {
                 "Not an Audio Stream",
                 "This address doesn't lead to audio.",
                 "Check the address, or choose another station.")
+        case .libraryCorrupt:
+            return make(
+                "Library Was Damaged",
+                "Your library file was damaged, so Tonearm kept it aside and started a new one.",
+                "Add your podcasts and stations again, or import them from an OPML or playlist file.")
+        case .libraryUnavailable:
+            return make(
+                "Library Unavailable",
+                "Tonearm can't open or save your library.",
+                "Check that your data folder is writable and the disk is not full.")
         case .malformedData:
             return make(
                 "Unreadable Data",
@@ -170,6 +190,16 @@ enum ErrorTexts {
                 "HLS Not Supported",
                 "This is an HLS stream, which Tonearm can't play yet.",
                 "Look for the station's MP3, AAC or Ogg stream address instead.")
+        case .invalidFeed:
+            return make(
+                "Not a Podcast Feed",
+                "This address doesn't lead to a podcast feed.",
+                "Check the feed address; it usually ends in .rss or .xml or says \"feed\".")
+        case .documentTooLarge:
+            return make(
+                "File Too Large",
+                "This file is larger than Tonearm accepts.",
+                "Check that the address or file is the right one.")
         case .corruptData:
             return make(
                 "Damaged Audio",
@@ -256,6 +286,16 @@ enum ErrorTexts {
                 "Нет аудио",
                 "У этого эпизода нет доступного аудио.",
                 "Выберите другой эпизод.")
+        case .notInLibrary:
+            return make(
+                "Нет в библиотеке",
+                "В вашей библиотеке нет ничего с таким названием или номером.",
+                "Откройте список библиотеки, чтобы увидеть названия и номера.")
+        case .alreadyInLibrary:
+            return make(
+                "Уже в библиотеке",
+                "Это уже есть в вашей библиотеке.",
+                "Используйте существующую запись или выберите другое название.")
         case .offline:
             return make(
                 "Нет подключения к интернету",
@@ -366,6 +406,16 @@ enum ErrorTexts {
                 "Это не аудиопоток",
                 "По этому адресу нет аудио.",
                 "Проверьте адрес или выберите другую станцию.")
+        case .libraryCorrupt:
+            return make(
+                "Библиотека повреждена",
+                "Файл вашей библиотеки был повреждён, поэтому Tonearm отложил его и создал новый.",
+                "Добавьте подкасты и станции заново или импортируйте их из файла OPML или плейлиста.")
+        case .libraryUnavailable:
+            return make(
+                "Библиотека недоступна",
+                "Tonearm не может открыть или сохранить вашу библиотеку.",
+                "Проверьте, что папка данных доступна для записи и диск не переполнен.")
         case .malformedData:
             return make(
                 "Нечитаемые данные",
@@ -381,6 +431,16 @@ enum ErrorTexts {
                 "HLS не поддерживается",
                 "Это поток HLS, который Tonearm пока не умеет воспроизводить.",
                 "Найдите адрес потока станции в формате MP3, AAC или Ogg.")
+        case .invalidFeed:
+            return make(
+                "Это не лента подкаста",
+                "По этому адресу нет ленты подкаста.",
+                "Проверьте адрес ленты; обычно он оканчивается на .rss или .xml или содержит слово «feed».")
+        case .documentTooLarge:
+            return make(
+                "Файл слишком большой",
+                "Этот файл больше, чем принимает Tonearm.",
+                "Проверьте, что адрес или файл указан верно.")
         case .corruptData:
             return make(
                 "Повреждённое аудио",

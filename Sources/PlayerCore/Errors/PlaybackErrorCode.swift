@@ -7,6 +7,10 @@ extension PlaybackError {
         case invalidTransition = 1001
         case cancelled = 1002
         case missingAudioURL = 1003
+        /// No podcast, episode, station or session in the library matches what was asked for.
+        case notInLibrary = 1004
+        /// The library already has an item with that name or feed address.
+        case alreadyInLibrary = 1005
         // Network and I/O
         case offline = 2001
         case connectionFailed = 2002
@@ -24,11 +28,19 @@ extension PlaybackError {
         case bufferingTimeout = 2014
         case stalled = 2015
         case wrongContentType = 2016
+        /// The library's database file was damaged: it was kept aside and a new one made.
+        case libraryCorrupt = 2017
+        /// The library's database cannot be opened or written (permissions, a full disk).
+        case libraryUnavailable = 2018
         // Parsing
         case malformedData = 3001
         case unsupportedFormat = 3002
         /// An HLS playlist (#EXT-X-): not supported yet, said plainly rather than failing oddly.
         case hlsNotSupported = 3003
+        /// A podcast feed that is not RSS (not XML, or XML without a channel).
+        case invalidFeed = 3004
+        /// A document (feed, OPML file) over the size Tonearm accepts.
+        case documentTooLarge = 3005
         // Decoding
         case corruptData = 4001
         // Audio output
@@ -52,6 +64,12 @@ extension PlaybackError {
                 return .network
             case .httpUnauthorized, .permissionDenied:
                 return .authorization
+            case .libraryCorrupt, .libraryUnavailable:
+                return .system
+            case .notInLibrary, .invalidFeed, .documentTooLarge:
+                return .resource
+            case .alreadyInLibrary:
+                return .operation
             case .httpNotFound, .fileNotFound, .streamUnavailable, .wrongContentType, .malformedData,
                 .unsupportedFormat, .hlsNotSupported, .corruptData, .missingAudioURL:
                 return .resource
@@ -78,10 +96,12 @@ extension PlaybackError {
             case .offline, .connectionFailed, .connectionTimeout, .connectionLost, .dnsFailure, .httpRetryable,
                 .streamUnavailable, .bufferingTimeout, .stalled, .audioOutputLost:
                 return .automatic
-            case .httpNotFound, .tlsFailure, .audioOutputUnavailable, .cancelled, .unknown, .wrongContentType:
+            case .httpNotFound, .tlsFailure, .audioOutputUnavailable, .cancelled, .unknown, .wrongContentType,
+                .libraryCorrupt:
                 return .userRetry
             case .missingAudioURL, .invalidTransition, .httpUnauthorized, .httpClientError, .fileNotFound,
-                .permissionDenied, .malformedData, .unsupportedFormat, .hlsNotSupported, .corruptData:
+                .permissionDenied, .malformedData, .unsupportedFormat, .hlsNotSupported, .corruptData, .notInLibrary,
+                .alreadyInLibrary, .libraryUnavailable, .invalidFeed, .documentTooLarge:
                 return .final
             }
         }
