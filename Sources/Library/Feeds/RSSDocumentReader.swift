@@ -1,0 +1,246 @@
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The SAX half of `RSSParser`: turns XMLParser's events into the raw texts and attributes of the
+/// channel and its items, with no policy (no sanitising, no fallbacks); `RSSParser` decides.
+///
+/// Streaming, so a 5,000-item feed is never held as a tree: each item's fields are collected while
+/// it is open and handed over when it closes. Only items whose `</item>` was seen count, so a
+/// document that breaks off keeps exactly its complete items.
+///
+/// Elements are matched by namespace URI when the document binds one, else by the conventional
+/// prefix (`itunes:`, `podcast:`, `content:`), because feeds use those prefixes without declaring
+/// them, or with a mistyped URI. `atom:link` and other foreign elements never pass for RSS ones.
+final class RSSDocumentReader: NSObject, XMLParserDelegate {
+    /// The raw fields of `<channel>`.
+    struct Channel {
+        var title: String?
+        var link: String?
+        var description: String?
+        var itunesSummary: String?
+        var itunesAuthor: String?
+        var author: String?
+        var managingEditor: String?
+        var itunesImageHref: String?
+        var imageURL: String?
+    }
+
+    /// The raw fields of one `<item>`.
+    struct Item {
+        var title: String?
+        var description: String?
+        var itunesSummary: String?
+        var contentEncoded: String?
+        var guid: String?
+        var pubDate: String?
+        var duration: String?
+        /// Every `<enclosure>`'s attributes, in order.
+        var enclosures: [(url: String?, length: String?, type: String?)] = []
+        var chaptersURL: String?
+    }
+
+    /// The lowercased local name of the root element; nil when no element was seen (not XML).
+    private(set) var rootName: String?
+    private(set) var sawChannel = false
+    private(set) var channel = Channel()
+    /// Called for each complete item, in document order; returns false to stop reading items.
+    private let onItem: (Item) -> Bool
+
+    private enum Node {
+        case rss, channel, item, image, field(Field), other
+    }
+
+    private enum Field {
+        case channelTitle, channelLink, channelDescription, channelItunesSummary, channelItunesAuthor, channelAuthor
+        case channelManagingEditor, imageURL
+        case itemTitle, itemDescription, itemItunesSummary, itemContentEncoded, itemGUID, itemPubDate, itemDuration
+    }
+
+    private enum Namespace {
+        case plain, itunes, podcast, content, other
+    }
+
+    private var stack: [Node] = []
+    private var item = Item()
+    private var acceptsItems = true
+    /// The stack depth of the field whose text is being collected, and that text.
+    private var captureDepth: Int?
+    private var captureLimit = 0
+    private var text = ""
+
+    init(onItem: @escaping (Item) -> Bool) {
+        self.onItem = onItem
+    }
+
+    /// Parses `data`; false when XMLParser reported an error (what was read before it is kept).
+    func read(_ data: Data) -> Bool {
+        let parser = XMLParser(data: data)
+        parser.delegate = self
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = false
+        // XXE: never load external entities or DTDs (also XMLParser's default, stated on purpose).
+        parser.shouldResolveExternalEntities = false
+        parser.externalEntityResolvingPolicy = .never
+        return parser.parse()
+    }
+
+    // MARK: - XMLParserDelegate
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
+        attributes attributeDict: [String: String]
+    ) {
+        guard let parent = stack.last else {
+            rootName = elementName.lowercased()
+            stack.append(.rss)
+            if rootName != "rss" { parser.abortParsing() }
+            return
+        }
+        let node = classify(elementName, namespace: namespace(of: namespaceURI, qualifiedName: qName ?? elementName), parent: parent,
+            attributes: attributeDict)
+        stack.append(node)
+        if case .field(let field) = node {
+            captureDepth = stack.count
+            captureLimit = isSummary(field) ? LibraryLimits.maxRawSummaryBytes : LibraryLimits.maxRawFieldBytes
+            text = ""
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        guard let node = stack.last else { return }
+        if captureDepth == stack.count, case .field(let field) = node {
+            store(text, in: field)
+            captureDepth = nil
+            text = ""
+        }
+        stack.removeLast()
+        if case .item = node {
+            if !onItem(item) { acceptsItems = false }
+            item = Item()
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        append(string)
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        guard captureDepth != nil else { return }
+        append(String(decoding: CDATABlock, as: UTF8.self))
+    }
+
+    // MARK: - Elements
+
+    private func classify(_ name: String, namespace: Namespace, parent: Node, attributes: [String: String]) -> Node {
+        switch (parent, namespace, name) {
+        case (.rss, .plain, "channel") where !sawChannel:
+            sawChannel = true
+            return .channel
+        case (.channel, .plain, "item"):
+            return acceptsItems ? .item : .other
+        case (.channel, .plain, "image"): return .image
+        case (.image, .plain, "url"): return .field(.imageURL)
+        case (.channel, .plain, "title"): return .field(.channelTitle)
+        case (.channel, .plain, "link"): return .field(.channelLink)
+        case (.channel, .plain, "description"): return .field(.channelDescription)
+        case (.channel, .plain, "author"): return .field(.channelAuthor)
+        case (.channel, .plain, "managingEditor"): return .field(.channelManagingEditor)
+        case (.channel, .itunes, "summary"): return .field(.channelItunesSummary)
+        case (.channel, .itunes, "author"): return .field(.channelItunesAuthor)
+        case (.channel, .itunes, "image"):
+            if channel.itunesImageHref == nil { channel.itunesImageHref = attribute("href", in: attributes) }
+            return .other
+        case (.item, .plain, "title"): return .field(.itemTitle)
+        case (.item, .plain, "description"): return .field(.itemDescription)
+        case (.item, .plain, "guid"): return .field(.itemGUID)
+        case (.item, .plain, "pubDate"): return .field(.itemPubDate)
+        case (.item, .itunes, "summary"): return .field(.itemItunesSummary)
+        case (.item, .itunes, "duration"): return .field(.itemDuration)
+        case (.item, .content, "encoded"): return .field(.itemContentEncoded)
+        case (.item, .plain, "enclosure"):
+            item.enclosures.append(
+                (attribute("url", in: attributes), attribute("length", in: attributes), attribute("type", in: attributes)))
+            return .other
+        case (.item, .podcast, "chapters"):
+            if item.chaptersURL == nil { item.chaptersURL = attribute("url", in: attributes) }
+            return .other
+        default:
+            return .other
+        }
+    }
+
+    private func store(_ value: String, in field: Field) {
+        switch field {
+        case .channelTitle: channel.title = channel.title ?? value
+        case .channelLink: channel.link = channel.link ?? value
+        case .channelDescription: channel.description = channel.description ?? value
+        case .channelItunesSummary: channel.itunesSummary = channel.itunesSummary ?? value
+        case .channelItunesAuthor: channel.itunesAuthor = channel.itunesAuthor ?? value
+        case .channelAuthor: channel.author = channel.author ?? value
+        case .channelManagingEditor: channel.managingEditor = channel.managingEditor ?? value
+        case .imageURL: channel.imageURL = channel.imageURL ?? value
+        case .itemTitle: item.title = item.title ?? value
+        case .itemDescription: item.description = item.description ?? value
+        case .itemItunesSummary: item.itunesSummary = item.itunesSummary ?? value
+        case .itemContentEncoded: item.contentEncoded = item.contentEncoded ?? value
+        case .itemGUID: item.guid = item.guid ?? value
+        case .itemPubDate: item.pubDate = item.pubDate ?? value
+        case .itemDuration: item.duration = item.duration ?? value
+        }
+    }
+
+    private func isSummary(_ field: Field) -> Bool {
+        switch field {
+        case .channelDescription, .channelItunesSummary, .itemDescription, .itemItunesSummary, .itemContentEncoded: true
+        default: false
+        }
+    }
+
+    /// Text of the field being collected and of anything nested in it (HTML left unescaped).
+    private func append(_ string: String) {
+        guard captureDepth != nil, text.utf8.count < captureLimit else { return }
+        text += string
+    }
+
+    // MARK: - Names
+
+    private static let itunesURI = "http://www.itunes.com/dtds/podcast-1.0.dtd"
+    private static let podcastURIs: Set<String> = [
+        "https://podcastindex.org/namespace/1.0", "http://podcastindex.org/namespace/1.0",
+        "https://github.com/podcastindex-org/podcast-namespace/blob/main/docs/1.0.md",
+    ]
+    private static let contentURI = "http://purl.org/rss/1.0/modules/content/"
+
+    /// The namespace an element is in: by URI when bound, else by its conventional prefix. An
+    /// element without prefix is plain RSS even under a default namespace (old feeds declare
+    /// `xmlns="http://backend.userland.com/rss2"`).
+    private func namespace(of uri: String?, qualifiedName: String) -> Namespace {
+        let prefix = qualifiedName.firstIndex(of: ":").map { qualifiedName[..<$0].lowercased() }
+        if let uri, !uri.isEmpty {
+            let lowered = uri.lowercased()
+            if lowered == Self.itunesURI { return .itunes }
+            if Self.podcastURIs.contains(lowered.hasSuffix("/") ? String(lowered.dropLast()) : lowered) { return .podcast }
+            if lowered == Self.contentURI { return .content }
+            if prefix == nil { return .plain }
+        }
+        switch prefix {
+        case nil: return .plain
+        case "itunes": return .itunes
+        case "podcast": return .podcast
+        case "content": return .content
+        default: return .other
+        }
+    }
+
+    /// An attribute by name, ignoring case and any prefix (`URL`, `Href`).
+    private func attribute(_ name: String, in attributes: [String: String]) -> String? {
+        if let value = attributes[name] { return value }
+        return attributes.first { key, _ in
+            let local = key.firstIndex(of: ":").map { key[key.index(after: $0)...] } ?? key[...]
+            return local.lowercased() == name
+        }?.value
+    }
+}
