@@ -57,7 +57,9 @@ enum FeedText {
                     index = closingTagEnd(scalars, name: name, from: end + 1)
                     continue
                 }
-                if blockTags.contains(name) { out.append("\n") }
+                // `<br>` always breaks the line; other block boundaries break it once, so
+                // `</p><p>` or `</li><li>` do not leave blank lines behind.
+                if name == "br" || (blockTags.contains(name) && out.last != "\n") { out.append("\n") }
                 index = end + 1
                 continue
             }

@@ -1,0 +1,41 @@
+import Foundation
+import Library
+import PlayerCore
+import Testing
+
+/// Summaries as the parser produces them, through whole feeds (the text cleaner is internal).
+@Suite("Feed summaries")
+struct FeedTextTests {
+    func summary(_ description: String) throws -> String? {
+        let xml = "<rss><channel><title>T</title><item><guid>1</guid><description>\(description)</description></item></channel></rss>"
+        return try RSSParser.parse(Data(xml.utf8)).episodes.first?.summary
+    }
+
+    @Test func paragraphsBreaksAndListsBecomeLines() throws {
+        #expect(try summary("<![CDATA[<p>One</p><p>Two<br/>Three</p><ul><li>a</li><li>b</li></ul>]]>") == "One\nTwo\nThree\na\nb")
+    }
+
+    @Test func scriptsStylesAndCommentsVanish() throws {
+        #expect(try summary("<![CDATA[Hi<script>alert('x')</script><style>p{}</style><!-- secret --> there]]>") == "Hi there")
+    }
+
+    @Test func entitiesDecodeOnceAndUnknownOnesStay() throws {
+        #expect(try summary("Tom &amp;amp; Jerry &amp;mdash; &amp;#8220;q&amp;#x201D; &amp;bogus; a &lt; b") == "Tom & Jerry — “q” &bogus; a < b")
+    }
+
+    @Test func blankLinesFoldAndControlsGo() throws {
+        #expect(try summary("<![CDATA[<p>A</p><p></p><p>B</p>]]>") == "A\nB")
+        #expect(try summary("<![CDATA[A<br><br><br><br>B\u{9D}\u{202E}]]>") == "A\n\nB")
+        #expect(try summary("&amp;#27;[31mred") == "[31mred")
+    }
+
+    @Test func longSummariesAreCapped() throws {
+        let text = try #require(try summary(String(repeating: "word ", count: 3_000)))
+        #expect(text.count <= LibraryLimits.maxSummaryLength && text.count > LibraryLimits.maxSummaryLength - 10)
+        #expect(text.hasSuffix("…"))
+    }
+
+    @Test func emptyAfterCleaningIsNil() throws {
+        #expect(try summary("<![CDATA[<p> </p><br/>]]>") == nil)
+    }
+}
