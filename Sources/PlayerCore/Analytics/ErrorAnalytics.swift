@@ -76,9 +76,10 @@ public actor ErrorAnalytics {
     }
 
     /// Seed 004's summary of the retained events at the injected `now`.
+    /// The store computes it (a database store with aggregate queries), after retention.
     public func summary(topCount: Int = 5) async throws -> ErrorAnalyticsSummary {
-        let events = try await events()
-        return ErrorAnalyticsSummary(events: events, now: now(), topCount: topCount)
+        await applyRetention()
+        return try await store.summary(now: now(), topCount: topCount)
     }
 
     /// The retained events as a JSON array, oldest first (ISO-8601 dates, sorted keys, pretty

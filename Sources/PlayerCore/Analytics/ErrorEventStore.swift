@@ -25,12 +25,22 @@ public protocol ErrorEventStore: Sendable {
     /// Removes events older than `cutoff`, then the oldest ones beyond `maxEvents`.
     /// Returns how many were removed.
     func prune(olderThan cutoff: Date, keepingAtMost maxEvents: Int) async throws -> Int
+
+    /// `ErrorAnalyticsSummary(events: allEvents(), now: now, topCount: topCount)`. A requirement so
+    /// a database store can answer with aggregate queries instead of reading every event (100,000
+    /// events must summarise in well under a second); the result must be the same either way.
+    func summary(now: Date, topCount: Int) async throws -> ErrorAnalyticsSummary
 }
 
 extension ErrorEventStore {
     /// Every stored event, oldest first.
     public func allEvents() async throws -> [ErrorEvent] {
         try await events(since: nil)
+    }
+
+    /// The in-memory computation over every stored event.
+    public func summary(now: Date, topCount: Int) async throws -> ErrorAnalyticsSummary {
+        ErrorAnalyticsSummary(events: try await allEvents(), now: now, topCount: topCount)
     }
 }
 

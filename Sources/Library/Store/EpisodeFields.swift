@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import PlayerCore
+
+/// An episode's feed-given columns, cleaned: what a refresh compares to decide "updated", and
+/// what it writes. The listener's state (position, played) lives apart, in `playbackPosition`,
+/// so no refresh can touch it.
+struct EpisodeFields: Equatable {
+    var guid: String
+    var title: String
+    var summary: String?
+    var publishedAt: Double?
+    var duration: Double?
+    var audioURL: String?
+    var audioLength: Int64?
+    var audioType: String?
+    var chaptersURL: String?
+
+    init(_ episode: FeedEpisode) {
+        title = TextSanitizer.singleLine(episode.title)
+        summary = LibraryText.optional(episode.summary, maxLength: LibraryText.summaryLength)
+        publishedAt = LibraryValue.date(episode.publishedAt)
+        duration = episode.duration.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        audioURL = LibraryValue.url(episode.enclosure?.url)
+        audioLength = episode.enclosure?.length.flatMap { $0 >= 0 ? $0 : nil }
+        audioType = LibraryText.optional(episode.enclosure?.type, maxLength: LibraryText.headerLength)
+        chaptersURL = LibraryValue.url(episode.chaptersURL)
+        // The parser always gives a guid; should one clean to nothing, the audio URL (else the
+        // title and date) is the next most stable identity, as in `FeedEpisode.guid`'s rule.
+        guid = TextSanitizer.singleLine(episode.guid, maxLength: LibraryText.guidLength)
+        if guid.isEmpty {
+            guid = audioURL ?? "\(title)|\(publishedAt.map { String($0) } ?? "")"
+        }
+    }
+
+    init(row: Row) throws {
+        guid = try row.decode(String.self, forColumn: "guid")
+        title = try row.decode(String.self, forColumn: "title")
+        summary = try row.decode(String?.self, forColumn: "summary")
+        publishedAt = try row.decode(Double?.self, forColumn: "publishedAt")
+        duration = try row.decode(Double?.self, forColumn: "duration")
+        audioURL = try row.decode(String?.self, forColumn: "audioURL")
+        audioLength = try row.decode(Int64?.self, forColumn: "audioLength")
+        audioType = try row.decode(String?.self, forColumn: "audioType")
+        chaptersURL = try row.decode(String?.self, forColumn: "chaptersURL")
+    }
+
+    /// The feed's episodes in order, each guid once (the first occurrence wins: feeds do repeat
+    /// items, and the schema keeps one episode per guid).
+    static func unique(_ episodes: [FeedEpisode]) -> [EpisodeFields] {
+        var seen = Set<String>()
+        return episodes.map(EpisodeFields.init).filter { seen.insert($0.guid).inserted }
+    }
+
+    /// The column list the statements below bind, in order.
+    static let columns = "guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL"
+
+    var arguments: StatementArguments {
+        [guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL]
+    }
+
+    func insert(_ db: Database, podcastID: Int64, feedOrder: Int) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO episode (podcastId, feedOrder, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try statement.execute(arguments: [podcastID, feedOrder] + arguments)
+    }
+
+    func update(_ db: Database, episodeID: Int64, feedOrder: Int) throws {
+        let statement = try db.cachedStatement(sql: """
+            UPDATE episode SET feedOrder = ?, guid = ?, title = ?, summary = ?, publishedAt = ?, duration = ?,
+                audioURL = ?, audioLength = ?, audioType = ?, chaptersURL = ?
+            WHERE id = ?
+            """)
+        try statement.execute(arguments: [feedOrder] + arguments + [episodeID])
+    }
+
+    static func updateFeedOrder(_ db: Database, episodeID: Int64, feedOrder: Int) throws {
+        let statement = try db.cachedStatement(sql: "UPDATE episode SET feedOrder = ? WHERE id = ?")
+        try statement.execute(arguments: [feedOrder, episodeID])
+    }
+}

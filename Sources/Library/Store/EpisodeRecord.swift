@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import PlayerCore
+
+/// A podcast episode in the library with where the listener stopped. Printed by `--json` list
+/// commands, so its property names are the JSON keys.
+public struct EpisodeRecord: Sendable, Equatable, Codable {
+    public var id: Int64
+    public var podcastID: Int64
+    public var podcastTitle: String
+    /// The feed's stable identity for the item (see `FeedEpisode.guid`).
+    public var guid: String
+    public var title: String
+    public var summary: String?
+    public var publishedAt: Date?
+    /// Seconds: what the player measured when it saved a position, else what the feed said.
+    public var duration: TimeInterval?
+    /// Nil for an item without usable audio (playing it is `.missingAudioURL`).
+    public var audioURL: URL?
+    /// Bytes, as the feed claims (a hint only).
+    public var audioLength: Int64?
+    public var audioType: String?
+    public var chaptersURL: URL?
+    /// Seconds into the episode where the listener stopped; 0 when never played.
+    public var position: TimeInterval
+    /// Finished (or marked so by the listener).
+    public var played: Bool
+
+    public init(
+        id: Int64, podcastID: Int64, podcastTitle: String, guid: String, title: String, summary: String? = nil,
+        publishedAt: Date? = nil, duration: TimeInterval? = nil, audioURL: URL? = nil, audioLength: Int64? = nil,
+        audioType: String? = nil, chaptersURL: URL? = nil, position: TimeInterval = 0, played: Bool = false
+    ) {
+        self.id = id
+        self.podcastID = podcastID
+        self.podcastTitle = podcastTitle
+        self.guid = guid
+        self.title = title
+        self.summary = summary
+        self.publishedAt = publishedAt
+        self.duration = duration
+        self.audioURL = audioURL
+        self.audioLength = audioLength
+        self.audioType = audioType
+        self.chaptersURL = chaptersURL
+        self.position = position
+        self.played = played
+    }
+
+    /// The episode as the player knows it; its id is the library id, so a saved position can be
+    /// written back with `LibraryStore.savePosition(episodeID:)`.
+    public var episode: Episode {
+        Episode(id: String(id), title: title, podcastTitle: podcastTitle, audioURL: audioURL, duration: duration)
+    }
+}
+
+extension EpisodeRecord {
+    /// Columns: the episode table plus `podcastTitle`, `position`, `played` and `knownDuration`
+    /// (see `EpisodeQueries`).
+    init(row: Row) throws {
+        self.init(
+            id: try row.decode(Int64.self, forColumn: "id"),
+            podcastID: try row.decode(Int64.self, forColumn: "podcastId"),
+            podcastTitle: try row.decode(String.self, forColumn: "podcastTitle"),
+            guid: try row.decode(String.self, forColumn: "guid"),
+            title: try row.decode(String.self, forColumn: "title"),
+            summary: try row.decode(String?.self, forColumn: "summary"),
+            publishedAt: try row.date("publishedAt"),
+            duration: try row.decode(Double?.self, forColumn: "knownDuration"),
+            audioURL: try row.url("audioURL"),
+            audioLength: try row.decode(Int64?.self, forColumn: "audioLength"),
+            audioType: try row.decode(String?.self, forColumn: "audioType"),
+            chaptersURL: try row.url("chaptersURL"),
+            position: try row.decode(Double.self, forColumn: "position"),
+            played: try row.decode(Bool.self, forColumn: "played"))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+
+/// The library's tables and their migrations. Never edit a registered migration: add a new one,
+/// so every file ever written by a released Tonearm upgrades in place.
+///
+/// Conventions: dates are REAL seconds since 1970 (exact round trips, numeric ordering); error
+/// event timestamps are INTEGER seconds (events are whole seconds); URLs are their absolute
+/// strings; booleans are 0/1. Names that must be unique ignoring case have a `nameKey` column
+/// (the lowercased name): SQLite's NOCASE folds ASCII only, and station names are often not ASCII.
+enum LibrarySchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1", migrate: createLibrary)
+        migrator.registerMigration("v2", migrate: addAnalyticsAndFeedValidators)
+        return migrator
+    }
+
+    /// Stations, podcasts, episodes, playback positions, sessions, settings.
+    private static func createLibrary(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE station (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                name TEXT NOT NULL,
+                nameKey TEXT NOT NULL UNIQUE,
+                url TEXT NOT NULL,
+                genre TEXT,
+                addedAt REAL NOT NULL
+            );
+            CREATE TABLE podcast (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                title TEXT NOT NULL,
+                author TEXT,
+                summary TEXT,
+                feedURL TEXT NOT NULL UNIQUE,
+                link TEXT,
+                imageURL TEXT,
+                addedAt REAL NOT NULL,
+                lastCheckedAt REAL
+            );
+            CREATE TABLE episode (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                podcastId INTEGER NOT NULL REFERENCES podcast(id) ON DELETE CASCADE,
+                guid TEXT NOT NULL,
+                title TEXT NOT NULL,
+                summary TEXT,
+                publishedAt REAL,
+                duration REAL,
+                audioURL TEXT,
+                audioLength INTEGER,
+                audioType TEXT,
+                chaptersURL TEXT,
+                feedOrder INTEGER NOT NULL,
+                UNIQUE (podcastId, guid)
+            );
+            CREATE INDEX episode_byPodcastAndDate ON episode(podcastId, publishedAt DESC, feedOrder);
+            CREATE TABLE playbackPosition (
+                episodeId INTEGER PRIMARY KEY REFERENCES episode(id) ON DELETE CASCADE,
+                position REAL NOT NULL,
+                duration REAL,
+                played INTEGER NOT NULL DEFAULT 0,
+                updatedAt REAL NOT NULL
+            );
+            CREATE TABLE session (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                name TEXT NOT NULL,
+                nameKey TEXT NOT NULL UNIQUE,
+                path TEXT NOT NULL,
+                json TEXT NOT NULL,
+                stageCount INTEGER NOT NULL,
+                addedAt REAL NOT NULL
+            );
+            CREATE TABLE setting (
+                key TEXT PRIMARY KEY NOT NULL,
+                value TEXT NOT NULL
+            );
+            """)
+    }
+
+    /// Error analytics events (exactly `ErrorEvent`'s fields) and the podcasts' HTTP validators
+    /// for conditional feed requests.
+    private static func addAnalyticsAndFeedValidators(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE errorEvent (
+                id TEXT NOT NULL UNIQUE,
+                timestamp INTEGER NOT NULL,
+                errorType TEXT NOT NULL,
+                operation TEXT NOT NULL,
+                userAction TEXT,
+                isRetryable INTEGER NOT NULL,
+                resolution TEXT NOT NULL
+            );
+            CREATE INDEX errorEvent_byTimestamp ON errorEvent(timestamp);
+            ALTER TABLE podcast ADD COLUMN etag TEXT;
+            ALTER TABLE podcast ADD COLUMN lastModified TEXT;
+            """)
+    }
+}
