@@ -92,7 +92,7 @@ public actor ArtworkService {
     /// The guarded fetch itself (kind `.real`), from the caches when they hold the URL.
     ///
     /// - Throws: non-http(s) URL or refused address -> `streamUnavailable`; a name that does not
-    ///   resolve -> `dnsFailure`; body over the cap -> `malformedData`; wrong content type or
+    ///   resolve -> `dnsFailure`; body over the cap -> `documentTooLarge`; wrong content type or
     ///   magic bytes -> `wrongContentType`; undecodable -> `corruptData`; network errors as
     ///   `NetworkClient` throws them (after its retries).
     public func load(_ url: URL) async throws(PlaybackError) -> Artwork {

@@ -4,7 +4,8 @@ import NIOCore
 import NIOHTTP1
 import PlayerCore
 
-/// A complete, bounded HTTP answer (status 2xx) for small documents: playlists, status JSON, images.
+/// A complete, bounded HTTP answer for small documents (playlists, status JSON, images, feeds): a 2xx,
+/// or a 304 when the request was conditional (`If-None-Match` / `If-Modified-Since`).
 public struct NetworkResponse: Sendable {
     /// The URL asked for (after cache busting); redirects are followed by the shared client.
     public let url: URL
@@ -37,7 +38,7 @@ public struct NetworkClient: Sendable {
     public struct Options: Sendable {
         /// Seconds for one attempt, from sending to the last body byte.
         public var timeout: Double
-        /// Largest body accepted; a larger one fails with `malformedData` (nothing is retried).
+        /// Largest body accepted; a larger one fails with `documentTooLarge` (nothing is retried).
         public var maxBytes: Int
         /// Append `nocache=<milliseconds since 1970>` so caches in between cannot answer.
         public var cacheBusting: Bool
@@ -45,6 +46,9 @@ public struct NetworkClient: Sendable {
         public var policy: BackoffPolicy
         /// The `Accept` header.
         public var accept: String
+        /// Extra request headers, such as a feed's `If-None-Match` and `If-Modified-Since` validators.
+        /// When either of those is present, a 304 answer is returned (empty body), not thrown.
+        public var headers: [String: String]
         /// Checked before every request: the first and each redirect's target. When set, redirects
         /// are followed here, one checked hop at a time (at most `StreamingLimits.maxRedirects`),
         /// instead of by the client, so a redirect cannot lead where the check would refuse.
@@ -52,9 +56,10 @@ public struct NetworkClient: Sendable {
 
         public init(
             timeout: Double = ResilienceDefaults.connectTimeout, maxBytes: Int = 1 << 20, cacheBusting: Bool = false,
-            policy: BackoffPolicy = .network, accept: String = "*/*",
+            policy: BackoffPolicy = .network, accept: String = "*/*", headers: [String: String] = [:],
             checkTarget: (@Sendable (URL) async throws(PlaybackError) -> Void)? = nil
         ) {
+            self.headers = headers
             self.checkTarget = checkTarget
             self.timeout = timeout
             self.maxBytes = maxBytes
@@ -102,7 +107,7 @@ public struct NetworkClient: Sendable {
     /// - Parameter operation: a stable name for retry statistics (never a URL or a title).
     /// - Throws: `streamUnavailable` for a URL that is not http(s); the mapped status for non-2xx
     ///   (401/403 authorization, 404/410 not found, 408/429/5xx retried honouring Retry-After);
-    ///   `malformedData` for a body over `maxBytes`; transport errors as `HTTPErrorMapping` maps them.
+    ///   `documentTooLarge` for a body over `maxBytes`; transport errors as `HTTPErrorMapping` maps them.
     public func data(from url: URL, operation: String, options: Options = Options()) async throws(PlaybackError) -> NetworkResponse {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw PlaybackError(.streamUnavailable, underlying: "not an http(s) URL")
@@ -165,6 +170,7 @@ public struct NetworkClient: Sendable {
         request.method = .GET
         request.headers.add(name: "User-Agent", value: SharedHTTPClient.userAgent)
         request.headers.add(name: "Accept", value: options.accept)
+        for (name, value) in options.headers.sorted(by: { $0.key < $1.key }) { request.headers.add(name: name, value: value) }
         let deadline = NIODeadline.now() + .milliseconds(Int64(options.timeout * 1000))
         let response: HTTPClientResponse
         do {
@@ -177,6 +183,9 @@ public struct NetworkClient: Sendable {
             // Followed by `fetchOnce`, after checking where it leads.
             return NetworkResponse(url: url, status: status, headers: headerMap(response.headers), body: Data())
         }
+        if status == 304, options.isConditional {
+            return NetworkResponse(url: url, status: status, headers: headerMap(response.headers), body: Data())
+        }
         guard (200...299).contains(status) else {
             let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.parse($0) }
             throw PlaybackError.from(httpStatus: status, retryAfter: retryAfter.map { HTTPByteSource.relative($0, now: now()) })
@@ -184,13 +193,13 @@ public struct NetworkClient: Sendable {
         }
         let headers = headerMap(response.headers)
         if let length = headers["content-length"].flatMap(Int.init), length > options.maxBytes {
-            throw PlaybackError(.malformedData, underlying: "response of \(length) bytes is over the \(options.maxBytes)-byte cap")
+            throw PlaybackError(.documentTooLarge, underlying: "response of \(length) bytes is over the \(options.maxBytes)-byte cap")
         }
         var body = Data()
         do {
             for try await chunk in response.body {
                 guard body.count + chunk.readableBytes <= options.maxBytes else {
-                    throw PlaybackError(.malformedData, underlying: "response is over the \(options.maxBytes)-byte cap")
+                    throw PlaybackError(.documentTooLarge, underlying: "response is over the \(options.maxBytes)-byte cap")
                 }
                 body.append(contentsOf: chunk.readableBytesView)
             }
@@ -205,5 +214,12 @@ public struct NetworkClient: Sendable {
         var map: [String: String] = [:]
         for header in headers where map[header.name.lowercased()] == nil { map[header.name.lowercased()] = header.value }
         return map
+    }
+}
+
+extension NetworkClient.Options {
+    /// True when the request carries a cache validator, so a 304 is an answer rather than an error.
+    var isConditional: Bool {
+        headers.keys.contains { ["if-none-match", "if-modified-since"].contains($0.lowercased()) }
     }
 }

@@ -101,7 +101,7 @@ import TestProcesses
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path).isEmpty, "nothing bad is cached")
     }
 
-    @Test func oversizedBodyIsMalformedData() async throws {
+    @Test func oversizedBodyIsDocumentTooLarge() async throws {
         let png = try ArtworkFixtures.image(format: "png")
         let big = png + Data(repeating: 0, count: 5000)
         // One answer declares its length, the other is chunked and only the running count catches it.
@@ -112,8 +112,8 @@ import TestProcesses
         }
         defer { server.stop() }
         let service = service(maxBytes: 4000)
-        await expectError(.malformedData) { () async throws(PlaybackError) in try await service.load(server.url("/declared.png")) }
-        await expectError(.malformedData) { () async throws(PlaybackError) in try await service.load(server.url("/chunked.png")) }
+        await expectError(.documentTooLarge) { () async throws(PlaybackError) in try await service.load(server.url("/declared.png")) }
+        await expectError(.documentTooLarge) { () async throws(PlaybackError) in try await service.load(server.url("/chunked.png")) }
     }
 
     @Test func serverErrorsAreRetried() async throws {

@@ -129,7 +129,7 @@ import TestProcesses
         defer { withExtendedLifetime(server) {} }
         let service = makeService(server, source: radioCo)
         #expect(await service.poll() == nil)
-        #expect(await service.lastError?.code == .malformedData)
+        #expect(await service.lastError?.code == .documentTooLarge)
     }
 
     @Test func theStationsIdentityMeansTheLogoWithoutARequest() async throws {
