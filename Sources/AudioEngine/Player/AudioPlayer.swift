@@ -137,6 +137,12 @@ public actor AudioPlayer {
         analytics?.finish()
     }
 
+    /// Waits until every error of this playback is in the analytics store. Call it after
+    /// `shutdown()` and before the process exits.
+    public func flushAnalytics() async {
+        await analytics?.drained()
+    }
+
     // MARK: Engine reports
 
     private func handle(_ report: EngineReport, sequence: UInt64) {

@@ -15,11 +15,12 @@ final class PlayerAnalytics: Sendable {
     }
 
     private let continuation: AsyncStream<Input>.Continuation
+    private let task: Task<Void, Never>
 
     init(_ analytics: ErrorAnalytics) {
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
         self.continuation = continuation
-        Task {
+        task = Task {
             var open: ErrorEvent.ID?
             var operation: AnalyticsIdentifier = "play"
             for await input in inputs {
@@ -54,6 +55,13 @@ final class PlayerAnalytics: Sendable {
     func observe(_ state: PlayerState) { continuation.yield(.state(state)) }
     func observe(_ notice: PlayerNotice) { continuation.yield(.notice(notice)) }
     func finish() { continuation.finish() }
+
+    /// Ends the inputs and waits until every event is written, so a process that exits right
+    /// after a failure still has it recorded.
+    func drained() async {
+        continuation.finish()
+        await task.value
+    }
 
     static func operation(for track: Track) -> AnalyticsIdentifier {
         switch track.kind {
