@@ -1,0 +1,152 @@
+import Foundation
+import Library
+import PlayerCore
+import Streaming
+
+/// Podcast subscriptions end to end: a feed is fetched through the program's one `NetworkClient`
+/// (network retry preset, conditional GET with the validators the store kept), parsed by
+/// `RSSParser` and written to the `LibraryStore`. Every failure is a typed `PlaybackError`, recorded
+/// in the local error analytics (which keep no URL or title) and returned to the caller.
+///
+/// A value type over shared, thread-safe parts (the store, the client, the analytics actor), so
+/// each command makes one and uses it from any task.
+public struct PodcastLibrary: Sendable {
+    /// How feeds are fetched.
+    public struct Options: Sendable {
+        /// Seconds for one attempt, from request to the last body byte: feeds are bigger than the
+        /// status documents the default is for.
+        public var timeout: Double = 20
+        /// The retry preset for each feed (seed 004's network preset: 3 attempts from 1 s).
+        public var policy: BackoffPolicy = .network
+        /// The largest feed accepted.
+        public var maxBytes: Int = LibraryLimits.maxFeedBytes
+
+        public init() {}
+    }
+
+    /// What refreshing one podcast did.
+    public enum RefreshOutcome: Sendable, Equatable {
+        /// The server said 304: nothing changed since the last fetch.
+        case notModified
+        case updated(RefreshResult)
+    }
+
+    /// What importing one OPML subscription did.
+    public enum ImportOutcome: Sendable {
+        case added(PodcastRecord)
+        case alreadyThere(URL)
+        case failed(URL, PlaybackError)
+    }
+
+    public let store: LibraryStore
+    private let network: NetworkClient
+    private let analytics: ErrorAnalytics?
+    private let options: Options
+
+    public init(store: LibraryStore, network: NetworkClient = .shared, analytics: ErrorAnalytics? = nil, options: Options = Options()) {
+        self.store = store
+        self.network = network
+        self.analytics = analytics
+        self.options = options
+    }
+
+    /// Subscribes to the feed at `feedURL`. The same feed twice is `alreadyInLibrary`.
+    public func add(feedURL: URL) async throws(PlaybackError) -> PodcastRecord {
+        try await recording("addPodcast") { () async throws(PlaybackError) -> PodcastRecord in
+            guard try store.podcasts().first(where: { $0.feedURL == feedURL }) == nil else {
+                throw PlaybackError(.alreadyInLibrary, underlying: "feed already subscribed")
+            }
+            let fetched = try await fetch(feedURL, validators: FeedValidators())
+            guard let feed = fetched.feed else {
+                throw PlaybackError(.invalidFeed, underlying: "an unconditional request was answered 304")
+            }
+            return try store.addPodcast(feedURL: feedURL, feed: feed, validators: fetched.validators)
+        }
+    }
+
+    /// Fetches `podcast`'s feed again (conditionally) and merges new and changed episodes; saved
+    /// positions and played marks stay.
+    public func refresh(_ podcast: PodcastRecord) async throws(PlaybackError) -> RefreshOutcome {
+        try await recording("refreshPodcast") { () async throws(PlaybackError) -> RefreshOutcome in
+            let validators = FeedValidators(etag: podcast.etag, lastModified: podcast.lastModified)
+            let fetched = try await fetch(podcast.feedURL, validators: validators)
+            guard let feed = fetched.feed else {
+                try store.markChecked(podcastID: podcast.id, validators: fetched.validators)
+                return .notModified
+            }
+            return .updated(try store.refreshPodcast(id: podcast.id, feed: feed, validators: fetched.validators))
+        }
+    }
+
+    /// Subscribes to every feed of an OPML document, each on its own: one dead feed is reported in
+    /// its outcome and the others are still added. Feeds are fetched a few at a time.
+    public func importOPML(_ data: Data) async throws(PlaybackError) -> [ImportOutcome] {
+        let subscriptions = try OPMLParser.parse(data)
+        var outcomes = [ImportOutcome?](repeating: nil, count: subscriptions.count)
+        let parallel = 4
+        await withTaskGroup(of: (Int, ImportOutcome).self) { group in
+            var next = 0
+            func launch() {
+                guard next < subscriptions.count else { return }
+                let (index, url) = (next, subscriptions[next].feedURL)
+                next += 1
+                group.addTask {
+                    do throws(PlaybackError) {
+                        return (index, .added(try await add(feedURL: url)))
+                    } catch {
+                        return (index, error.code == .alreadyInLibrary ? .alreadyThere(url) : .failed(url, error))
+                    }
+                }
+            }
+            for _ in 0..<parallel { launch() }
+            for await (index, outcome) in group {
+                outcomes[index] = outcome
+                launch()
+            }
+        }
+        return outcomes.compactMap { $0 }
+    }
+
+    /// Every subscription as an OPML 2.0 document.
+    public func exportOPML(dateCreated: Date = Date()) throws(PlaybackError) -> Data {
+        let subscriptions = try store.podcasts().map { OPMLSubscription(title: $0.title, feedURL: $0.feedURL) }
+        return OPMLWriter.write(subscriptions, title: "Tonearm podcasts", dateCreated: dateCreated)
+    }
+
+    // MARK: - Fetching
+
+    /// A parsed feed and the validators to send next time; `feed` is nil for a 304.
+    private struct Fetched {
+        var feed: PodcastFeed?
+        var validators: FeedValidators
+    }
+
+    private func fetch(_ url: URL, validators: FeedValidators) async throws(PlaybackError) -> Fetched {
+        var headers: [String: String] = [:]
+        if let etag = validators.etag { headers["If-None-Match"] = etag }
+        if let lastModified = validators.lastModified { headers["If-Modified-Since"] = lastModified }
+        let response = try await network.data(
+            from: url, operation: "podcastFeed",
+            options: .init(
+                timeout: options.timeout, maxBytes: options.maxBytes, policy: options.policy,
+                accept: "application/rss+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.1", headers: headers))
+        if response.status == 304 { return Fetched(feed: nil, validators: validators) }
+        // Validators are opaque tokens the server gave; kept short and printable, never shown.
+        let next = FeedValidators(
+            etag: response.headers["etag"].map { TextSanitizer.singleLine($0, maxLength: 256) },
+            lastModified: response.headers["last-modified"].map { TextSanitizer.singleLine($0, maxLength: 64) })
+        return Fetched(feed: try RSSParser.parse(response.body, feedURL: response.url), validators: next)
+    }
+
+    /// Runs `body`, recording its failure (a typed error only: no URL, no title) in the analytics.
+    private func recording<T>(
+        _ operation: AnalyticsIdentifier, _ body: () async throws(PlaybackError) -> T
+    ) async throws(PlaybackError) -> T {
+        do {
+            return try await body()
+        } catch {
+            if let analytics { await analytics.record(error, operation: operation) }
+            throw error
+        }
+    }
+}
