@@ -11,6 +11,9 @@
 #                         first sample of the new source on the sink; tonearm (JSONL states checked),
 #                         mpv, mpv with lavf reconnect options, mpd: resumed / exited / stayed silent
 #   B6 radio cost         BENCH_SECONDS of the mount to a null output, vs mpv and mpd (CPU s, peak RSS)
+# Library (scripts/bench/library.py):
+#   B7 feed import        `tonearm podcast add` of a generated 5,000-episode feed from loopback: wall, peak RSS
+#   B8 errors summary     `tonearm errors --json` over 100,000 stored error events: wall
 # Knobs: BENCH_SECONDS (B2 and B6 length, default 60), BENCH_RUNS (B1 runs, default 3),
 # BENCH_TTFA_RUNS (B3 and B4 runs, default 7), BENCH_RADIO=0 skips B4-B6 (icecast2 and root needed),
 # BENCH_KEEP=1 keeps the temp dir with inputs and logs. Extra arguments go to bench.py

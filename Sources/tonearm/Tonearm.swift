@@ -14,6 +14,9 @@ struct Tonearm: AsyncParsableCommand {
             countdown) and every failure is a typed error.
             """,
         version: "\(TonearmVersion.current) (\(FFmpegProbe.versions))",
-        subcommands: [Play.self, SessionCommand.self, Demo.self, Render.self, States.self]
+        subcommands: [
+            Play.self, SessionCommand.self, PodcastCommand.self, StationCommand.self, ErrorsCommand.self, Demo.self, Render.self,
+            States.self,
+        ]
     )
 }

@@ -13,10 +13,18 @@ struct CLITests {
             .appendingPathComponent("tonearm")
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    /// Runs the binary to its end; without `dataHome` it gets a library of its own.
+    static func run(_ arguments: [String], dataHome: URL? = nil, directory: URL? = nil) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = "C"
+        environment["LC_ALL"] = nil
+        environment["LC_MESSAGES"] = nil
+        environment["XDG_DATA_HOME"] = (dataHome ?? FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-data-\(UUID().uuidString)")).path
+        process.environment = environment
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

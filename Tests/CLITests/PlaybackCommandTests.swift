@@ -19,6 +19,8 @@ struct PlaybackCommandTests {
         environment["LANG"] = "C"
         environment["LC_ALL"] = nil
         environment["LC_MESSAGES"] = nil
+        // Each run gets its own library (and error analytics) unless the test shares one.
+        environment["XDG_DATA_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-data-\(UUID().uuidString)").path
         for (k, v) in extra { environment[k] = v }
         process.environment = environment
         if let directory { process.currentDirectoryURL = directory }
@@ -46,9 +48,13 @@ struct PlaybackCommandTests {
                 buffer.removeSubrange(buffer.startIndex...newline)
                 if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] { events.append(object) }
                 while let next = pending.first, next.when(events) {
-                    // The line "<EOF>" closes stdin, as a controller that goes away would.
+                    // The line "<EOF>" closes stdin, as a controller that goes away would; "<KILL>"
+                    // sends SIGKILL.
                     if next.line == "<EOF>" {
                         try? input.fileHandleForWriting.close()
+                    } else if next.line == "<KILL>" {
+                        // A crash: no fade, no last save.
+                        kill(process.processIdentifier, SIGKILL)
                     } else {
                         input.fileHandleForWriting.write(Data((next.line + "\n").utf8))
                     }

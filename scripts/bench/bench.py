@@ -666,6 +666,7 @@ def main():
     radio_on = os.environ.get("BENCH_RADIO", "1") != "0"
     sys.modules.setdefault("bench", sys.modules[__name__])  # so radio.py's `import bench` is this module
     import radio
+    import library
 
     def wanted(key):
         if key in ("B4", "B5", "B6") and not radio_on and key not in only:
@@ -694,6 +695,7 @@ def main():
                    ("B2", "B2 playback cost", lambda: bench_playback(tonearm, work, inputs[0], seconds, table)),
                    ("B3", "B3 first audio", lambda: bench_first_audio(tonearm, work, inputs[0], ttfa_runs, table))]
         benches += radio.benchmarks(tonearm, work, table, ttfa_runs=ttfa_runs, seconds=seconds)
+        benches += library.benchmarks(tonearm, work, table, runs=runs)
         for key, name, fn in benches:
             if not wanted(key):
                 continue

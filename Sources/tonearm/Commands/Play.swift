@@ -1,23 +1,43 @@
 import ArgumentParser
 import AudioEngine
 import Foundation
+import Library
 import PlayerCore
+import PlayerKit
 
-/// `tonearm play SOURCE...`: plays files, streams and playlists in order.
+/// `tonearm play SOURCE...`: plays files, streams and playlists in order; or one thing from the
+/// library: an episode (resuming where the listener stopped), a station or a session.
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play audio files, internet radio streams and playlist URLs (.pls, .m3u) in order, with optional crossfades.")
+        abstract: "Play audio files, internet radio streams and playlist URLs (.pls, .m3u) in order, or an episode, station or session from the library.")
 
     @Argument(help: "Audio files or http(s) URLs of streams or playlists, in order.")
-    var sources: [String]
+    var sources: [String] = []
+
+    @Option(help: "Play a podcast episode from the library by its id (see `tonearm podcast episodes`); resumes where you stopped.")
+    var episode: Int64?
+
+    @Option(help: "Play a station from the library by its name or id.")
+    var station: String?
+
+    @Option(help: "Play a session kept in the library by its name or id.")
+    var session: String?
 
     @OptionGroup var playback: PlaybackOptions
     @OptionGroup var stream: StreamOptions
 
+    func validate() throws {
+        let chosen = [!sources.isEmpty, episode != nil, station != nil, session != nil].filter { $0 }.count
+        guard chosen == 1 else { throw ValidationError("give sources, or one of --episode, --station, --session") }
+    }
+
     func run() async throws {
+        if let episode { return try await playEpisode(episode) }
+        if let station { return try await playStation(station) }
+        if let session { return try await playSession(session) }
         let tracks = sources.enumerated().map { index, source -> Track in
             let url = source.contains("://") ? (URL(string: source) ?? URL(fileURLWithPath: source)) : URL(fileURLWithPath: source)
-            let kind: Track.Kind = url.isFileURL ? .file : (stream.episode ? .episode : .liveStream)
+            let kind: Track.Kind = url.isFileURL ? .file : (stream.finite ? .episode : .liveStream)
             let name = url.isFileURL ? url.deletingPathExtension().lastPathComponent : (url.host ?? "stream")
             return Track(
                 id: "arg\(index + 1):\(url.lastPathComponent)", url: url, kind: kind,
@@ -28,5 +48,41 @@ struct Play: AsyncParsableCommand {
         }
         try await PlaybackRunner(options: playback, services: stream.services(for: tracks))
             .run(request, configuration: playback.configuration())
+    }
+
+    /// Seed 000: an episode without audio fails with its own error (no Retry); any other starts at
+    /// the saved position (0 once it was finished), and its position is kept while it plays.
+    private func playEpisode(_ id: Int64) async throws {
+        let library = await LibraryContext.open()
+        let (record, start) = orFail { () throws(PlaybackError) in
+            let record = try library.store.episode(id: id)
+            return (record, try library.store.resumePosition(episodeID: id))
+        }
+        let recorder = EpisodeProgressRecorder(store: library.store, episodeID: id)
+        let runner = PlaybackRunner(
+            options: playback, services: stream.services(for: []), library: library, observer: { recorder.observe($0) })
+        let intent: PlayerEvent
+        var request: PlayRequest?
+        do throws(PlaybackError) {
+            request = PlayRequest(track: try record.episode.track(), startPosition: start)
+            intent = .play(request!)
+        } catch {
+            intent = .cannotPlay(error)
+        }
+        try await runner.run(intent, expected: request, configuration: playback.configuration())
+    }
+
+    private func playStation(_ name: String) async throws {
+        let library = await LibraryContext.open()
+        let track = orFail { () throws(PlaybackError) in try library.store.station(named: name).station.track }
+        try await PlaybackRunner(options: playback, services: stream.services(for: [track]), library: library)
+            .run(PlayRequest(track: track), configuration: playback.configuration())
+    }
+
+    private func playSession(_ name: String) async throws {
+        let library = await LibraryContext.open()
+        let record = orFail { () throws(PlaybackError) in try library.store.session(named: name) }
+        try await PlaybackRunner(options: playback, library: library)
+            .run(SessionLoader.request(for: record.path), configuration: playback.configuration())
     }
 }

@@ -5,6 +5,21 @@ import PlayerCore
 
 /// Loads a session file into a play request, printing a typed error when it cannot.
 enum SessionLoader {
+    /// Loads and plans `url` (so a broken file is refused when it is added, not when it is played)
+    /// and returns the file with its JSON text.
+    static func check(_ url: URL) -> (SessionFile, String) {
+        do throws(PlaybackError) {
+            let file = try SessionFile.load(from: url)
+            _ = try SessionPlanner.plan(file, base: url.deletingLastPathComponent())
+            guard let data = FileManager.default.contents(atPath: url.path), let json = String(data: data, encoding: .utf8) else {
+                throw PlaybackError(.malformedData, underlying: "the session file is not UTF-8")
+            }
+            return (file, json)
+        } catch {
+            ErrorOutput.fail(error, detail: error.underlying)
+        }
+    }
+
     static func request(for path: String) -> PlayRequest {
         let url = URL(fileURLWithPath: path)
         do throws(PlaybackError) {
@@ -17,18 +32,67 @@ enum SessionLoader {
     }
 }
 
-/// `tonearm session FILE`: plays a multi-stage session.
+/// `tonearm session ...`: plays a multi-stage session file (`tonearm session FILE`, the default
+/// subcommand) and keeps session files in the library by name.
 struct SessionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "session", abstract: "Play a multi-stage session file (JSON; see the README for the format).")
+        commandName: "session", abstract: "Play a multi-stage session file, or keep session files in the library.",
+        subcommands: [PlayFile.self, Add.self, List.self, Remove.self], defaultSubcommand: PlayFile.self)
 
-    @Argument(help: "The session file.")
-    var file: String
+    struct PlayFile: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "play", abstract: "Play a multi-stage session file (JSON; see the README for the format).")
 
-    @OptionGroup var playback: PlaybackOptions
+        @Argument(help: "The session file.")
+        var file: String
 
-    func run() async throws {
-        try await PlaybackRunner(options: playback).run(SessionLoader.request(for: file), configuration: playback.configuration())
+        @OptionGroup var playback: PlaybackOptions
+
+        func run() async throws {
+            try await PlaybackRunner(options: playback).run(SessionLoader.request(for: file), configuration: playback.configuration())
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Keep a session file in the library (checked first; named after its \"name\" unless --name is given).")
+        @Argument(help: "The session file.") var file: String
+        @Option(help: "The name to keep it under.") var name: String?
+
+        func run() async throws {
+            let url = URL(fileURLWithPath: file).standardizedFileURL
+            let (session, json) = SessionLoader.check(url)
+            let library = await LibraryContext.open()
+            let record = orFail { () throws(PlaybackError) in
+                try library.store.addSession(name: name ?? session.name ?? url.deletingPathExtension().lastPathComponent, path: url.path, json: json)
+            }
+            print("Added \(record.name) (session \(record.id), \(record.stageCount) stages). Play it with: tonearm play --session \"\(record.name)\"")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List sessions kept in the library.")
+        @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
+
+        func run() async throws {
+            let library = await LibraryContext.open()
+            let sessions = orFail { () throws(PlaybackError) in try library.store.sessions() }
+            if json { return JSONOutput.print(sessions) }
+            guard !sessions.isEmpty else { return print("No sessions yet. Add one with: tonearm session add FILE") }
+            print(TextTable.render(
+                header: ["ID", "STAGES", "NAME", "FILE"], rows: sessions.map { ["\($0.id)", "\($0.stageCount)", $0.name, $0.path] }))
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget a session (its file stays).")
+        @Argument(help: "The session's name or id.") var name: String
+
+        func run() async throws {
+            let library = await LibraryContext.open()
+            orFail { () throws(PlaybackError) in try library.store.removeSession(named: name) }
+            print("Removed \(TextSanitizer.singleLine(name, maxLength: 120))")
+        }
     }
 }
 

@@ -15,15 +15,37 @@ struct PlaybackRunner {
     var rendering = false
     /// Network sources, metadata and artwork services, connectivity.
     var services = TonearmPlayer.Services()
+    /// The library, when the caller opened it already; otherwise it is opened for the analytics.
+    var library: LibraryContext?
+    /// Sees every update, in order (an episode's progress recorder).
+    var observer: (@Sendable (PlayerUpdate) -> Void)?
 
-    init(options: PlaybackOptions, fallbackWAV: String? = nil, rendering: Bool = false, services: TonearmPlayer.Services = .init()) {
+    init(
+        options: PlaybackOptions, fallbackWAV: String? = nil, rendering: Bool = false, services: TonearmPlayer.Services = .init(),
+        library: LibraryContext? = nil, observer: (@Sendable (PlayerUpdate) -> Void)? = nil
+    ) {
         self.options = options
         self.fallbackWAV = fallbackWAV
         self.rendering = rendering
         self.services = services
+        self.library = library
+        self.observer = observer
     }
 
     func run(_ request: PlayRequest, configuration: PlayerStateMachine.Configuration) async throws {
+        try await run(.play(request), expected: request, configuration: configuration)
+    }
+
+    /// Plays `intent` (`.play`, or `.cannotPlay` for an episode without audio, which the player
+    /// shows as a failure like any other).
+    func run(_ intent: PlayerEvent, expected request: PlayRequest?, configuration: PlayerStateMachine.Configuration) async throws {
+        var services = services
+        if services.analytics == nil {
+            // Every error of every playback goes to the library's local analytics.
+            let opened: LibraryContext?
+            if let library { opened = library } else { opened = await LibraryContext.openForPlayback() }
+            services.analytics = opened?.analytics
+        }
         let language = Language.current
         var output = options.output
         var fast = options.fast || rendering
@@ -35,7 +57,7 @@ struct PlaybackRunner {
                 fast = true
                 FileHandle.standardError.write(Data("No sound server answered; rendering to \(fallbackWAV) instead.\n".utf8))
             } else {
-                ErrorOutput.fail(PlaybackError(.audioOutputUnavailable))
+                await Self.fail(PlaybackError(.audioOutputUnavailable), operation: "openOutput", analytics: services.analytics)
             }
         }
         guard let output else { return }
@@ -49,17 +71,17 @@ struct PlaybackRunner {
         do {
             try await player.start()
         } catch {
-            ErrorOutput.fail(error)
+            await Self.fail(error, operation: "openOutput", analytics: services.analytics)
         }
 
         let jsonl = options.events == .jsonl
 
-        let progress = rendering ? RenderProgress(total: Self.expectedLength(of: request, configuration: configuration)) : nil
+        let progress = rendering ? RenderProgress(total: request.flatMap { Self.expectedLength(of: $0, configuration: configuration) }) : nil
         listenForSignals(player)
         if isatty(STDIN_FILENO) == 0 { forwardCommands(to: player) }
 
         do {
-            try await player.play(request)
+            try await player.send(intent)
         } catch {
             ErrorOutput.fail(error)
         }
@@ -68,6 +90,7 @@ struct PlaybackRunner {
         var lastName: PlayerState.Name?
         var failure: PlaybackError?
         for await update in player.updates {
+            observer?(update)
             // Events are a live interface: each line is written (unbuffered) when it happens, so a
             // reader on a pipe sees it at once.
             if jsonl { FileHandle.standardOutput.write(Data((EventLine.json(for: update, language: language) + "\n").utf8)) }
@@ -91,10 +114,17 @@ struct PlaybackRunner {
             }
         }
         progress?.finish()
+        await player.flushAnalytics()
         if let failure { ErrorOutput.fail(failure) }
         if case .wav(let path, _) = output, !jsonl {
             FileHandle.standardError.write(Data("Wrote \(path)\n".utf8))
         }
+    }
+
+    /// Records a failure that happened before the player could (no output), then exits with it.
+    private static func fail(_ error: PlaybackError, operation: AnalyticsIdentifier, analytics: ErrorAnalytics?) async -> Never {
+        if let analytics { await analytics.record(error, operation: operation) }
+        ErrorOutput.fail(error)
     }
 
     private func listenForSignals(_ player: AudioPlayer) {

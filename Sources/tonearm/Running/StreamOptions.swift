@@ -7,8 +7,8 @@ import Services
 /// Options of `tonearm play` for network sources: how to treat a URL, where titles and artwork
 /// come from.
 struct StreamOptions: ParsableArguments {
-    @Flag(help: "Treat http(s) sources as finite episodes (end = finished) instead of live streams (end = connection lost).")
-    var episode = false
+    @Flag(help: "Treat http(s) sources as finite files, like episodes (end = finished), instead of live streams (end = connection lost).")
+    var finite = false
 
     @Option(help: "A title that means the station itself (a jingle): shown with the station logo. Repeatable; the stream's icy-name always counts.")
     var identity: [String] = []

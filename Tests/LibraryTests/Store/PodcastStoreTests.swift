@@ -12,16 +12,16 @@ struct PodcastStoreTests {
         let clock = StoreTestClock()
         let store = try LibraryStore.open(directory: temporary.url, now: clock.function)
         // Feed order: 2, undated A, 3, 1, undated B. Newest first: 3, 2, 1, then undated in feed order.
-        let feed = FeedFixtures.feed(episodes: [
-            FeedFixtures.episode(2), FeedFixtures.episode(10, title: "Undated A", dated: false), FeedFixtures.episode(3),
-            FeedFixtures.episode(1), FeedFixtures.episode(11, title: "Undated B", dated: false),
+        let feed = StoreFeedFixtures.feed(episodes: [
+            StoreFeedFixtures.episode(2), StoreFeedFixtures.episode(10, title: "Undated A", dated: false), StoreFeedFixtures.episode(3),
+            StoreFeedFixtures.episode(1), StoreFeedFixtures.episode(11, title: "Undated B", dated: false),
         ])
         let podcast = try store.addPodcast(
-            feedURL: FeedFixtures.feedURL, feed: feed, validators: FeedValidators(etag: "\"abc\"", lastModified: "Mon, 02 Jun 2025 10:00:00 GMT"))
+            feedURL: StoreFeedFixtures.feedURL, feed: feed, validators: FeedValidators(etag: "\"abc\"", lastModified: "Mon, 02 Jun 2025 10:00:00 GMT"))
 
         #expect(podcast.title == "The Daily Show")
         #expect(podcast.author == "Someone")
-        #expect(podcast.feedURL == FeedFixtures.feedURL)
+        #expect(podcast.feedURL == StoreFeedFixtures.feedURL)
         #expect(podcast.imageURL == URL(string: "https://example.org/art.jpg"))
         #expect(podcast.validators == FeedValidators(etag: "\"abc\"", lastModified: "Mon, 02 Jun 2025 10:00:00 GMT"))
         #expect(podcast.addedAt == clock.now)
@@ -36,7 +36,7 @@ struct PodcastStoreTests {
         #expect(third.podcastID == podcast.id)
         #expect(third.podcastTitle == "The Daily Show")
         #expect(third.guid == "ep-3")
-        #expect(third.publishedAt == FeedFixtures.episode(3).publishedAt)
+        #expect(third.publishedAt == StoreFeedFixtures.episode(3).publishedAt)
         #expect(third.audioURL == URL(string: "https://cdn.example.org/3.mp3"))
         #expect(third.audioLength == 12_345)
         #expect(third.audioType == "audio/mpeg")
@@ -51,9 +51,9 @@ struct PodcastStoreTests {
     @Test func theSameFeedTwiceIsAlreadyInLibrary() throws {
         let temporary = try TemporaryDirectory()
         let store = try LibraryStore.open(directory: temporary.url)
-        _ = try store.addPodcast(feedURL: FeedFixtures.feedURL, feed: FeedFixtures.feed(episodes: []), validators: .none)
+        _ = try store.addPodcast(feedURL: StoreFeedFixtures.feedURL, feed: StoreFeedFixtures.feed(episodes: []), validators: .none)
         let error = playbackError { () throws(PlaybackError) in
-            try store.addPodcast(feedURL: FeedFixtures.feedURL, feed: FeedFixtures.feed(title: "Other", episodes: []), validators: .none)
+            try store.addPodcast(feedURL: StoreFeedFixtures.feedURL, feed: StoreFeedFixtures.feed(title: "Other", episodes: []), validators: .none)
         }
         #expect(error?.code == .alreadyInLibrary)
         #expect(try store.podcasts().count == 1)
@@ -62,10 +62,10 @@ struct PodcastStoreTests {
     @Test func feedTextsAreSanitisedAndRepeatedGuidsKeptOnce() throws {
         let temporary = try TemporaryDirectory()
         let store = try LibraryStore.open(directory: temporary.url)
-        var feed = FeedFixtures.feed(
-            title: "Evil\u{202E}Show\u{1B}[31m\nTwo", episodes: [FeedFixtures.episode(1, title: "First\u{0007}"), FeedFixtures.episode(1, title: "Again")])
+        var feed = StoreFeedFixtures.feed(
+            title: "Evil\u{202E}Show\u{1B}[31m\nTwo", episodes: [StoreFeedFixtures.episode(1, title: "First\u{0007}"), StoreFeedFixtures.episode(1, title: "Again")])
         feed.author = "\u{85}\u{200F}"
-        let podcast = try store.addPodcast(feedURL: FeedFixtures.feedURL, feed: feed, validators: FeedValidators(etag: "a\r\nSet-Cookie: x"))
+        let podcast = try store.addPodcast(feedURL: StoreFeedFixtures.feedURL, feed: feed, validators: FeedValidators(etag: "a\r\nSet-Cookie: x"))
         #expect(podcast.title == "EvilShow[31m Two")
         #expect(podcast.author == nil)
         #expect(podcast.etag == "a Set-Cookie: x")
@@ -77,7 +77,7 @@ struct PodcastStoreTests {
         let clock = StoreTestClock()
         let store = try LibraryStore.open(directory: temporary.url, now: clock.function)
         let podcast = try store.addPodcast(
-            feedURL: FeedFixtures.feedURL, feed: FeedFixtures.feed(episodes: [3, 2, 1].map { FeedFixtures.episode($0) }),
+            feedURL: StoreFeedFixtures.feedURL, feed: StoreFeedFixtures.feed(episodes: [3, 2, 1].map { StoreFeedFixtures.episode($0) }),
             validators: FeedValidators(etag: "\"one\""))
         let byGuid = Dictionary(uniqueKeysWithValues: try store.episodes(podcastID: podcast.id).map { ($0.guid, $0.id) })
         let (one, two, three) = (try #require(byGuid["ep-1"]), try #require(byGuid["ep-2"]), try #require(byGuid["ep-3"]))
@@ -86,8 +86,8 @@ struct PodcastStoreTests {
 
         clock.advance(by: 3_600)
         // Episode 1 renamed, 2 unchanged, 3 gone from the feed, 4 new.
-        let refreshed = FeedFixtures.feed(title: "The Daily Show (new name)", episodes: [
-            FeedFixtures.episode(4), FeedFixtures.episode(2), FeedFixtures.episode(1, title: "Episode 1, corrected"),
+        let refreshed = StoreFeedFixtures.feed(title: "The Daily Show (new name)", episodes: [
+            StoreFeedFixtures.episode(4), StoreFeedFixtures.episode(2), StoreFeedFixtures.episode(1, title: "Episode 1, corrected"),
         ])
         let result = try store.refreshPodcast(id: podcast.id, feed: refreshed, validators: FeedValidators(etag: "\"two\""))
 
@@ -108,7 +108,7 @@ struct PodcastStoreTests {
         // The same feed again changes nothing; one item pushed in front is an addition only.
         #expect(try store.refreshPodcast(id: podcast.id, feed: refreshed, validators: .none).added == 0)
         #expect(try store.refreshPodcast(id: podcast.id, feed: refreshed, validators: .none).updated == 0)
-        let pushed = FeedFixtures.feed(title: refreshed.title, episodes: [FeedFixtures.episode(5)] + refreshed.episodes)
+        let pushed = StoreFeedFixtures.feed(title: refreshed.title, episodes: [StoreFeedFixtures.episode(5)] + refreshed.episodes)
         let last = try store.refreshPodcast(id: podcast.id, feed: pushed, validators: .none)
         #expect((last.added, last.updated) == (1, 0))
         #expect(last.podcast.validators == .none)
@@ -117,13 +117,13 @@ struct PodcastStoreTests {
     @Test func aLargeRefreshIsCountedExactly() throws {
         let temporary = try TemporaryDirectory()
         let store = try LibraryStore.open(directory: temporary.url)
-        let podcast = try store.addPodcast(feedURL: FeedFixtures.feedURL, feed: FeedFixtures.feed(episodes: []), validators: .none)
-        let episodes = (0..<5_000).map { FeedFixtures.episode($0) }
-        let first = try store.refreshPodcast(id: podcast.id, feed: FeedFixtures.feed(episodes: episodes), validators: .none)
+        let podcast = try store.addPodcast(feedURL: StoreFeedFixtures.feedURL, feed: StoreFeedFixtures.feed(episodes: []), validators: .none)
+        let episodes = (0..<5_000).map { StoreFeedFixtures.episode($0) }
+        let first = try store.refreshPodcast(id: podcast.id, feed: StoreFeedFixtures.feed(episodes: episodes), validators: .none)
         #expect((first.added, first.updated, first.podcast.episodeCount) == (5_000, 0, 5_000))
         var changed = episodes
         for index in stride(from: 0, to: 5_000, by: 100) { changed[index].title += " (edited)" }
-        let second = try store.refreshPodcast(id: podcast.id, feed: FeedFixtures.feed(episodes: changed), validators: .none)
+        let second = try store.refreshPodcast(id: podcast.id, feed: StoreFeedFixtures.feed(episodes: changed), validators: .none)
         #expect((second.added, second.updated, second.podcast.episodeCount) == (0, 50, 5_000))
     }
 
@@ -132,7 +132,7 @@ struct PodcastStoreTests {
         let clock = StoreTestClock()
         let store = try LibraryStore.open(directory: temporary.url, now: clock.function)
         let podcast = try store.addPodcast(
-            feedURL: FeedFixtures.feedURL, feed: FeedFixtures.feed(episodes: [FeedFixtures.episode(1)]),
+            feedURL: StoreFeedFixtures.feedURL, feed: StoreFeedFixtures.feed(episodes: [StoreFeedFixtures.episode(1)]),
             validators: FeedValidators(etag: "\"one\"", lastModified: "Mon, 02 Jun 2025 10:00:00 GMT"))
         clock.advance(by: 600)
         try store.markChecked(podcastID: podcast.id, validators: FeedValidators(etag: "\"two\"", lastModified: nil))
@@ -143,7 +143,7 @@ struct PodcastStoreTests {
         #expect(after == expected)
         #expect(playbackError { () throws(PlaybackError) in try store.markChecked(podcastID: 999, validators: .none) }?.code == .notInLibrary)
         #expect(playbackError { () throws(PlaybackError) in
-            try store.refreshPodcast(id: 999, feed: FeedFixtures.feed(episodes: []), validators: .none)
+            try store.refreshPodcast(id: 999, feed: StoreFeedFixtures.feed(episodes: []), validators: .none)
         }?.code == .notInLibrary)
     }
 
@@ -151,10 +151,10 @@ struct PodcastStoreTests {
         let temporary = try TemporaryDirectory()
         let store = try LibraryStore.open(directory: temporary.url)
         let kept = try store.addPodcast(
-            feedURL: URL(string: "https://kept.example/feed")!, feed: FeedFixtures.feed(title: "Kept", episodes: [FeedFixtures.episode(1)]),
+            feedURL: URL(string: "https://kept.example/feed")!, feed: StoreFeedFixtures.feed(title: "Kept", episodes: [StoreFeedFixtures.episode(1)]),
             validators: .none)
         let removed = try store.addPodcast(
-            feedURL: FeedFixtures.feedURL, feed: FeedFixtures.feed(episodes: [1, 2].map { FeedFixtures.episode($0) }), validators: .none)
+            feedURL: StoreFeedFixtures.feedURL, feed: StoreFeedFixtures.feed(episodes: [1, 2].map { StoreFeedFixtures.episode($0) }), validators: .none)
         for episode in try store.episodes(podcastID: removed.id) + store.episodes(podcastID: kept.id) {
             try store.savePosition(episodeID: episode.id, position: 10, duration: nil)
         }
@@ -173,7 +173,7 @@ struct PodcastStoreTests {
         let store = try LibraryStore.open(directory: temporary.url)
         func add(_ title: String) throws -> PodcastRecord {
             try store.addPodcast(
-                feedURL: URL(string: "https://example.org/\(UUID().uuidString)")!, feed: FeedFixtures.feed(title: title, episodes: []),
+                feedURL: URL(string: "https://example.org/\(UUID().uuidString)")!, feed: StoreFeedFixtures.feed(title: title, episodes: []),
                 validators: .none)
         }
         let news = try add("News")
@@ -207,7 +207,7 @@ struct PodcastStoreTests {
 struct PositionStoreTests {
     private func storeWithEpisode(_ temporary: TemporaryDirectory) throws -> (LibraryStore, Int64) {
         let store = try LibraryStore.open(directory: temporary.url)
-        let podcast = try store.addPodcast(feedURL: FeedFixtures.feedURL, feed: FeedFixtures.feed(episodes: [FeedFixtures.episode(1)]), validators: .none)
+        let podcast = try store.addPodcast(feedURL: StoreFeedFixtures.feedURL, feed: StoreFeedFixtures.feed(episodes: [StoreFeedFixtures.episode(1)]), validators: .none)
         return (store, try #require(try store.episodes(podcastID: podcast.id).first?.id))
     }
 

@@ -84,7 +84,7 @@ struct StoreOpeningTests {
         do {
             let store = try LibraryStore.open(directory: temporary.url)
             _ = try store.addPodcast(
-                feedURL: FeedFixtures.feedURL, feed: FeedFixtures.feed(episodes: (0..<2_000).map { FeedFixtures.episode($0) }),
+                feedURL: StoreFeedFixtures.feedURL, feed: StoreFeedFixtures.feed(episodes: (0..<2_000).map { StoreFeedFixtures.episode($0) }),
                 validators: .none)
         }
         let full = try Data(contentsOf: temporary.databaseURL)
@@ -141,7 +141,7 @@ struct StoreOpeningTests {
         do {
             let store = try LibraryStore.open(directory: temporary.url)
             let podcast = try store.addPodcast(
-                feedURL: FeedFixtures.feedURL, feed: FeedFixtures.feed(episodes: [FeedFixtures.episode(1)]), validators: .none)
+                feedURL: StoreFeedFixtures.feedURL, feed: StoreFeedFixtures.feed(episodes: [StoreFeedFixtures.episode(1)]), validators: .none)
             episodeID = try #require(try store.episodes(podcastID: podcast.id).first?.id)
             try store.savePosition(episodeID: episodeID, position: 754.25, duration: 1_790)
         }
@@ -157,7 +157,7 @@ struct StoreOpeningTests {
         let crashed = try TemporaryDirectory()
         let store = try LibraryStore.open(directory: temporary.url)
         let podcast = try store.addPodcast(
-            feedURL: FeedFixtures.feedURL, feed: FeedFixtures.feed(episodes: [FeedFixtures.episode(1)]), validators: .none)
+            feedURL: StoreFeedFixtures.feedURL, feed: StoreFeedFixtures.feed(episodes: [StoreFeedFixtures.episode(1)]), validators: .none)
         let episodeID = try #require(try store.episodes(podcastID: podcast.id).first?.id)
         try store.savePosition(episodeID: episodeID, position: 321, duration: nil)
         for suffix in ["", "-wal", "-shm"] {

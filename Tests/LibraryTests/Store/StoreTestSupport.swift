@@ -37,7 +37,7 @@ final class StoreTestClock: Sendable {
 }
 
 /// Feed fixtures.
-enum FeedFixtures {
+enum StoreFeedFixtures {
     static let feedURL = URL(string: "https://feeds.example.org/daily.xml")!
 
     /// Episode `n` of a feed: guid `ep-n`, published `n` days after a fixed date.

@@ -1,0 +1,160 @@
+import ArgumentParser
+import Foundation
+import Library
+import PlayerCore
+import PlayerKit
+
+/// `tonearm podcast ...`: subscriptions, their episodes, OPML import and export.
+struct PodcastCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "podcast", abstract: "Podcast subscriptions: add, list, episodes, refresh, remove, import, export.",
+        subcommands: [Add.self, List.self, Episodes.self, Refresh.self, Remove.self, Import.self, Export.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Subscribe to a podcast by its RSS feed URL.")
+        @Argument(help: "The feed's http(s) URL.") var feedURL: String
+
+        func run() async throws {
+            let url = try WebURL.parse(feedURL, what: "FEED_URL")
+            let library = await LibraryContext.open()
+            do throws(PlaybackError) {
+                let podcast = try await library.podcasts.add(feedURL: url)
+                print("Added \(podcast.title) (podcast \(podcast.id), \(podcast.episodeCount) episodes)")
+            } catch {
+                ErrorOutput.fail(error)
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List subscribed podcasts.")
+        @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
+
+        func run() async throws {
+            let library = await LibraryContext.open()
+            let podcasts = orFail { () throws(PlaybackError) in try library.store.podcasts() }
+            if json { return JSONOutput.print(podcasts) }
+            guard !podcasts.isEmpty else { return print("No podcasts yet. Add one with: tonearm podcast add FEED_URL") }
+            print(TextTable.render(
+                header: ["ID", "EPISODES", "NEW", "TITLE"],
+                rows: podcasts.map { ["\($0.id)", "\($0.episodeCount)", "\($0.unplayedCount)", $0.title] }))
+        }
+    }
+
+    struct Episodes: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a podcast's episodes, newest first.")
+        @Argument(help: "The podcast's id or title.") var podcast: String
+        @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
+
+        func run() async throws {
+            let library = await LibraryContext.open()
+            let episodes = orFail { () throws(PlaybackError) in
+                try library.store.episodes(podcastID: try library.store.podcast(matching: podcast).id)
+            }
+            if json { return JSONOutput.print(episodes) }
+            guard !episodes.isEmpty else { return print("This podcast has no episodes yet.") }
+            print(TextTable.render(
+                header: ["ID", "DATE", "LENGTH", "STATUS", "TITLE"],
+                rows: episodes.map { episode in
+                    ["\(episode.id)", episode.publishedAt.map(Self.day) ?? "-", episode.duration.map(Self.clock) ?? "-",
+                     Self.status(episode), episode.title]
+                }))
+            print("Play one with: tonearm play --episode ID")
+        }
+
+        static func status(_ episode: EpisodeRecord) -> String {
+            if episode.audioURL == nil { return "no audio" }
+            if episode.played { return "played" }
+            if episode.position > 0 { return "at \(clock(episode.position))" }
+            return "new"
+        }
+
+        static func day(_ date: Date) -> String {
+            let components = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
+            return String(format: "%04d-%02d-%02d", components.year ?? 0, components.month ?? 0, components.day ?? 0)
+        }
+
+        static func clock(_ seconds: TimeInterval) -> String {
+            let total = Int(seconds.rounded(.down))
+            return total >= 3600
+                ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+                : String(format: "%d:%02d", total / 60, total % 60)
+        }
+    }
+
+    struct Refresh: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Fetch new episodes of one podcast, or of all.")
+        @Argument(help: "The podcast's id or title (all podcasts when left out).") var podcast: String?
+
+        func run() async throws {
+            let library = await LibraryContext.open()
+            let targets = orFail { () throws(PlaybackError) -> [PodcastRecord] in
+                if let podcast { return [try library.store.podcast(matching: podcast)] }
+                return try library.store.podcasts()
+            }
+            var failures = 0
+            for target in targets {
+                do throws(PlaybackError) {
+                    switch try await library.podcasts.refresh(target) {
+                    case .notModified: print("\(target.title): unchanged")
+                    case .updated(let result): print("\(target.title): \(result.added) new, \(result.updated) updated")
+                    }
+                } catch {
+                    failures += 1
+                    ErrorOutput.warn(error, about: target.title)
+                }
+            }
+            if failures > 0 { throw ExitCode(1) }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Unsubscribe from a podcast (its episodes and positions go too).")
+        @Argument(help: "The podcast's id or title.") var podcast: String
+
+        func run() async throws {
+            let library = await LibraryContext.open()
+            let removed = orFail { () throws(PlaybackError) -> PodcastRecord in
+                let record = try library.store.podcast(matching: podcast)
+                try library.store.removePodcast(id: record.id)
+                return record
+            }
+            print("Removed \(removed.title)")
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Subscribe to every feed of an OPML file; a dead feed is reported and the rest import.")
+        @Argument(help: "The OPML file.") var file: String
+
+        func run() async throws {
+            let data = try LocalFile.read(file, maxBytes: LibraryLimits.maxOPMLBytes)
+            let library = await LibraryContext.open()
+            let outcomes = await orFail { () async throws(PlaybackError) in try await library.podcasts.importOPML(data) }
+            var failed = 0
+            for outcome in outcomes {
+                switch outcome {
+                case .added(let podcast): print("Added \(podcast.title) (podcast \(podcast.id), \(podcast.episodeCount) episodes)")
+                case .alreadyThere(let url): print("Already subscribed: \(WebURL.display(url))")
+                case .failed(let url, let error):
+                    failed += 1
+                    ErrorOutput.warn(error, about: WebURL.display(url))
+                }
+            }
+            print("\(outcomes.count - failed) of \(outcomes.count) feeds imported")
+            if failed > 0 { throw ExitCode(1) }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write the subscriptions as OPML (to stdout by default).")
+        @Argument(help: "The file to write (stdout when left out).") var file: String?
+
+        func run() async throws {
+            let library = await LibraryContext.open()
+            let data = orFail { () throws(PlaybackError) in try library.podcasts.exportOPML() }
+            guard let file else { return FileHandle.standardOutput.write(data) }
+            try LocalFile.write(data, to: file)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+"""Library benchmarks for scripts/bench/bench.py (imported by it; standard library only).
+
+  B7 feed import     `tonearm podcast add URL` of a generated 5,000-episode RSS feed served from
+                     loopback, into a fresh library each run: wall time (launch to exit, so it
+                     includes the fetch, the parse and the SQLite transaction) and peak RSS; median
+                     of BENCH_RUNS. Beside it, Python's ElementTree parsing the same bytes in memory
+                     (no fetch, no storage) as a floor for reference.
+  B8 errors summary  `tonearm errors --json` over 100,000 stored error events (written straight into
+                     the library's SQLite file, retention raised to keep them all): wall time, median
+                     of BENCH_RUNS, and the count it reports, checked.
+"""
+import http.server
+import json
+import os
+import random
+import sqlite3
+import statistics
+import subprocess
+import threading
+import time
+import uuid
+import xml.etree.ElementTree as ET
+
+import bench as B
+from bench import BenchError, say, fmt_s, fmt_ms, fmt_mb
+
+EPISODES = 5000
+EVENTS = 100_000
+
+
+def make_feed(count):
+    items = []
+    for i in range(count):
+        items.append(
+            f"<item><guid isPermaLink=\"false\">ep-{i}</guid><title>Episode {i}: a title of ordinary length</title>"
+            f"<description>&lt;p&gt;Show notes for episode {i}, with a link and some words.&lt;/p&gt;</description>"
+            f"<pubDate>Tue, 10 Jun 2003 04:{i % 60:02d}:00 GMT</pubDate><itunes:duration>{i % 3}:{i % 60:02d}:07</itunes:duration>"
+            f"<enclosure url=\"https://cdn.example.org/audio/{i}.mp3\" length=\"{1000000 + i}\" type=\"audio/mpeg\"/></item>")
+    return ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\" "
+            "xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\"><channel><title>Benchmark Feed</title>"
+            "<link>https://example.org/</link><description>5,000 episodes</description>"
+            + "".join(items) + "</channel></rss>\n").encode()
+
+
+class _Feed(http.server.BaseHTTPRequestHandler):
+    body = b""
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/rss+xml")
+        self.send_header("Content-Length", str(len(self.body)))
+        self.end_headers()
+        self.wfile.write(self.body)
+
+    def log_message(self, *args):
+        pass
+
+
+def serve(body):
+    _Feed.body = body
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Feed)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def run_tonearm(tonearm, argv, data_home, log):
+    env = dict(os.environ, XDG_DATA_HOME=data_home, LANG="C")
+    start = time.perf_counter()
+    with open(log, "ab") as out:
+        p = subprocess.Popen([tonearm] + argv, stdout=subprocess.PIPE, stderr=out, stdin=subprocess.DEVNULL, env=env)
+        stdout = p.stdout.read()
+        _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        raise BenchError(f"tonearm {' '.join(argv[:2])} exited {code}; see {log}: {B.tail(log)}")
+    return wall, usage.ru_maxrss, stdout
+
+
+def bench_feed_import(tonearm, work, runs, table):
+    body = make_feed(EPISODES)
+    server = serve(body)
+    url = f"http://127.0.0.1:{server.server_address[1]}/feed.xml"
+    log = os.path.join(work, "b7.log")
+    walls, rss, floors = [], [], []
+    try:
+        for run in range(runs):
+            home = os.path.join(work, f"b7-{run}")
+            wall, peak, _ = run_tonearm(tonearm, ["podcast", "add", url], home, log)
+            _, _, listed = run_tonearm(tonearm, ["podcast", "list", "--json"], home, log)
+            count = json.loads(listed)[0]["episodeCount"]
+            if count != EPISODES:
+                raise BenchError(f"imported {count} episodes, expected {EPISODES}")
+            walls.append(wall)
+            rss.append(peak)
+            start = time.perf_counter()
+            root = ET.fromstring(body)
+            if len(root.findall("./channel/item")) != EPISODES:
+                raise BenchError("ElementTree found the wrong number of items")
+            floors.append(time.perf_counter() - start)
+    finally:
+        server.shutdown()
+    wall, floor = statistics.median(walls), statistics.median(floors)
+    say(f"B7 import walls {[round(w, 3) for w in walls]}, peak RSS {[round(r / 1024, 1) for r in rss]} MB")
+    table.absolute(f"B7 add a {EPISODES}-episode feed ({len(body) // 1024} KiB) from loopback, wall (median of {runs})",
+                   fmt_ms(wall), wall, 1.0, "1 s")
+    table.absolute("B7 peak RSS (max)", fmt_mb(max(rss)), max(rss) / 1024, 50.0, "50 MB")
+    table.note("B7 reference: Python ElementTree parse of the same bytes in memory (median)", f"tonearm {fmt_ms(wall)}",
+               f"ElementTree {fmt_ms(floor)}", f"ratio {wall / floor:.2f} (info)")
+
+
+def bench_errors_summary(tonearm, work, runs, table):
+    home = os.path.join(work, "b8")
+    log = os.path.join(work, "b8.log")
+    run_tonearm(tonearm, ["errors", "--json"], home, log)  # creates and migrates the library
+    path = os.path.join(home, "tonearm", "library.sqlite")
+    fill_error_events(path, EVENTS)
+    walls = []
+    for _ in range(runs):
+        wall, _, out = run_tonearm(tonearm, ["errors", "--json"], home, log)
+        total = json.loads(out)["totalErrors"]
+        if total != EVENTS:
+            raise BenchError(f"errors --json counted {total} events, expected {EVENTS}")
+        walls.append(wall)
+    wall = statistics.median(walls)
+    say(f"B8 errors --json walls {[round(w, 3) for w in walls]}")
+    table.absolute(f"B8 `tonearm errors --json` over {EVENTS:,} events, wall incl. launch (median of {runs})",
+                   fmt_ms(wall), wall, 0.2, "200 ms")
+
+
+TYPES = ["Network.connectionLost", "Network.timeout", "Network.stalled", "Resource.notFound", "Network.serverUnavailable",
+         "Resource.wrongContentType", "System.audioOutputLost", "Network.dnsFailure"]
+OPERATIONS = ["playStation", "playEpisode", "playFile", "refreshPodcast", "addPodcast", "loadNext", "openOutput"]
+RESOLUTIONS = ["automaticRetry", "manualRetry", "unresolved"]
+
+
+def fill_error_events(path, count):
+    """Writes `count` events the way the store does (its schema read from the file itself)."""
+    db = sqlite3.connect(path)
+    try:
+        columns = [row[1] for row in db.execute("PRAGMA table_info(errorEvent)")]
+        if not columns:
+            raise BenchError(f"no errorEvent table in {path}")
+        now = time.time()
+        rng = random.Random(7)
+        rows = []
+        for i in range(count):
+            ts = int(now - rng.uniform(0, 30 * 86400))
+            value = {
+                "id": str(uuid.UUID(int=rng.getrandbits(128))).upper(),
+                "timestamp": time.strftime("%Y-%m-%d %H:%M:%S.000", time.gmtime(ts)),
+                "errorType": rng.choice(TYPES),
+                "operation": rng.choice(OPERATIONS),
+                "userAction": None,
+                "isRetryable": rng.random() < 0.7,
+                "resolution": rng.choice(RESOLUTIONS),
+            }
+            rows.append(tuple(value[c] for c in columns))
+        marks = ",".join("?" * len(columns))
+        db.executemany(f"INSERT INTO errorEvent ({','.join(columns)}) VALUES ({marks})", rows)
+        db.execute("INSERT OR REPLACE INTO setting (key, value) VALUES ('analytics.maxEvents', ?)", (str(count * 2),))
+        db.commit()
+    finally:
+        db.close()
+
+
+def benchmarks(tonearm, work, table, runs):
+    return [("B7", "B7 feed import", lambda: bench_feed_import(tonearm, work, max(runs, 5), table)),
+            ("B8", "B8 errors summary", lambda: bench_errors_summary(tonearm, work, max(runs, 5), table))]
