@@ -1,7 +1,12 @@
 import CFFmpeg
 import PlayerCore
 
-/// Feeds a `ByteSource` to FFmpeg through a custom `AVIOContext` (read-only, not seekable).
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Feeds a `ByteSource` to FFmpeg through a custom `AVIOContext`: read-only, and seekable when the
+/// source is a `SeekableByteSource` (FFmpeg's seek callback is installed and `seekable` set).
 ///
 /// FFmpeg's read callback can only return an `int`, so a typed `PlaybackError` from the source
 /// cannot travel through libavformat. The bridge keeps it in `error` and answers FFmpeg with
@@ -15,10 +20,18 @@ final class ByteSourceBridge {
     private(set) var reachedEnd = false
     /// Bytes handed to FFmpeg so far (an empty source that fails to open ends cleanly).
     private(set) var bytesDelivered = 0
+    /// The source's byte offset of the next `fill` (what FFmpeg's `SEEK_CUR` is relative to).
+    private(set) var position: Int64 = 0
+    /// Whether a seek callback answers `AVSEEK_SIZE`. The decoder hides the size while some
+    /// demuxers open, so they skip reads of trailing tags that would cost a request each.
+    var revealsSize = true
 
     init(source: any ByteSource) {
         self.source = source
     }
+
+    /// The source, when FFmpeg may seek it.
+    var seekableSource: (any SeekableByteSource)? { source as? any SeekableByteSource }
 
     /// The body of FFmpeg's `read_packet` callback: bytes read, `AVERROR_EOF` or `AVERROR_EXIT`.
     func fill(_ buffer: UnsafeMutablePointer<UInt8>, capacity: Int32) -> Int32 {
@@ -33,11 +46,46 @@ final class ByteSourceBridge {
             }
             let delivered = min(count, Int(capacity))
             bytesDelivered += delivered
+            position += Int64(delivered)
             return Int32(delivered)
         } catch {
             self.error = error
             return FFmpegError.exit
         }
+    }
+
+    /// The body of FFmpeg's `seek` callback: the new offset, the size for `AVSEEK_SIZE` (-1 when
+    /// unknown), or a negative `AVERROR`. avio itself only ever asks for `SEEK_SET` and
+    /// `AVSEEK_SIZE`; `SEEK_CUR` and `SEEK_END` are answered too, as the callback's contract says.
+    /// A seek clears the end (seeking back from the end is normal); an error stays sticky.
+    func seek(offset: Int64, whence: Int32) -> Int64 {
+        guard let source = seekableSource else { return Int64(FFmpegError.unsupported) }
+        let mode = whence & ~Int32(AVSEEK_FORCE)
+        if mode == Int32(AVSEEK_SIZE) {
+            guard revealsSize, let size = source.size else { return -1 }
+            return size
+        }
+        if error != nil { return Int64(FFmpegError.exit) }
+        let target: Int64
+        switch mode {
+        case SEEK_SET: target = offset
+        case SEEK_CUR: target = position + offset
+        case SEEK_END:
+            // avio_size falls back to SEEK_END: a hidden size stays hidden.
+            guard revealsSize, let size = source.size else { return Int64(FFmpegError.unsupported) }
+            target = size + offset
+        default: return Int64(FFmpegError.unsupported)
+        }
+        guard target >= 0 else { return Int64(FFmpegError.invalidArgument) }
+        do {
+            try source.seek(to: target)
+        } catch {
+            self.error = error
+            return Int64(FFmpegError.exit)
+        }
+        position = target
+        reachedEnd = false
+        return target
     }
 
     /// Allocates the `AVIOContext` that calls `fill` with `self` as its opaque pointer. The caller
@@ -53,12 +101,19 @@ final class ByteSourceBridge {
                 return Unmanaged<ByteSourceBridge>.fromOpaque(opaque).takeUnretainedValue()
                     .fill(buffer, capacity: size)
             },
-            nil, nil)
+            nil,
+            seekableSource == nil
+                ? nil
+                : { opaque, offset, whence in
+                    guard let opaque else { return Int64(FFmpegError.unsupported) }
+                    return Unmanaged<ByteSourceBridge>.fromOpaque(opaque).takeUnretainedValue()
+                        .seek(offset: offset, whence: whence)
+                })
         guard let context else {
             av_free(buffer)
             return nil
         }
-        context.pointee.seekable = 0
+        context.pointee.seekable = seekableSource == nil ? 0 : AVIO_SEEKABLE_NORMAL
         return context
     }
 }

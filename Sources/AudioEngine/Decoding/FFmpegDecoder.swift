@@ -17,8 +17,9 @@ import PlayerCore
 /// - a `ByteSource` error (such as `connectionLost`): that same error, from `init` when it
 ///   happens while probing, otherwise from `read`: the call that hits it returns the frames
 ///   decoded before it, the next call throws, and every later call throws the same error;
-/// - `seek(to:)` on a `ByteSource` (a live stream): `unknown` ("not seekable"); no new code was
-///   added for a case the player never asks for (it only seeks files).
+/// - `seek(to:)` on a plain `ByteSource` (a live stream): `unknown` ("not seekable"); no new code
+///   was added for a case the player never asks for. A `SeekableByteSource` (an episode over HTTP
+///   with Range support) seeks like a file, see "Seeking a source" below.
 ///
 /// An empty file or an empty source ends cleanly: `read` returns 0 at once and `duration` is 0.
 /// Corrupt packets in the middle are skipped and counted; a truncated file ends cleanly.
@@ -27,6 +28,16 @@ import PlayerCore
 /// surrounds at -3 dB, not normalised, so dialogue keeps its level; a loud 5.1 mix can exceed
 /// 1.0, and the output stage clips like every other float source.
 ///
+/// Seeking a source: FFmpeg's fast seek is enabled for `SeekableByteSource`s, so a seek costs one
+/// request at an estimated byte instead of reading everything before the target (FFmpeg's generic
+/// seek, which local files use). For a constant-bitrate mp3 with a Xing/Info header (what LAME
+/// writes) the estimate lands on an exact frame and the target sample is exact; for a VBR mp3 the
+/// header's table of contents is used, and an mp3 with neither is positioned by its average bitrate:
+/// such a seek can be off by a fraction of a second, which is acceptable for resuming an episode.
+/// While an mp3 or ADTS stream opens, the source's size is hidden from FFmpeg: those demuxers would
+/// otherwise read the ID3v1/APE tag at the end of the file and come back, two requests that buy
+/// nothing Tonearm uses (episode metadata comes from the feed).
+///
 /// `@unchecked Sendable`: the decoder has mutable state and no locks because it is used by one
 /// thread at a time. It is created on a loader thread (opening and probing may block) and then
 /// handed to the deck thread that calls `read` and `seek`; the hand-off is the only crossing.
@@ -34,7 +45,7 @@ public final class FFmpegDecoder: AudioDecoder, @unchecked Sendable {
     /// Length in seconds from the container or stream; nil when unknown (live streams).
     public let duration: Double?
     public private(set) var skippedCorruptPackets = 0
-    /// Local files are seekable; `ByteSource`s are not (they are live streams).
+    /// Local files and `SeekableByteSource`s are seekable; other `ByteSource`s (live streams) are not.
     public let isSeekable: Bool
 
     private let handles: FFmpegHandles
@@ -117,7 +128,8 @@ public final class FFmpegDecoder: AudioDecoder, @unchecked Sendable {
         try self.init(url: URL(fileURLWithPath: path))
     }
 
-    /// Decodes bytes from `source` through FFmpeg's custom I/O. The source is not seekable.
+    /// Decodes bytes from `source` through FFmpeg's custom I/O; seekable when `source` is a
+    /// `SeekableByteSource`.
     ///
     /// - Parameters:
     ///   - formatHint: a demuxer name (`mp3`, `aac`, `ogg`...) or a MIME type (`audio/mpeg`...),
@@ -585,7 +597,13 @@ extension FFmpegDecoder {
             throw PlaybackError(
                 .wrongContentType, underlying: "the stream's first bytes are not a known audio format")
         }
+        let seekable = bridge.seekableSource != nil
+        if seekable {
+            format.pointee.flags |= AVFMT_FLAG_FAST_SEEK
+            bridge.revealsSize = !hidesSizeWhileOpening(chosen)
+        }
         let status = avformat_open_input(&opened.handles.format, "", chosen, nil)
+        bridge.revealsSize = true
         if let error = bridge.error { throw error }
         guard status >= 0, let format = opened.handles.format else {
             throw PlaybackError(.wrongContentType, underlying: FFmpegError.describe("open", status))
@@ -594,8 +612,17 @@ extension FFmpegDecoder {
         if let error = bridge.error { throw error }
         if info < 0, bridge.bytesDelivered == 0 { return .empty }
         try prepareDecoder(&opened, notMedia: .wrongContentType)
-        opened.isSeekable = false
+        opened.isSeekable = seekable
         return opened
+    }
+
+    /// Demuxers whose only use of the file's size while opening is a trailing tag (ID3v1, APE):
+    /// `mp3` and `aac` (ADTS). Hiding the size makes them skip it; the size is shown again for
+    /// everything after opening (duration estimates, seeking). Other demuxers need it to open
+    /// (an Ogg file's duration is read from its last page, an MP4's index may be at the end).
+    private static func hidesSizeWhileOpening(_ demuxer: UnsafePointer<AVInputFormat>) -> Bool {
+        guard let name = demuxer.pointee.name else { return false }
+        return ["mp3", "aac"].contains(String(cString: name))
     }
 
     /// Picks the best audio stream and opens its decoder. `notMedia` is the code for an input

@@ -12,6 +12,9 @@ enum FFmpegError {
     static let outOfMemory = tonearm_averror_enomem()
     static let streamNotFound = tonearm_averror_stream_not_found()
     static let decoderNotFound = tonearm_averror_decoder_not_found()
+    /// AVERROR(ENOSYS): the operation is not supported (a seek on a source that cannot).
+    static let unsupported = tonearm_averror(ENOSYS)
+    static let invalidArgument = tonearm_averror(EINVAL)
 
     /// FFmpeg's own text for `code`, such as "Invalid data found when processing input".
     static func message(_ code: Int32) -> String {

@@ -175,6 +175,11 @@ enum ErrorTexts {
                 "Library Unavailable",
                 "Tonearm can't open or save your library.",
                 "Check that your data folder is writable and the disk is not full.")
+        case .sourceChanged:
+            return make(
+                "Episode Changed",
+                "The episode's file changed on the server while it was playing.",
+                "Try again to continue from the same point in the new file.")
         case .malformedData:
             return make(
                 "Unreadable Data",
@@ -416,6 +421,11 @@ enum ErrorTexts {
                 "Библиотека недоступна",
                 "Tonearm не может открыть или сохранить вашу библиотеку.",
                 "Проверьте, что папка данных доступна для записи и диск не переполнен.")
+        case .sourceChanged:
+            return make(
+                "Эпизод изменился",
+                "Файл эпизода изменился на сервере во время воспроизведения.",
+                "Повторите, чтобы продолжить с того же места в новом файле.")
         case .malformedData:
             return make(
                 "Нечитаемые данные",

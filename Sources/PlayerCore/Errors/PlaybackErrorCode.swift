@@ -32,6 +32,9 @@ extension PlaybackError {
         case libraryCorrupt = 2017
         /// The library's database cannot be opened or written (permissions, a full disk).
         case libraryUnavailable = 2018
+        /// An episode's file changed on the server while it played (a new size or ETag): the rest
+        /// cannot be joined to what was already heard without damaging the audio.
+        case sourceChanged = 2019
         // Parsing
         case malformedData = 3001
         case unsupportedFormat = 3002
@@ -70,7 +73,7 @@ extension PlaybackError {
                 return .resource
             case .alreadyInLibrary:
                 return .operation
-            case .httpNotFound, .fileNotFound, .streamUnavailable, .wrongContentType, .malformedData,
+            case .httpNotFound, .fileNotFound, .streamUnavailable, .wrongContentType, .malformedData, .sourceChanged,
                 .unsupportedFormat, .hlsNotSupported, .corruptData, .missingAudioURL:
                 return .resource
             case .invalidTransition, .cancelled:
@@ -97,7 +100,7 @@ extension PlaybackError {
                 .streamUnavailable, .bufferingTimeout, .stalled, .audioOutputLost:
                 return .automatic
             case .httpNotFound, .tlsFailure, .audioOutputUnavailable, .cancelled, .unknown, .wrongContentType,
-                .libraryCorrupt:
+                .libraryCorrupt, .sourceChanged:
                 return .userRetry
             case .missingAudioURL, .invalidTransition, .httpUnauthorized, .httpClientError, .fileNotFound,
                 .permissionDenied, .malformedData, .unsupportedFormat, .hlsNotSupported, .corruptData, .notInLibrary,

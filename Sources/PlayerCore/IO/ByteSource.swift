@@ -7,3 +7,18 @@ public protocol ByteSource: AnyObject, Sendable {
     /// Wakes a blocked `read` so the decoder can be torn down.
     func close()
 }
+
+/// A `ByteSource` with a beginning and (usually) an end, such as an episode behind an HTTP server
+/// that honours `Range`: the decoder can jump to a byte, so an episode can seek, start at a saved
+/// position and resume exactly where a dropped connection left it.
+///
+/// `seek(to:)` should be cheap (record the offset; fetch on the next `read`): demuxers seek while
+/// they probe, often to where they already are, and each real reposition may cost a request.
+public protocol SeekableByteSource: ByteSource {
+    /// Total length in bytes once known (from `Content-Length` or `Content-Range`); nil before
+    /// the first response or when the server does not say.
+    var size: Int64? { get }
+    /// Moves the read position: the next `read` returns bytes from `offset` on. An offset at or
+    /// past the end makes the next `read` return 0.
+    func seek(to offset: Int64) throws(PlaybackError)
+}

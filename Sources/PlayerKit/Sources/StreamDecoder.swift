@@ -2,13 +2,14 @@ import AudioEngine
 import PlayerCore
 import Streaming
 
-/// FFmpeg decoding bytes from an HTTP source, with the source's lifetime tied to the decoder's:
-/// `interrupt()` (a stopping deck) closes the connection, which wakes a read blocked on it.
+/// FFmpeg decoding bytes from an HTTP source (a live `HTTPByteSource` or an episode's
+/// `ResumableHTTPSource`), with the source's lifetime tied to the decoder's: `interrupt()` (a
+/// stopping deck) closes the connection, which wakes a read blocked on it.
 final class StreamDecoder: AudioDecoder, @unchecked Sendable {
     private let decoder: FFmpegDecoder
-    let source: HTTPByteSource
+    let source: any ByteSource
 
-    init(decoder: FFmpegDecoder, source: HTTPByteSource) {
+    init(decoder: FFmpegDecoder, source: any ByteSource) {
         self.decoder = decoder
         self.source = source
     }

@@ -11,12 +11,16 @@ public enum StreamEvent: Sendable, Equatable {
     case metadata(Track, IcyMetadata, IcyStationInfo)
 }
 
-/// Opens every kind of track: local files with FFmpeg, http(s) streams and episodes through an
-/// `HTTPByteSource` into FFmpeg's custom I/O, and playlist URLs (.pls, .m3u, .m3u8) by trying
-/// their entries in order, so a dead first entry falls back to the next.
+/// Opens every kind of track: local files with FFmpeg, live http(s) streams through an
+/// `HTTPByteSource` into FFmpeg's custom I/O, episodes (every remote track that is not live)
+/// through a `ResumableHTTPSource` (seekable, and resuming a dropped connection at the same byte),
+/// and playlist URLs (.pls, .m3u, .m3u8) by trying their entries in order, so a dead first entry
+/// falls back to the next.
 ///
 /// It makes one attempt per call: retrying is the reconnect supervisor's job (the state machine),
-/// which shows every attempt to the listener.
+/// which shows every attempt to the listener. The one exception is an episode whose connection
+/// drops mid-body: its source asks for the rest at once (`episodeRetryPolicy`), so nothing is heard
+/// of it; only when that fails does the supervisor reconnect.
 public struct StreamingDecoderFactory: DecoderFactory {
     /// Knobs of the network path; the defaults are DESIGN.md's.
     public struct Options: Sendable {
@@ -30,6 +34,11 @@ public struct StreamingDecoderFactory: DecoderFactory {
         public var probeSize: Int = 32 * 1024
         /// Entries of one playlist tried before giving up.
         public var maxEntriesTried: Int = 5
+        /// An episode's requests for the rest of its file after a drop (DESIGN.md's network preset).
+        public var episodeRetryPolicy: BackoffPolicy = .network
+        /// How an episode's source waits between those requests; nil waits on the wall clock.
+        /// Tests pass a closure that returns at once.
+        public var episodeRetrySleep: (@Sendable (Double) -> Void)?
 
         public init() {}
     }
@@ -62,6 +71,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
         if PlaylistKind.detect(contentType: nil, url: url, firstBytes: []) != nil {
             return try openPlaylist(url, track: track, load: load, depth: depth)
         }
+        if !track.isLive { return try openEpisode(url, track: track, load: load, depth: depth) }
         // Titles arrive on the body task, possibly before this thread reports the connection: each
         // carries the station's headers (read before any body byte).
         let current = SourceReference()
@@ -83,6 +93,32 @@ public struct StreamingDecoderFactory: DecoderFactory {
                 return try openPlaylist(url, track: track, load: load, depth: depth)
             }
             events(.connected(track, source.stationInfo))
+            let decoder = try FFmpegDecoder(source: source, formatHint: source.contentType, probeSize: options.probeSize)
+            return StreamDecoder(decoder: decoder, source: source)
+        } catch {
+            source.close()
+            throw load.isCancelled ? PlaybackError(.cancelled, underlying: "load abandoned") : error
+        }
+    }
+
+    /// Opens a finite file (an episode) through a seekable, resuming source. ICY metadata is never
+    /// asked for; `.connected` carries empty station details, as a file has none.
+    private func openEpisode(_ url: URL, track: Track, load: LoadCancellation, depth: Int) throws(PlaybackError) -> any AudioDecoder {
+        var configuration = ResumableHTTPSource.Configuration()
+        configuration.connectTimeout = options.connectTimeout
+        configuration.readTimeout = options.stallTimeout
+        configuration.capacity = options.ringCapacity
+        configuration.retryPolicy = options.episodeRetryPolicy
+        configuration.sleep = options.episodeRetrySleep
+        let source = ResumableHTTPSource(url: url, configuration: configuration)
+        load.onCancel { source.close() }
+        do throws(PlaybackError) {
+            try source.open()
+            if PlaylistKind.detect(contentType: source.contentType, url: nil, firstBytes: []) != nil {
+                source.close()
+                return try openPlaylist(url, track: track, load: load, depth: depth)
+            }
+            events(.connected(track, IcyStationInfo(headers: [:])))
             let decoder = try FFmpegDecoder(source: source, formatHint: source.contentType, probeSize: options.probeSize)
             return StreamDecoder(decoder: decoder, source: source)
         } catch {

@@ -21,6 +21,12 @@ import PlayerCore
 /// `icy-metaint` enables demuxing, and each metadata block goes to `onMetadata`; the `icy-*`
 /// headers become `stationInfo`.
 ///
+/// Ranges (episodes): with `startOffset` the request asks for `Range: bytes=N-`; the head's status,
+/// `Content-Length`, `Content-Range`, `Accept-Ranges` and `ETag` are kept in `responseInfo` (also
+/// for a refused status such as 416), so a resuming reader (`ResumableHTTPSource`) can check that
+/// the body continues the same file at the right byte. This source never skips bytes itself.
+/// `requestsIcyMetadata: false` leaves `Icy-MetaData` out (a file has no titles to interleave).
+///
 /// End of body: for a live stream (the default) the end of the body is a dropped connection, never
 /// a normal end: `read` returns what is buffered and then throws `.connectionLost`, so the
 /// reconnect supervisor retries (Icecast dying looks exactly like this to a listener). With
@@ -46,6 +52,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     private let connectTimeout: Double
     private let readTimeout: Double
     private let endOfBodyIsEnd: Bool
+    private let startOffset: Int64?
+    private let requestsIcyMetadata: Bool
 
     private enum Phase {
         case idle, connecting, streaming, ended, failed(PlaybackError), closed
@@ -67,11 +75,14 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     private var _bytesReceived = 0
     private var _lastByteAt: Double?
     private var _headersReceived = false
+    private var _responseInfo: HTTPResponseInfo?
 
     /// - Parameters:
     ///   - client: defaults to `SharedHTTPClient.client` (redirect cap, fail-fast connects).
     ///   - capacity: the ring's size in bytes (audio after demuxing).
     ///   - endOfBodyIsEnd: true for finite files: the end of the body is the end of the stream.
+    ///   - startOffset: asks for the file from this byte on (`Range: bytes=N-`); nil asks for all.
+    ///   - requestsIcyMetadata: sends `Icy-MetaData: 1` (radio); false for files.
     ///   - onMetadata: receives each ICY metadata block.
     public init(
         url: URL,
@@ -80,6 +91,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         readTimeout: Double = ResilienceDefaults.stallTimeout,
         capacity: Int = 1 << 20,
         endOfBodyIsEnd: Bool = false,
+        startOffset: Int64? = nil,
+        requestsIcyMetadata: Bool = true,
         onMetadata: (@Sendable (IcyMetadata) -> Void)? = nil
     ) {
         self.url = url
@@ -87,6 +100,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         self.connectTimeout = connectTimeout
         self.readTimeout = readTimeout
         self.endOfBodyIsEnd = endOfBodyIsEnd
+        self.startOffset = startOffset.map { max(0, $0) }
+        self.requestsIcyMetadata = requestsIcyMetadata
         self.onMetadata = onMetadata
         self.ring = ByteRing(capacity: capacity)
     }
@@ -104,6 +119,9 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     public var contentType: String? { condition.withLock { _contentType } }
     /// The final response's status, once the head arrived.
     public var httpStatus: Int? { condition.withLock { _httpStatus } }
+    /// What the final response head said about ranges, length and version; nil before the head.
+    /// Kept for refused statuses too (a 416 tells the file's size).
+    public var responseInfo: HTTPResponseInfo? { condition.withLock { _responseInfo } }
     /// Body bytes received so far (before demuxing, so metadata counts too).
     public var bytesReceived: Int { condition.withLock { _bytesReceived } }
     /// When body bytes last arrived, in monotonic seconds (`HTTPByteSource.now()`); nil before any.
@@ -128,7 +146,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         do {
             var headers = HTTPHeaders()
             headers.add(name: "User-Agent", value: SharedHTTPClient.userAgent)
-            headers.add(name: "Icy-MetaData", value: "1")
+            if requestsIcyMetadata { headers.add(name: "Icy-MetaData", value: "1") }
+            if let startOffset { headers.add(name: "Range", value: "bytes=\(startOffset)-") }
             headers.add(name: "Accept", value: "*/*")
             let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: headers)
             let running = httpClient.execute(request: request, delegate: delegate)
@@ -305,6 +324,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
 
     /// Checks the status and content type, reads the headers; returns the demuxer to use.
     private func handleHead(status: Int, headers responseHeaders: HTTPHeaders) throws(PlaybackError) -> IcyDemuxer {
+        let info = HTTPResponseInfo(status: status) { responseHeaders.first(name: $0) }
+        condition.withLock { _responseInfo = info }
         guard (200...299).contains(status) else {
             let retryAfter = responseHeaders.first(name: "Retry-After").flatMap { RetryAfter.parse($0) }
             throw PlaybackError.from(httpStatus: status, retryAfter: retryAfter.map { Self.relative($0) })
@@ -323,7 +344,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         {
             throw PlaybackError(.wrongContentType, underlying: "Content-Type text/html (a web page, not audio)")
         }
-        let demuxer = try IcyDemuxer(metaIntervalHeader: responseHeaders.first(name: "icy-metaint"))
+        // Titles are only demuxed when asked for: a file's bytes are never cut into by a stray header.
+        let demuxer = try IcyDemuxer(metaIntervalHeader: requestsIcyMetadata ? responseHeaders.first(name: "icy-metaint") : nil)
         condition.withLock {
             _headersReceived = true
             if case .connecting = phase { phase = .streaming }
