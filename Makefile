@@ -21,9 +21,13 @@ build: deps
 run: build
 	"$(BIN_DIR)/tonearm" demo
 
+# A hung test fails the run after TEST_TIMEOUT seconds instead of holding CI to its limit, and
+# the log is line-buffered so it shows which tests were still running.
+TEST_TIMEOUT ?= 1500
+
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	timeout --kill-after=30 $(TEST_TIMEOUT) stdbuf -oL -eL $(SWIFT) test
 
 bench: deps
 	@bash scripts/bench.sh

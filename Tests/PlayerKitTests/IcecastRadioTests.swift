@@ -71,7 +71,7 @@ struct IcecastRadioTests {
             let positions = Self.positionsAfterLastPlaying(radio.updates)
             return (positions.last ?? 0) > (positions.first ?? 0) + 0.5
         })
-        let events = try await radio.analytics.events()
+        let events = try await radio.recordedEvents()
         #expect(events.count == 1)
         #expect(events.first?.resolution == .automaticRetry)
         #expect(events.first?.operation == "playStation")

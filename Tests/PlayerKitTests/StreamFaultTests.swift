@@ -67,7 +67,7 @@ struct StreamFaultTests {
         expectExplained(failure.error, .wrongContentType)
         #expect(server.requests.count == 1)
         #expect(!radio.names.contains(.reconnecting))
-        let events = try await radio.analytics.events()
+        let events = try await radio.recordedEvents()
         #expect(events.map(\.errorType) == [failure.error.errorType])
         #expect(events.first?.operation == "playStation")
         await radio.shutdown()
@@ -87,7 +87,7 @@ struct StreamFaultTests {
         try await Task.sleep(for: .milliseconds(1500))
         #expect(server.requests.count == 1)
         #expect(!radio.names.contains(.reconnecting))
-        #expect(try await radio.analytics.events().count == 1)
+        #expect(try await radio.recordedEvents().count == 1)
         await radio.shutdown()
     }
 
@@ -116,7 +116,7 @@ struct StreamFaultTests {
         #expect((countdown ?? 0) >= 2.9)
         await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
         #expect(server.requests.count == 2)
-        let events = try await radio.analytics.events()
+        let events = try await radio.recordedEvents()
         #expect(events.count == 1 && events.first?.resolution == .automaticRetry)
         await radio.shutdown()
     }
@@ -146,7 +146,7 @@ struct StreamFaultTests {
         let failure = try #require(failed?.failure)
         expectExplained(failure.error, .dnsFailure)
         #expect(failure.recoverable)
-        #expect(try await radio.analytics.events().first?.errorType == failure.error.errorType)
+        #expect(try await radio.recordedEvents().first?.errorType == failure.error.errorType)
         await radio.shutdown()
     }
 
@@ -269,7 +269,7 @@ struct StreamFaultTests {
         // It underran first: buffering, shown with progress.
         #expect(radio.names.contains(.buffering))
         await radio.waitFor("playing again", timeout: 20, fresh: true) { $0.name == .playing }
-        let events = try await radio.analytics.events()
+        let events = try await radio.recordedEvents()
         #expect(events.first?.errorType == cause.errorType)
         await radio.shutdown()
     }

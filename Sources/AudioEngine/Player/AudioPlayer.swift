@@ -137,6 +137,12 @@ public actor AudioPlayer {
         analytics?.finish()
     }
 
+    /// Waits until every error reported so far is in the analytics store, and goes on recording:
+    /// a state is published before its error is stored, so a reader right after `failed` waits here.
+    public func settleAnalytics() async {
+        await analytics?.settled()
+    }
+
     /// Waits until every error of this playback is in the analytics store. Call it after
     /// `shutdown()` and before the process exits.
     public func flushAnalytics() async {

@@ -12,6 +12,8 @@ final class PlayerAnalytics: Sendable {
     private enum Input: Sendable {
         case state(PlayerState)
         case notice(PlayerNotice)
+        /// Resumed when every input before it has been handled.
+        case barrier(CheckedContinuation<Bool, Never>)
     }
 
     private let continuation: AsyncStream<Input>.Continuation
@@ -25,6 +27,8 @@ final class PlayerAnalytics: Sendable {
             var operation: AnalyticsIdentifier = "play"
             for await input in inputs {
                 switch input {
+                case .barrier(let waiter):
+                    waiter.resume(returning: true)
                 case .state(let state):
                     if let track = state.currentTrack { operation = Self.operation(for: track) }
                     switch state {
@@ -55,6 +59,14 @@ final class PlayerAnalytics: Sendable {
     func observe(_ state: PlayerState) { continuation.yield(.state(state)) }
     func observe(_ notice: PlayerNotice) { continuation.yield(.notice(notice)) }
     func finish() { continuation.finish() }
+
+    /// Waits until every input so far is handled; recording goes on afterwards.
+    func settled() async {
+        let queued = await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
+            if case .terminated = continuation.yield(.barrier(waiter)) { waiter.resume(returning: false) }
+        }
+        if !queued { await task.value }
+    }
 
     /// Ends the inputs and waits until every event is written, so a process that exits right
     /// after a failure still has it recorded.

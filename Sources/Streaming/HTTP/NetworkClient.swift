@@ -148,7 +148,7 @@ public struct NetworkClient: Sendable {
     }
 
     /// One attempt: with `checkTarget`, each hop is checked and redirects are followed here.
-    private static func fetchOnce(_ url: URL, http: HTTPClient, options: Options, now: @Sendable () -> Date) async throws -> NetworkResponse {
+    private static func fetchOnce(_ url: URL, http: HTTPClient, options: Options, now: @escaping @Sendable () -> Date) async throws -> NetworkResponse {
         guard let check = options.checkTarget else { return try await request(url, http: http, options: options, now: now) }
         var target = url
         for _ in 0...StreamingLimits.maxRedirects {
@@ -165,7 +165,25 @@ public struct NetworkClient: Sendable {
         throw PlaybackError(.streamUnavailable, underlying: "more than \(StreamingLimits.maxRedirects) redirects")
     }
 
-    private static func request(_ url: URL, http: HTTPClient, options: Options, now: @Sendable () -> Date) async throws -> NetworkResponse {
+    private static func request(_ url: URL, http: HTTPClient, options: Options, now: @escaping @Sendable () -> Date) async throws -> NetworkResponse {
+        // AsyncHTTPClient's deadline ends at the response head: a server that sends its headers and
+        // then holds the body would keep this call waiting for ever. The whole exchange races the
+        // timeout; the loser is cancelled (AsyncHTTPClient cancels the request with its task).
+        try await withThrowingTaskGroup(of: NetworkResponse?.self) { group in
+            group.addTask { try await exchange(url, http: http, options: options, now: now) }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(Int64(options.timeout * 1000)))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let response = first else {
+                throw PlaybackError(.connectionTimeout, underlying: "no complete answer within \(options.timeout) s")
+            }
+            return response
+        }
+    }
+
+    private static func exchange(_ url: URL, http: HTTPClient, options: Options, now: @Sendable () -> Date) async throws -> NetworkResponse {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         request.headers.add(name: "User-Agent", value: SharedHTTPClient.userAgent)

@@ -12,7 +12,8 @@ import Testing
 @Suite("PodcastLibrary against a real HTTP server", .serialized)
 struct PodcastLibraryTests {
     static func feed(title: String, items: [(guid: String, title: String, audio: String?)]) -> Data {
-        let entries = items.map { item in
+        // Typed, or GRDB's `[SQL].joined` wins the overload and the feed holds SQL descriptions.
+        let entries: String = items.map { item -> String in
             let enclosure = item.audio.map { #"<enclosure url="\#($0)" length="1000" type="audio/mpeg"/>"# } ?? ""
             return """
                 <item><guid>\(item.guid)</guid><title>\(item.title)</title>

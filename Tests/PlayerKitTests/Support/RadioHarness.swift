@@ -48,6 +48,13 @@ final class RadioHarness: @unchecked Sendable {
         }
     }
 
+    /// The analytics events once the player has handed over every pending one: a state is
+    /// published before its event is stored, so reading right after seeing `failed` could race.
+    func recordedEvents() async throws -> [ErrorEvent] {
+        await player.settleAnalytics()
+        return try await analytics.events()
+    }
+
     private func append(_ update: PlayerUpdate) {
         lock.withLock { log.append((update, Date().timeIntervalSince(started))) }
     }
