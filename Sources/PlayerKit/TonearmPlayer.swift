@@ -48,8 +48,8 @@ public final class TonearmPlayer: Sendable {
         let player = AudioPlayer(output: output, options: options, decoders: factory, clock: clock, random: random, analytics: services.analytics)
         self.player = player
         let pipeline = NowPlayingPipeline(
-            metadata: MetadataService(network: services.network, configuration: services.metadata),
-            artwork: ArtworkService(network: services.network, configuration: services.artwork))
+            metadata: MetadataService(network: services.network, configuration: services.metadata, analytics: services.analytics),
+            artwork: ArtworkService(network: services.network, configuration: services.artwork, analytics: services.analytics))
         var tasks = [
             Task {
                 for await event in events {

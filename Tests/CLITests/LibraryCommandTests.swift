@@ -58,6 +58,13 @@ struct LibraryCommandTests {
         r = try CLITests.run(["play", "--station", "Station One", "--output", "null"], dataHome: home)
         #expect(r.status == 1)
         #expect(r.err.contains(PlaybackError(.notInLibrary).message(in: .english)), "stderr: \(r.err)")
+        // Both refusals are in the persistent analytics, by operation, without the names.
+        let exported = Self.dataHome().appendingPathExtension("json")
+        r = try CLITests.run(["errors", "--export", exported.path], dataHome: home)
+        #expect(r.status == 0, "stderr: \(r.err)")
+        let events = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: exported)) as? [[String: Any]])
+        #expect(events.compactMap { $0["operation"] as? String } == ["addStation", "playStation"])
+        #expect(try !String(contentsOf: exported, encoding: .utf8).contains("Station One"))
     }
 
     @Test func sessionsAreKeptByNameAndPlayed() throws {

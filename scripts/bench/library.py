@@ -148,11 +148,11 @@ def fill_error_events(path, count):
             ts = int(now - rng.uniform(0, 30 * 86400))
             value = {
                 "id": str(uuid.UUID(int=rng.getrandbits(128))).upper(),
-                "timestamp": time.strftime("%Y-%m-%d %H:%M:%S.000", time.gmtime(ts)),
+                "timestamp": ts,  # whole seconds since 1970, as the store writes them
                 "errorType": rng.choice(TYPES),
                 "operation": rng.choice(OPERATIONS),
                 "userAction": None,
-                "isRetryable": rng.random() < 0.7,
+                "isRetryable": int(rng.random() < 0.7),
                 "resolution": rng.choice(RESOLUTIONS),
             }
             rows.append(tuple(value[c] for c in columns))

@@ -53,6 +53,7 @@ public actor ArtworkService {
     static let accept = "image/png, image/jpeg;q=0.9, image/*;q=0.5"
 
     private let network: NetworkClient
+    private let analytics: ErrorAnalytics?
     public nonisolated let configuration: Configuration
     private let policy: AddressPolicy
     private let disk: ArtworkDiskCache
@@ -62,8 +63,10 @@ public actor ArtworkService {
     /// - Parameters:
     ///   - network: the program's HTTP client wrapper; tests pass one with an immediate clock so
     ///     retries do not wait.
-    public init(network: NetworkClient = .shared, configuration: Configuration = .init()) {
+    ///   - analytics: where a failed fetch is recorded (the listener sees the default picture).
+    public init(network: NetworkClient = .shared, configuration: Configuration = .init(), analytics: ErrorAnalytics? = nil) {
         self.network = network
+        self.analytics = analytics
         self.configuration = configuration
         policy = AddressPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)
         disk = ArtworkDiskCache(
@@ -82,11 +85,22 @@ public actor ArtworkService {
     public func artwork(artworkURL: URL?, isStationIdentity: Bool) async -> Artwork {
         if isStationIdentity {
             let empty = Artwork(kind: .station, data: nil, width: nil, height: nil, averageColor: nil)
-            guard let logo = configuration.stationLogoURL, let picture = try? await load(logo) else { return empty }
+            guard let logo = configuration.stationLogoURL, let picture = await loadRecordingFailure(logo) else { return empty }
             return picture.with(kind: .station)
         }
-        guard let url = artworkURL, let picture = try? await load(url) else { return .placeholder }
+        guard let url = artworkURL, let picture = await loadRecordingFailure(url) else { return .placeholder }
         return picture
+    }
+
+    static let operation: AnalyticsIdentifier = "loadArtwork"
+
+    private func loadRecordingFailure(_ url: URL) async -> Artwork? {
+        do {
+            return try await load(url)
+        } catch {
+            await analytics?.record(error, operation: Self.operation)
+            return nil
+        }
     }
 
     /// The guarded fetch itself (kind `.real`), from the caches when they hold the URL.

@@ -51,15 +51,18 @@ public actor MetadataService {
     static let radioCoOperation = "metadata.radioStatus"
 
     private let network: NetworkClient
+    private let analytics: ErrorAnalytics?
     public let configuration: Configuration
     /// The last status fetch's failure; nil after a successful one. For logs and analytics only:
     /// a failed status fetch never changes what is shown beyond the missing artwork.
     public private(set) var lastError: PlaybackError?
     private var matched: (icy: IcyMetadata, station: IcyStationInfo?, update: TrackUpdate)?
 
-    public init(network: NetworkClient = .shared, configuration: Configuration) {
+    /// - Parameter analytics: where a failed status fetch is recorded (it is not shown).
+    public init(network: NetworkClient = .shared, configuration: Configuration, analytics: ErrorAnalytics? = nil) {
         self.network = network
         self.configuration = configuration
+        self.analytics = analytics
     }
 
     /// An ICY block arrived (with the response's station info): returns the update to show. When a
@@ -128,8 +131,13 @@ public actor MetadataService {
             return status
         } catch {
             lastError = error
+            await analytics?.record(error, operation: AnalyticsIdentifier(Self.operation(for: configuration.statusSource)))
             return nil
         }
+    }
+
+    private static func operation(for source: StatusSource?) -> String {
+        if case .radioCo? = source { radioCoOperation } else { icecastOperation }
     }
 
     private func poll(station: IcyStationInfo?) async -> TrackUpdate? {

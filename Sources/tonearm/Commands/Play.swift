@@ -54,7 +54,7 @@ struct Play: AsyncParsableCommand {
     /// the saved position (0 once it was finished), and its position is kept while it plays.
     private func playEpisode(_ id: Int64) async throws {
         let library = await LibraryContext.open()
-        let (record, start) = orFail { () throws(PlaybackError) in
+        let (record, start) = await library.attempt("playEpisode") { () throws(PlaybackError) in
             let record = try library.store.episode(id: id)
             return (record, try library.store.resumePosition(episodeID: id))
         }
@@ -74,14 +74,14 @@ struct Play: AsyncParsableCommand {
 
     private func playStation(_ name: String) async throws {
         let library = await LibraryContext.open()
-        let track = orFail { () throws(PlaybackError) in try library.store.station(named: name).station.track }
+        let track = await library.attempt("playStation") { () throws(PlaybackError) in try library.store.station(named: name).station.track }
         try await PlaybackRunner(options: playback, services: stream.services(for: [track]), library: library)
             .run(PlayRequest(track: track), configuration: playback.configuration())
     }
 
     private func playSession(_ name: String) async throws {
         let library = await LibraryContext.open()
-        let record = orFail { () throws(PlaybackError) in try library.store.session(named: name) }
+        let record = await library.attempt("playSession") { () throws(PlaybackError) in try library.store.session(named: name) }
         try await PlaybackRunner(options: playback, library: library)
             .run(SessionLoader.request(for: record.path), configuration: playback.configuration())
     }

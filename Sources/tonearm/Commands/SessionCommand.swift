@@ -63,7 +63,7 @@ struct SessionCommand: AsyncParsableCommand {
             let url = URL(fileURLWithPath: file).standardizedFileURL
             let (session, json) = SessionLoader.check(url)
             let library = await LibraryContext.open()
-            let record = orFail { () throws(PlaybackError) in
+            let record = await library.attempt("addSession") { () throws(PlaybackError) in
                 try library.store.addSession(name: name ?? session.name ?? url.deletingPathExtension().lastPathComponent, path: url.path, json: json)
             }
             print("Added \(record.name) (session \(record.id), \(record.stageCount) stages). Play it with: tonearm play --session \"\(record.name)\"")
@@ -76,7 +76,7 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let library = await LibraryContext.open()
-            let sessions = orFail { () throws(PlaybackError) in try library.store.sessions() }
+            let sessions = await library.attempt("listSessions") { () throws(PlaybackError) in try library.store.sessions() }
             if json { return JSONOutput.print(sessions) }
             guard !sessions.isEmpty else { return print("No sessions yet. Add one with: tonearm session add FILE") }
             print(TextTable.render(
@@ -90,7 +90,7 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let library = await LibraryContext.open()
-            orFail { () throws(PlaybackError) in try library.store.removeSession(named: name) }
+            await library.attempt("removeSession") { () throws(PlaybackError) in try library.store.removeSession(named: name) }
             print("Removed \(TextSanitizer.singleLine(name, maxLength: 120))")
         }
     }

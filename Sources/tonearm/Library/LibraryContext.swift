@@ -35,6 +35,18 @@ struct LibraryContext {
         }
     }
 
+    /// Runs one library operation; a failure is recorded in the error analytics like every other
+    /// error, printed with its explanation, and ends the command (status 1).
+    @discardableResult
+    func attempt<T>(_ operation: AnalyticsIdentifier, _ body: () async throws(PlaybackError) -> T) async -> T {
+        do {
+            return try await body()
+        } catch {
+            await analytics.record(error, operation: operation)
+            ErrorOutput.fail(error)
+        }
+    }
+
     private static func make() async throws(PlaybackError) -> LibraryContext {
         let store = try LibraryStore.open()
         let analytics = ErrorAnalytics(store: store.errorEvents, retention: try retention(store))

@@ -32,7 +32,7 @@ struct PodcastCommand: AsyncParsableCommand {
 
         func run() async throws {
             let library = await LibraryContext.open()
-            let podcasts = orFail { () throws(PlaybackError) in try library.store.podcasts() }
+            let podcasts = await library.attempt("listPodcasts") { () throws(PlaybackError) in try library.store.podcasts() }
             if json { return JSONOutput.print(podcasts) }
             guard !podcasts.isEmpty else { return print("No podcasts yet. Add one with: tonearm podcast add FEED_URL") }
             print(TextTable.render(
@@ -48,7 +48,7 @@ struct PodcastCommand: AsyncParsableCommand {
 
         func run() async throws {
             let library = await LibraryContext.open()
-            let episodes = orFail { () throws(PlaybackError) in
+            let episodes = await library.attempt("listEpisodes") { () throws(PlaybackError) in
                 try library.store.episodes(podcastID: try library.store.podcast(matching: podcast).id)
             }
             if json { return JSONOutput.print(episodes) }
@@ -88,7 +88,7 @@ struct PodcastCommand: AsyncParsableCommand {
 
         func run() async throws {
             let library = await LibraryContext.open()
-            let targets = orFail { () throws(PlaybackError) -> [PodcastRecord] in
+            let targets = await library.attempt("refreshPodcast") { () throws(PlaybackError) -> [PodcastRecord] in
                 if let podcast { return [try library.store.podcast(matching: podcast)] }
                 return try library.store.podcasts()
             }
@@ -114,7 +114,7 @@ struct PodcastCommand: AsyncParsableCommand {
 
         func run() async throws {
             let library = await LibraryContext.open()
-            let removed = orFail { () throws(PlaybackError) -> PodcastRecord in
+            let removed = await library.attempt("removePodcast") { () throws(PlaybackError) -> PodcastRecord in
                 let record = try library.store.podcast(matching: podcast)
                 try library.store.removePodcast(id: record.id)
                 return record
@@ -130,7 +130,7 @@ struct PodcastCommand: AsyncParsableCommand {
         func run() async throws {
             let data = try LocalFile.read(file, maxBytes: LibraryLimits.maxOPMLBytes)
             let library = await LibraryContext.open()
-            let outcomes = await orFail { () async throws(PlaybackError) in try await library.podcasts.importOPML(data) }
+            let outcomes = await library.attempt("importOPML") { () async throws(PlaybackError) in try await library.podcasts.importOPML(data) }
             var failed = 0
             for outcome in outcomes {
                 switch outcome {
@@ -152,7 +152,7 @@ struct PodcastCommand: AsyncParsableCommand {
 
         func run() async throws {
             let library = await LibraryContext.open()
-            let data = orFail { () throws(PlaybackError) in try library.podcasts.exportOPML() }
+            let data = await library.attempt("exportOPML") { () throws(PlaybackError) in try library.podcasts.exportOPML() }
             guard let file else { return FileHandle.standardOutput.write(data) }
             try LocalFile.write(data, to: file)
         }

@@ -19,7 +19,7 @@ struct StationCommand: AsyncParsableCommand {
         func run() async throws {
             let streamURL = try WebURL.parse(url, what: "URL")
             let library = await LibraryContext.open()
-            let station = orFail { () throws(PlaybackError) in try library.store.addStation(name: name, url: streamURL, genre: genre) }
+            let station = await library.attempt("addStation") { () throws(PlaybackError) in try library.store.addStation(name: name, url: streamURL, genre: genre) }
             print("Added \(station.name) (station \(station.id)). Play it with: tonearm play --station \"\(station.name)\"")
         }
     }
@@ -33,11 +33,11 @@ struct StationCommand: AsyncParsableCommand {
             let data = try LocalFile.read(file, maxBytes: StreamingLimits.maxPlaylistBytes)
             let url = URL(fileURLWithPath: file)
             let kind = PlaylistKind.detect(contentType: nil, url: url, firstBytes: [UInt8](data.prefix(PlaylistKind.sniffLength))) ?? .m3u
-            let entries = orFail { () throws(PlaybackError) in
+            let library = await LibraryContext.open()
+            let entries = await library.attempt("importStations") { () throws(PlaybackError) in
                 // No base URL: a relative entry cannot be a station, and file paths are skipped below.
                 try PlaylistParser.parse(data, kind: kind, baseURL: nil)
             }
-            let library = await LibraryContext.open()
             var added = 0
             var skipped = 0
             for entry in entries {
@@ -66,7 +66,7 @@ struct StationCommand: AsyncParsableCommand {
 
         func run() async throws {
             let library = await LibraryContext.open()
-            let stations = orFail { () throws(PlaybackError) in try library.store.stations() }
+            let stations = await library.attempt("listStations") { () throws(PlaybackError) in try library.store.stations() }
             if json { return JSONOutput.print(stations) }
             guard !stations.isEmpty else { return print("No stations yet. Add one with: tonearm station add NAME URL") }
             print(TextTable.render(
@@ -81,7 +81,7 @@ struct StationCommand: AsyncParsableCommand {
 
         func run() async throws {
             let library = await LibraryContext.open()
-            orFail { () throws(PlaybackError) in try library.store.removeStation(named: name) }
+            await library.attempt("removeStation") { () throws(PlaybackError) in try library.store.removeStation(named: name) }
             print("Removed \(TextSanitizer.singleLine(name, maxLength: 120))")
         }
     }

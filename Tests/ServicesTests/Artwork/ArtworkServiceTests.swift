@@ -21,10 +21,13 @@ import TestProcesses
 
     deinit { try? FileManager.default.removeItem(at: cache) }
 
-    func service(allowPrivate: Bool = true, maxBytes: Int = ServiceLimits.maxArtworkBytes, logo: URL? = nil) -> ArtworkService {
+    func service(
+        allowPrivate: Bool = true, maxBytes: Int = ServiceLimits.maxArtworkBytes, logo: URL? = nil, analytics: ErrorAnalytics? = nil
+    ) -> ArtworkService {
         ArtworkService(
             network: network,
-            configuration: .init(cacheDirectory: cache, allowPrivateAddresses: allowPrivate, maxBytes: maxBytes, stationLogoURL: logo))
+            configuration: .init(cacheDirectory: cache, allowPrivateAddresses: allowPrivate, maxBytes: maxBytes, stationLogoURL: logo),
+            analytics: analytics)
     }
 
     func expectError(_ code: PlaybackError.Code, _ body: () async throws(PlaybackError) -> Artwork, sourceLocation: SourceLocation = #_sourceLocation) async {
@@ -157,6 +160,24 @@ import TestProcesses
         #expect(artwork.kind == .default)
         #expect(server.requests.count == BackoffPolicy.artwork.maxAttempts)
         await expectError(.httpRetryable) { () async throws(PlaybackError) in try await service.load(server.url("/c.png")) }
+    }
+
+    @Test func aFailedFetchIsRecordedInTheAnalyticsWithoutItsURL() async throws {
+        let server = try TestHTTPServer { _ in .complete(status: 404, contentType: "text/plain", body: Data("gone".utf8)) }
+        defer { server.stop() }
+        let analytics = ErrorAnalytics()
+        let service = service(analytics: analytics)
+        #expect(await service.artwork(artworkURL: server.url("/cover-SECRET.png"), isStationIdentity: false) == .placeholder)
+        let events = try await analytics.events()
+        #expect(events.map(\.operation) == ["loadArtwork"])
+        #expect(events.map(\.errorType) == [PlaybackError(.httpNotFound).errorType])
+        #expect(!String(describing: events).contains("SECRET"))
+        // A picture that loads records nothing.
+        let png = try ArtworkFixtures.image()
+        let good = try TestHTTPServer { _ in .complete(contentType: "image/png", body: png) }
+        defer { good.stop() }
+        #expect(await service.artwork(artworkURL: good.url("/c.png"), isStationIdentity: false).kind == .real)
+        #expect(try await analytics.events().count == 1)
     }
 
     @Test func loopbackRefusedUnlessAllowed() async throws {

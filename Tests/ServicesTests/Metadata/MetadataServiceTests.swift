@@ -12,11 +12,14 @@ import TestProcesses
     static let fixedNow = Date(timeIntervalSince1970: 1_700_000_000)
     static let largeCover = URL(string: "https://cdn.example/covers/large.jpg")
 
-    func makeService(_ server: TestHTTPServer, source: (TestHTTPServer) -> MetadataService.StatusSource?, identity: [String] = [], name: String? = nil) -> MetadataService {
+    func makeService(
+        _ server: TestHTTPServer, source: (TestHTTPServer) -> MetadataService.StatusSource?, identity: [String] = [], name: String? = nil,
+        analytics: ErrorAnalytics? = nil
+    ) -> MetadataService {
         let network = NetworkClient(clock: ImmediateClock(), seed: 42, now: { Self.fixedNow })
         return MetadataService(
             network: network,
-            configuration: .init(identityStrings: identity, statusSource: source(server), stationName: name))
+            configuration: .init(identityStrings: identity, statusSource: source(server), stationName: name), analytics: analytics)
     }
 
     func radioCo(_ server: TestHTTPServer) -> MetadataService.StatusSource { .radioCo(server.url("/api/v2/status")) }
@@ -92,10 +95,13 @@ import TestProcesses
         let server = try TestHTTPServer { _ in .complete(status: 404, contentType: "text/plain", body: Data("no".utf8)) }
         // Not `stop()`: deinit stops the server too, and a second stop waits forever on its shut-down loop.
         defer { withExtendedLifetime(server) {} }
-        let service = makeService(server, source: radioCo, name: "Configured")
+        let analytics = ErrorAnalytics()
+        let service = makeService(server, source: radioCo, name: "Configured", analytics: analytics)
         let update = await service.receive(IcyMetadata(title: "Miles Davis - So What", url: nil), station: nil)
         #expect(update == TrackUpdate(title: "So What", artist: "Miles Davis", station: "Configured"))
         #expect(await service.lastError?.code == .httpNotFound)
+        // Not shown, but recorded for the error summary.
+        #expect(try await analytics.events().map(\.operation) == ["metadata.radioStatus"])
         #expect(server.requests.count == 1)  // a 404 is final: not retried
         #expect(await service.poll() == nil)
     }
