@@ -30,14 +30,16 @@ final class RadioHarness: @unchecked Sendable {
         network: NetworkBuffering = NetworkBuffering(),
         streaming: StreamingDecoderFactory.Options = .init(),
         metadata: MetadataService.Configuration = .init(),
-        connectivity: ConnectivityMonitor? = nil
+        connectivity: ConnectivityMonitor? = nil,
+        output: any AudioSink = NullSink(realtime: true),
+        mode: RenderMode = .realtime
     ) async throws {
         var artwork = ArtworkService.Configuration()
         artwork.allowPrivateAddresses = true
         artwork.cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-art-\(UUID().uuidString)")
         composed = TonearmPlayer(
-            output: NullSink(realtime: true),
-            options: AudioPlayer.Options(configuration: configuration, mode: .realtime, network: network),
+            output: output,
+            options: AudioPlayer.Options(configuration: configuration, mode: mode, network: network),
             services: TonearmPlayer.Services(
                 metadata: metadata, artwork: artwork, streaming: streaming, connectivity: connectivity, analytics: analytics),
             random: SeededRandom(seed: 4))

@@ -1,0 +1,184 @@
+import AudioEngine
+import Foundation
+import PlayerCore
+import PlayerKit
+import Synchronization
+import TestProcesses
+import Testing
+
+/// Seed 000's episode promises end to end: the player renders an episode served over HTTP whose
+/// connection drops, and the rendered audio is compared with the file.
+///
+/// The episode is a 16-bit PCM WAV whose samples number themselves (left: the frame index's low 16
+/// bits, right: its high bits). Decoding it at 48 kHz stereo is exact, so every rendered frame says
+/// which frame of the file it is: a repeated or a missing span shows as a jump in that count.
+@Suite("Episodes resume where they were", .serialized)
+struct EpisodeResumeTests {
+    static let sampleRate = 48_000
+
+    /// A WAV file of `seconds` whose frame i holds (Int16(truncating: i), Int16(i >> 16)).
+    static func countingWAV(seconds: Int) -> Data {
+        let frames = seconds * sampleRate
+        var data = Data()
+        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { data.append(contentsOf: $0) } }
+        func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8))
+        u32(36 + frames * 4)
+        data.append(contentsOf: Array("WAVEfmt ".utf8))
+        u32(16); u16(1); u16(2); u32(sampleRate); u32(sampleRate * 4); u16(4); u16(16)
+        data.append(contentsOf: Array("data".utf8))
+        u32(frames * 4)
+        data.reserveCapacity(data.count + frames * 4)
+        for i in 0..<frames {
+            withUnsafeBytes(of: Int16(truncatingIfNeeded: i).littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: Int16(truncatingIfNeeded: i >> 16).littleEndian) { data.append(contentsOf: $0) }
+        }
+        return data
+    }
+
+    /// The file frame each rendered frame came from.
+    static func frameNumbers(_ samples: [Float]) -> [Int] {
+        stride(from: 0, to: samples.count - 1, by: 2).map { k in
+            let low = Int(UInt16(bitPattern: Int16((samples[k] * 32_768).rounded())))
+            let high = Int(Int16((samples[k + 1] * 32_768).rounded()))
+            return high << 16 | low
+        }
+    }
+
+    /// Frames at the start of a rendered run that the start ramp (a 10 ms de-click fade-in) scales,
+    /// so they no longer carry their number exactly.
+    static let rampFrames = 960
+
+    /// Spans where the count does not go up by exactly one: (index, from, to). The start ramp's
+    /// frames are skipped.
+    static func jumps(_ numbers: [Int]) -> [(at: Int, from: Int, to: Int)] {
+        let checked = numbers.dropFirst(rampFrames)
+        return zip(checked.indices.dropFirst(), zip(checked, checked.dropFirst())).compactMap { index, pair in
+            pair.1 == pair.0 + 1 ? nil : (index, pair.0, pair.1)
+        }
+    }
+
+    /// Answers with `file`, cut at byte `cutAt` of the file. The first two answers that start
+    /// before it are cut: FFmpeg reads the header from the first and then seeks back to the data
+    /// chunk (a second request), so the first is abandoned early and the second carries the cut
+    /// the test is about. Later answers end as `after` says.
+    static func server(_ file: Data, cutAt: Int, ranges: Bool, after: @escaping @Sendable () -> TestHTTPServer.Response.Ending = { .complete })
+        throws -> TestHTTPServer
+    {
+        let cuts = Mutex(0)
+        return try TestHTTPServer { request in
+            let start = ranges ? TestHTTPServer.Response.requestedStart(request) ?? 0 : 0
+            let ending: TestHTTPServer.Response.Ending = cuts.withLock { count in
+                guard count < 2, start < cutAt else { return after() }
+                count += 1
+                return .cut(after: cutAt - start)
+            }
+            return .file(file, for: request, ranges: ranges, contentType: "audio/wav", ending: ending)
+        }
+    }
+
+    static func episodePlayer(giveUpAfter: Double = ResilienceDefaults.reconnectGiveUpAfter, paced: Bool = false) async throws -> (
+        RadioHarness, CapturingSink
+    ) {
+        let sink = CapturingSink(paced: paced)
+        var streaming = StreamingDecoderFactory.Options()
+        // The source's own retries after a drop do not wait on the wall clock here.
+        streaming.episodeRetrySleep = { _ in }
+        let configuration = PlayerStateMachine.Configuration(fadeOutAtEnd: false, reconnectGiveUpAfter: giveUpAfter)
+        let harness = try await RadioHarness(
+            configuration: configuration, streaming: streaming, output: sink, mode: paced ? .realtime : .asFastAsPossible)
+        return (harness, sink)
+    }
+
+    @Test(arguments: [true, false])
+    func aDropMidEpisodeContinuesAtTheSameFrame(serverHonoursRanges: Bool) async throws {
+        let file = Self.countingWAV(seconds: 6)
+        let cutAt = file.count * 2 / 5
+        let server = try Self.server(file, cutAt: cutAt, ranges: serverHonoursRanges)
+        defer { server.stop() }
+        let (radio, sink) = try await Self.episodePlayer()
+        try await radio.play(server.url("/episode.wav"), kind: .episode, title: "Episode")
+        await radio.waitFor("finished", timeout: 60) { $0.name == .finished }
+        await radio.shutdown()
+
+        let requests = server.requests
+        let ranges = requests.map { $0.header("Range") ?? "-" }
+        if serverHonoursRanges {
+            // After the cut, a request asks for the byte after the last one delivered.
+            #expect(requests.contains { TestHTTPServer.Response.requestedStart($0) == cutAt }, "ranges: \(ranges)")
+        } else {
+            // The whole file again after the cut, read up to where the cut was.
+            #expect(requests.count >= 3, "ranges: \(ranges)")
+        }
+        #expect(!radio.names.contains(.reconnecting) && !radio.names.contains(.failed), "states: \(radio.names)")
+        let numbers = Self.frameNumbers(sink.samples)
+        #expect(numbers.count == 6 * Self.sampleRate, "rendered \(numbers.count) frames")
+        #expect(numbers.dropFirst(Self.rampFrames).first == Self.rampFrames)
+        let jumps = Self.jumps(numbers)
+        #expect(jumps.isEmpty, "the rendered audio skips or repeats: \(jumps.prefix(5))")
+    }
+
+    @Test func aNetworkFailureKeepsThePositionAndRetryResumesFromIt() async throws {
+        let file = Self.countingWAV(seconds: 6)
+        let healed = Mutex(false)
+        // After the cut the server is down (every answer is cut before its first byte) until the
+        // fault is removed.
+        let server = try Self.server(file, cutAt: file.count / 2, ranges: true) { healed.withLock { $0 } ? .complete : .cut(after: 0) }
+        defer { server.stop() }
+        // Real time, so the listener is somewhere in the middle when the source gives up.
+        let (radio, sink) = try await Self.episodePlayer(giveUpAfter: 2, paced: true)
+        try await radio.play(server.url("/episode.wav"), kind: .episode, title: "Episode")
+        let failed = await radio.waitFor("failed", timeout: 60) { $0.name == .failed }
+        let failure = try #require(failed?.failure)
+        #expect(failure.recoverable)
+        #expect(failure.error.isRetryable, "cause: \(failure.error.code)")
+        #expect(failed?.allows(.retry) == true)
+        // The episode, its position and its duration are kept for the Retry.
+        guard case .failed(_, _, let resume?)? = failed else {
+            Issue.record("no resume point in \(String(describing: failed))")
+            return
+        }
+        #expect(resume.track.kind == .episode)
+        #expect(resume.duration.map { abs($0 - 6) < 0.01 } == true, "duration \(String(describing: resume.duration))")
+        #expect(resume.position > 1 && resume.position < 3.1, "position \(resume.position)")
+        let beforeRetry = Self.frameNumbers(sink.samples)
+
+        healed.withLock { $0 = true }
+        try await radio.player.retry()
+        await radio.waitFor("finished", timeout: 60, fresh: true) { $0.name == .finished }
+        await radio.shutdown()
+
+        let after = Array(Self.frameNumbers(sink.samples).dropFirst(beforeRetry.count))
+        // The frame the retry started at, read past its start ramp.
+        try #require(after.count > Self.rampFrames)
+        let resumedAt = after[Self.rampFrames] - Self.rampFrames
+        // The retry starts where the listener was: within one buffer (0.1 s) of the saved position.
+        #expect(abs(Double(resumedAt) / Double(Self.sampleRate) - resume.position) <= 0.1, "resumed at frame \(resumedAt), saved \(resume.position) s")
+        #expect(after.last == 6 * Self.sampleRate - 1)
+        #expect(Self.jumps(after).isEmpty, "after the retry: \(Self.jumps(after).prefix(5))")
+        #expect(Self.jumps(beforeRetry).isEmpty, "before the failure: \(Self.jumps(beforeRetry).prefix(5))")
+    }
+}
+
+/// An output that keeps what it is given (render mode: no pacing), for comparing with the source.
+/// Paced, it takes as long as a device would to play what it is given.
+final class CapturingSink: AudioSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer: [Float] = []
+    private let paced: Bool
+
+    init(paced: Bool) { self.paced = paced }
+
+    var kind: String { "capture" }
+    var isRealtime: Bool { paced }
+    var samples: [Float] { lock.withLock { buffer } }
+
+    func open() throws(PlaybackError) {}
+    func write(_ samples: UnsafePointer<Float>, frames: Int) throws(PlaybackError) {
+        lock.withLock { buffer.append(contentsOf: UnsafeBufferPointer(start: samples, count: frames * 2)) }
+        if paced { Thread.sleep(forTimeInterval: Double(frames) / Double(EpisodeResumeTests.sampleRate)) }
+    }
+    func drain() throws(PlaybackError) {}
+    func close() {}
+    func takeRouteChange() -> RouteChange? { nil }
+}
