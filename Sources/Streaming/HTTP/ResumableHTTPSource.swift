@@ -129,14 +129,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
 
     public func seek(to target: Int64) throws(PlaybackError) {
         condition.lock()
-        if closed {
-            condition.unlock()
-            throw PlaybackError(.cancelled, underlying: "source closed")
-        }
-        if let failure {
-            condition.unlock()
-            throw failure
-        }
+        try unlockAndThrowIfUnusable()
         let target = max(0, target)
         guard target != offset else {
             condition.unlock()
@@ -160,12 +153,8 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
         dropped?.close()
     }
 
-    // MARK: - Requests
-
-    /// The request to read from, opening (and checking) one at the current offset when there is
-    /// none; nil at the end of the file.
-    private func currentOrOpen() throws(PlaybackError) -> HTTPByteSource? {
-        condition.lock()
+    /// With the lock held: a closed or failed source releases the lock and throws why.
+    private func unlockAndThrowIfUnusable() throws(PlaybackError) {
         if closed {
             condition.unlock()
             throw PlaybackError(.cancelled, underlying: "source closed")
@@ -174,6 +163,15 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
             condition.unlock()
             throw failure
         }
+    }
+
+    // MARK: - Requests
+
+    /// The request to read from, opening (and checking) one at the current offset when there is
+    /// none; nil at the end of the file.
+    private func currentOrOpen() throws(PlaybackError) -> HTTPByteSource? {
+        condition.lock()
+        try unlockAndThrowIfUnusable()
         if let current {
             condition.unlock()
             return current

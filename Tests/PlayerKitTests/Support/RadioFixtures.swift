@@ -4,32 +4,10 @@ import TestProcesses
 /// Real MP3 audio for the scripted HTTP servers, made once per test process by the `ffmpeg` tool
 /// (a missing tool is a failure, never a skip), and ICY bodies built from it.
 enum RadioFixtures {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// 20 s of a 440 Hz tone, MP3 at 128 kbit/s (16,000 bytes a second).
-    static let mp3: Result<Data, Failure> = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-radio-\(UUID().uuidString)")
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let output = directory.appendingPathComponent("tone.mp3").path
-            let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
-            guard let ffmpeg else { return .failure(Failure(description: "ffmpeg is not installed (apt-get install ffmpeg)")) }
-            let child = try ChildProcess(
-                ffmpeg,
-                ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=20:sample_rate=44100",
-                 "-ac", "2", "-c:a", "libmp3lame", "-b:a", "128k", output],
-                environment: ProcessInfo.processInfo.environment, stdout: "/dev/null", stderr: directory.appendingPathComponent("err").path)
-            guard child.wait(timeout: 30) == 0 else {
-                return .failure(Failure(description: "ffmpeg failed to make the MP3 fixture"))
-            }
-            return .success(try Data(contentsOf: URL(fileURLWithPath: output)))
-        } catch {
-            return .failure(Failure(description: "MP3 fixture: \(error)"))
-        }
-    }()
+    static let mp3: Result<Data, FFmpegFixture.Failure> = FFmpegFixture.make(
+        ["-f", "lavfi", "-i", "sine=frequency=440:duration=20:sample_rate=44100",
+         "-ac", "2", "-c:a", "libmp3lame", "-b:a", "128k"], fileName: "tone.mp3")
 
     static func audio() throws -> Data { try mp3.get() }
 
