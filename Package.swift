@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Services", targets: ["Services"]),
         .library(name: "Library", targets: ["Library"]),
         .library(name: "PlayerKit", targets: ["PlayerKit"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .executable(name: "tonearm", targets: ["tonearm"]),
     ],
     dependencies: [
@@ -30,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     ],
     targets: [
         // Pure: models, the state machine, errors, resilience, analytics. Foundation only.
@@ -67,6 +69,9 @@ let package = Package(
         // the player. What front ends (the CLI, the terminal UI, MPRIS) build on.
         .target(
             name: "PlayerKit", dependencies: ["PlayerCore", "AudioEngine", "Streaming", "Services", "Library"], swiftSettings: strictSettings),
+        // The terminal screens: Presentation view states laid out on a character canvas (pure, so
+        // every screen is snapshot-tested as text), key bindings.
+        .target(name: "TerminalUI", dependencies: ["Presentation", "PlayerCore"], swiftSettings: strictSettings),
         // The executable: argument parsing and wiring, nothing else.
         .executableTarget(
             name: "tonearm",
@@ -133,8 +138,19 @@ let package = Package(
         ),
         .testTarget(
             name: "PresentationTests",
-            dependencies: ["Presentation", "PlayerCore"],
+            dependencies: ["Presentation", "PlayerCore", "PresentationFixtures"],
             swiftSettings: strictSettings
         ),
+        // Test support: one sample state per PlayerState case, for the view-state and screen tests.
+        .target(name: "PresentationFixtures", dependencies: ["PlayerCore", "Presentation"], path: "Tests/PresentationFixtures", swiftSettings: strictSettings),
+        // Text snapshots of every screen in every state, both sizes, both languages.
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: [
+                "TerminalUI", "Presentation", "PlayerCore", "PresentationFixtures",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ],
+            exclude: ["__Snapshots__"],
+            swiftSettings: strictSettings),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import PresentationFixtures
 import Presentation
 import Testing
 

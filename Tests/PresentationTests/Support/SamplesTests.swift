@@ -1,4 +1,5 @@
 import PlayerCore
+import PresentationFixtures
 import Testing
 
 @Suite struct SamplesTests {
@@ -11,4 +12,8 @@ import Testing
     func everySampleIsValid(_ sample: Sample) {
         #expect(sample.state.isValid)
     }
+}
+
+extension Sample: CustomTestStringConvertible {
+    public var testDescription: String { label }
 }

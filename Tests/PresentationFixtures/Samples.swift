@@ -1,40 +1,40 @@
 import Foundation
 import PlayerCore
 import Presentation
-import Testing
 
-/// Sample tracks, episodes and one or more states per `PlayerState` case.
-enum Samples {
-    static let song = Track(
+/// Sample tracks, episodes and one or more states per `PlayerState` case, shared by the tests of
+/// the view states and of the terminal screens that render them.
+public enum Samples {
+    public static let song = Track(
         id: "song", url: URL(fileURLWithPath: "/music/a.flac"), kind: .file, title: "Song A", artist: "Artist A",
         album: "Album A", duration: 240)
-    static let next = Track(
+    public static let next = Track(
         id: "next", url: URL(fileURLWithPath: "/music/b.flac"), kind: .file, title: "Song B", artist: "Artist B",
         duration: 200)
-    static let station = Station(
+    public static let station = Station(
         id: "fip", name: "FIP", url: URL(string: "https://icecast.radiofrance.fr/fip-hifi.aac")!, genre: "Eclectic")
-    static let episode = Episode(
+    public static let episode = Episode(
         id: "ep42", title: "Episode 42: Resilience", podcastTitle: "The Swift Show",
         audioURL: URL(string: "https://cdn.example.com/ep42.mp3"), duration: 3600)
-    static let episodeWithoutAudio = Episode(
+    public static let episodeWithoutAudio = Episode(
         id: "ep43", title: "Episode 43: Silence", podcastTitle: "The Swift Show", audioURL: nil, duration: 1800)
 
-    static var episodeTrack: Track { try! episode.track() }
+    public static var episodeTrack: Track { try! episode.track() }
 
-    static let now = PlayerTime(seconds: 100)
+    public static let now = PlayerTime(seconds: 100)
 
-    static func snapshot(_ progress: Float, curve: FadeCurve = .equalPower) -> CrossfadePauseSnapshot {
+    public static func snapshot(_ progress: Float, curve: FadeCurve = .equalPower) -> CrossfadePauseSnapshot {
         let g = curve.gains(at: Double(progress))
         return CrossfadePauseSnapshot(
             activeVolume: Float(g.outgoing), inactiveVolume: Float(g.incoming), activePosition: 230,
             inactivePosition: 5, activePlayer: .a, originalDuration: 10, curve: curve, takenAt: now)
     }
 
-    static let network = PlaybackError(.connectionFailed)
-    static let missingURL = PlaybackError(.missingAudioURL)
+    public static let network = PlaybackError(.connectionFailed)
+    public static let missingURL = PlaybackError(.missingAudioURL)
 
     /// One labelled state per case, plus the variants the brief names.
-    static let states: [Sample] = [
+    public static let states: [Sample] = [
         Sample("idle", .idle),
         Sample("preparing", .preparing(track: episodeTrack)),
         Sample("preparingCrossfade", .preparingCrossfade(currentTrack: song, nextTrack: next)),
@@ -70,19 +70,18 @@ enum Samples {
         Sample("failed final", .failed(error: missingURL, recoverable: false, resumePoint: nil)),
     ]
 
-    static func context(_ language: Language, connectivity: Connectivity = .online) -> PlaybackContext {
+    public static func context(_ language: Language, connectivity: Connectivity = .online) -> PlaybackContext {
         PlaybackContext(
             episode: nil, podcastTitle: nil, station: nil, connectivity: connectivity, position: 754, duration: nil,
             now: now, language: language)
     }
 }
 
-struct Sample: Sendable, CustomTestStringConvertible {
-    let label: String
-    let state: PlayerState
-    init(_ label: String, _ state: PlayerState) {
+public struct Sample: Sendable {
+    public let label: String
+    public let state: PlayerState
+    public init(_ label: String, _ state: PlayerState) {
         self.label = label
         self.state = state
     }
-    var testDescription: String { label }
 }

@@ -1,0 +1,62 @@
+/// Which keys do what. Several keys may map to one action; one key never maps to two (a binding
+/// set that would do so is refused with the key named).
+public struct KeyBindings: Sendable, Hashable {
+    public private(set) var keys: [KeyAction: [Key]]
+
+    /// Arrows and hjkl, Enter play, space pause/resume, s stop, n next, left/right seek, r retry,
+    /// x dismiss, a add, / search, ? help, q quit.
+    public static let standard = KeyBindings(uncheckedKeys: [
+        .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
+        .stop: [.character("s")], .next: [.character("n")], .seekBackward: [.left, .character("h")],
+        .seekForward: [.right, .character("l")], .retry: [.character("r")], .dismiss: [.character("x")],
+        .add: [.character("a")], .search: [.character("/")], .help: [.character("?")], .quit: [.character("q")],
+    ])
+
+    private init(uncheckedKeys: [KeyAction: [Key]]) {
+        keys = uncheckedKeys
+    }
+
+    /// `standard` with the actions in `overrides` bound to their keys instead.
+    ///
+    /// - Throws: `KeyBindingError` for a key name that is not a key, or for a key bound to two
+    ///   actions.
+    public init(overriding overrides: [KeyAction: [String]]) throws(KeyBindingError) {
+        var keys = Self.standard.keys
+        for (action, names) in overrides {
+            var parsed: [Key] = []
+            for name in names {
+                guard let key = Key(name: name) else { throw .unknownKey(name) }
+                parsed.append(key)
+            }
+            keys[action] = parsed
+        }
+        var owner: [Key: KeyAction] = [:]
+        for action in KeyAction.allCases {
+            for key in keys[action] ?? [] {
+                if let other = owner[key], other != action { throw .keyBoundTwice(key.description, other, action) }
+                owner[key] = action
+            }
+        }
+        self.keys = keys
+    }
+
+    /// The action `key` is bound to.
+    public func action(for key: Key) -> KeyAction? {
+        KeyAction.allCases.first { keys[$0]?.contains(key) == true }
+    }
+
+    /// The first key of `action`, for hints.
+    public func primaryKey(_ action: KeyAction) -> Key? { keys[action]?.first }
+}
+
+public enum KeyBindingError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknownKey(String)
+    case keyBoundTwice(String, KeyAction, KeyAction)
+
+    public var description: String {
+        switch self {
+        case .unknownKey(let name): "\"\(name)\" is not a key name"
+        case .keyBoundTwice(let key, let first, let second): "key \(key) is bound to both \(first.rawValue) and \(second.rawValue)"
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import PlayerCore
+import Presentation
+
+/// Seed 002's now-playing screen and seed 000's error view, laid out on a canvas. Everything it
+/// shows comes from `NowPlayingViewState`; this type only places it (no decisions of its own).
+///
+/// Layout, top to bottom: the connectivity banner while offline (else a title line), artwork on
+/// the left with the track, status, crossfade or reconnect details and progress on the right, the
+/// controls, an inline error line, and the key-hint bar. While failed, the artwork and controls
+/// give way to the centred error view.
+public struct NowPlayingScreen: Sendable {
+    public var view: NowPlayingViewState
+    /// The picture the artwork service found; nil draws the default placeholder.
+    public var artwork: ArtworkPixels?
+    /// The accent: the artwork's average colour when there is one.
+    public var accent: TerminalColor
+    public var inlineError: InlineErrorViewState?
+    public var language: Language
+    public var bindings: KeyBindings
+    /// Advances the spinner; the caller bumps it on each redraw tick while loading.
+    public var spinnerTick: Int
+
+    public init(
+        view: NowPlayingViewState, artwork: ArtworkPixels? = nil, accent: TerminalColor = .indexed(39),
+        inlineError: InlineErrorViewState? = nil, language: Language, bindings: KeyBindings = .standard, spinnerTick: Int = 0
+    ) {
+        self.view = view
+        self.artwork = artwork
+        self.accent = accent
+        self.inlineError = inlineError
+        self.language = language
+        self.bindings = bindings
+        self.spinnerTick = spinnerTick
+    }
+
+    /// The screen at `width` x `height` (at least 80 x 24 is designed for; smaller clips).
+    public func render(width: Int, height: Int) -> Canvas {
+        var canvas = Canvas(width: width, height: height)
+        drawHeader(&canvas)
+        if let error = view.errorView {
+            drawErrorView(error, on: &canvas, rows: 2..<(height - 3))
+        } else {
+            let artRows = max(4, min(height - 10, 20))
+            let artColumns = min(artRows * 2, width / 4)
+            canvas.drawArtwork(artwork, row: 2, column: 2, columns: artColumns, rows: artRows, accent: accent)
+            drawDetails(&canvas, column: artColumns + 5, width: width - artColumns - 7)
+            drawControls(&canvas, row: height - 4)
+        }
+        if let inlineError {
+            var line = "\(inlineError.icon.glyph) \(inlineError.message)"
+            if let dismiss = inlineError.dismissTitle, let key = bindings.primaryKey(.dismiss) { line += "  [\(key)] \(dismiss)" }
+            canvas.put(line, row: height - 3, column: 2, style: CellStyle(foreground: .indexed(208)), maxWidth: width - 4)
+        }
+        drawHints(&canvas, row: height - 1)
+        return canvas
+    }
+
+    private func drawHeader(_ canvas: inout Canvas) {
+        if view.connectivityBanner.isVisible {
+            let banner = " \(view.connectivityBanner.icon.glyph) \(view.connectivityBanner.text)"
+            canvas.put(banner.padding(toLength: canvas.width, withPad: " ", startingAt: 0), row: 0, column: 0,
+                       style: CellStyle(foreground: .indexed(231), background: .indexed(160), bold: true))
+        } else {
+            canvas.put(" Tonearm · \(TerminalStrings.text(.nowPlaying, in: language))", row: 0, column: 0, style: CellStyle(foreground: accent, bold: true))
+        }
+    }
+
+    private func drawDetails(_ canvas: inout Canvas, column: Int, width: Int) {
+        var row = 3
+        func line(_ text: String, _ style: CellStyle = .plain, gap: Int = 1) {
+            canvas.put(text, row: row, column: column, style: style, maxWidth: width)
+            row += gap
+        }
+        line(view.title, CellStyle(bold: true))
+        if let subtitle = view.subtitle { line(subtitle, CellStyle(foreground: accent)) }
+        row += 1
+        // A crossfade says what it is doing in full ("Transitioning to X (47%)"); other states
+        // use the short status.
+        let statusText = view.crossfade?.text ?? view.statusText
+        let status = view.showsSpinner ? "\(Spinner.frame(spinnerTick)) \(statusText)" : "● \(statusText)"
+        line(status, CellStyle(foreground: TerminalColor(view.indicatorColor), bold: true))
+        if let still = view.stillConnectingText { line(still, .dim) }
+        if let reconnect = view.reconnect {
+            line(reconnect.causeMessage, .dim)
+        }
+        if let next = view.nextText { line(next, .dim) }
+        if let crossfade = view.crossfade {
+            row += 1
+            let barWidth = max(4, min(30, width - 18))
+            let labelWidth = max(crossfade.outgoingLabel.count, crossfade.incomingLabel.count)
+            for (label, gain) in [(crossfade.outgoingLabel, crossfade.outgoingGain), (crossfade.incomingLabel, crossfade.incomingGain)] {
+                let percent = Int((gain * 100).rounded())
+                line("\(label.padding(toLength: labelWidth, withPad: " ", startingAt: 0)) \(Bars.gain(gain, width: barWidth)) \(percent)%",
+                     CellStyle(foreground: TerminalColor(view.indicatorColor)))
+            }
+        }
+        if let progress = view.progress {
+            row += 1
+            if progress.isLive {
+                var text = progress.liveLabel.map { "● \($0)" } ?? ""
+                if let buffer = progress.bufferText { text += "  \(buffer)" }
+                line(text, CellStyle(foreground: .indexed(196), bold: true))
+                if let fill = progress.bufferFill {
+                    line(Bars.progress(fraction: fill, width: max(4, width - 2)), CellStyle(foreground: accent))
+                }
+            } else {
+                line(Bars.progress(fraction: progress.fraction, buffered: progress.bufferFill, width: max(4, width - 2)), CellStyle(foreground: accent))
+                var text = progress.timeText ?? ""
+                if let buffer = progress.bufferText { text += text.isEmpty ? buffer : "  \(buffer)" }
+                if !text.isEmpty { line(text, .dim) }
+            }
+        }
+    }
+
+    private func drawControls(_ canvas: inout Canvas, row: Int) {
+        var column = 2
+        for control in view.controls where !control.control.isContextual || control.isEnabled {
+            let key = key(for: control).map { "[\($0)] " } ?? ""
+            let text = "\(key)\(control.icon.glyph) \(control.title)"
+            let style = control.isEnabled ? CellStyle(bold: true) : CellStyle.dim
+            guard column + text.count < canvas.width - 1 else { break }
+            column += canvas.put(text, row: row, column: column, style: style) + 3
+        }
+    }
+
+    /// Seed 000's error view, centred: glyph, title, message, suggestion, Retry (only when
+    /// recoverable) and the context lines.
+    private func drawErrorView(_ error: PlaybackErrorViewState, on canvas: inout Canvas, rows: Range<Int>) {
+        let textWidth = min(64, canvas.width - 6)
+        var lines: [(String, CellStyle)] = [
+            (error.icon.glyph, CellStyle(foreground: .indexed(196), bold: true)),
+            ("", .plain),
+            (error.title, CellStyle(bold: true)),
+            ("", .plain),
+        ]
+        lines += TextWrap.lines(error.message, width: textWidth).map { ($0, .plain) }
+        lines += TextWrap.lines(error.recoverySuggestion, width: textWidth).map { ($0, .dim) }
+        lines.append(("", .plain))
+        if let retry = error.retry {
+            let key = bindings.primaryKey(.retry).map { "[\($0)] " } ?? ""
+            lines.append(("\(key)\(retry.icon.glyph) \(retry.label)", CellStyle(foreground: accent, bold: true, reverse: true)))
+            if let resume = retry.resumeText { lines.append((resume, .dim)) }
+            lines.append(("", .plain))
+        }
+        for context in error.context { lines.append((context.value, context.kind == .episode || context.kind == .track ? .bold : .dim)) }
+        let top = rows.lowerBound + max(0, (rows.count - lines.count) / 2)
+        for (offset, (text, style)) in lines.enumerated() where top + offset < rows.upperBound {
+            canvas.putCentered(text, row: top + offset, style: style, in: 2..<(canvas.width - 2))
+        }
+    }
+
+    private func key(for control: ControlViewState) -> Key? {
+        switch control.control {
+        case .playPause: bindings.primaryKey(control.action == .play ? .play : .pauseResume)
+        case .stop: bindings.primaryKey(.stop)
+        // Cancelling a countdown dismisses it (into the failure with its Retry), so it is on the
+        // dismiss key; stop keeps its own.
+        case .cancelRetry: bindings.primaryKey(.dismiss)
+        case .skip: bindings.primaryKey(.next)
+        case .seekBackward: bindings.primaryKey(.seekBackward)
+        case .seekForward: bindings.primaryKey(.seekForward)
+        case .retry, .retryNow: bindings.primaryKey(.retry)
+        case .reset: nil
+        }
+    }
+
+    /// The keys that do something now: the enabled controls, dismiss when there is an inline
+    /// error, help and quit.
+    private func drawHints(_ canvas: inout Canvas, row: Int) {
+        var hints: [String] = []
+        for control in view.controls where control.isEnabled {
+            if let key = key(for: control) { hints.append("\(key) \(control.title)") }
+        }
+        if let retry = view.errorView?.retry, let key = bindings.primaryKey(.retry) { hints.append("\(key) \(retry.label)") }
+        if inlineError?.isDismissable == true, let key = bindings.primaryKey(.dismiss) {
+            hints.append("\(key) \(TerminalStrings.text(.dismiss, in: language))")
+        }
+        if let key = bindings.primaryKey(.help) { hints.append("\(key) \(TerminalStrings.text(.help, in: language))") }
+        if let key = bindings.primaryKey(.quit) { hints.append("\(key) \(TerminalStrings.text(.quit, in: language))") }
+        let text = " " + hints.joined(separator: "  ")
+        canvas.put(text.padding(toLength: max(text.count, canvas.width), withPad: " ", startingAt: 0), row: row, column: 0, style: .reverse)
+    }
+}
