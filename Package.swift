@@ -71,12 +71,13 @@ let package = Package(
             name: "PlayerKit", dependencies: ["PlayerCore", "AudioEngine", "Streaming", "Services", "Library"], swiftSettings: strictSettings),
         // The terminal screens: Presentation view states laid out on a character canvas (pure, so
         // every screen is snapshot-tested as text), key bindings.
-        .target(name: "TerminalUI", dependencies: ["Presentation", "PlayerCore"], swiftSettings: strictSettings),
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
+        .target(name: "TerminalUI", dependencies: ["Presentation", "PlayerCore", "CNcurses"], swiftSettings: strictSettings),
         // The executable: argument parsing and wiring, nothing else.
         .executableTarget(
             name: "tonearm",
             dependencies: [
-                "PlayerCore", "Presentation", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit",
+                "PlayerCore", "Presentation", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Demo")],

@@ -23,6 +23,8 @@ public struct PlaybackContext: Sendable, Hashable, Codable {
     /// The current instant on the player's clock, for the reconnect countdown.
     public var now: PlayerTime?
     public var language: Language
+    /// What a live stream says is on now (its ICY title, split, and the station's name).
+    public var nowPlaying: NowPlayingMetadata?
 
     public init(
         episode: Episode? = nil,
@@ -32,8 +34,10 @@ public struct PlaybackContext: Sendable, Hashable, Codable {
         position: TimeInterval? = nil,
         duration: TimeInterval? = nil,
         now: PlayerTime? = nil,
-        language: Language = .current
+        language: Language = .current,
+        nowPlaying: NowPlayingMetadata? = nil
     ) {
+        self.nowPlaying = nowPlaying
         self.episode = episode
         self.podcastTitle = TextSanitizer.optionalSingleLine(podcastTitle)
         self.station = station

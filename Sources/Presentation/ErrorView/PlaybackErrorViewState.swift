@@ -22,6 +22,9 @@ public struct PlaybackErrorViewState: Sendable, Hashable, Codable {
     /// The VoiceOver / plain-mode sentence: "Playback Error. <message>. <context>." plus
     /// " Retry Playback button available." when Retry is there.
     public let spokenText: String
+    /// `spokenText` without the Retry button hint, for front ends that name their own way to
+    /// retry ("press r").
+    public let spokenDescription: String
     /// The error itself, for front ends that log or map codes.
     public let error: PlaybackError
 
@@ -45,7 +48,8 @@ public struct PlaybackErrorViewState: Sendable, Hashable, Codable {
         self.context = ErrorContextLine.lines(for: state.currentTrack, context: context)
         self.accessibilityIdentifier = Self.accessibilityIdentifier
         self.error = error
-        var spoken = Sentences.join([title, message] + self.context.map(\.labelled))
+        spokenDescription = Sentences.join([title, message] + self.context.map(\.labelled))
+        var spoken = spokenDescription
         if retry != nil { spoken += " " + UIStrings.text(.retryHintSpoken, in: language) }
         self.spokenText = spoken
     }

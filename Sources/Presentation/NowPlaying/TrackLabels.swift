@@ -2,7 +2,8 @@ import PlayerCore
 
 /// Title and subtitle of what plays, shared by the expanded and the mini player.
 ///
-/// Title: the episode's title for an episode, else the track's title, else "Unknown title"
+/// Title: the episode's title for an episode, the current ICY title of a live stream when it
+/// announced one (with "Artist · Station" below), else the track's title, else "Unknown title"
 /// ("Nothing playing" with no track at all). Subtitle: the podcast title for an episode, the
 /// station's name (or genre, when the title already is the name) for a live stream, the artist
 /// (or album) for a file.
@@ -28,6 +29,13 @@ struct TrackLabels: Sendable, Hashable {
             subtitle = context.effectivePodcastTitle ?? track.album ?? track.artist
         case .liveStream:
             let name = context.station?.name ?? track.album
+            if let now = context.nowPlaying, let nowTitle = now.title, !nowTitle.isEmpty {
+                // What is on now: "Title" over "Artist · Station".
+                title = nowTitle
+                let line = [now.artist, now.station ?? name ?? track.title].compactMap { $0 }.joined(separator: " · ")
+                subtitle = line.isEmpty ? nil : line
+                return
+            }
             let shown = track.title ?? name ?? UIStrings.text(.unknownTitle, in: language)
             title = shown
             let candidates = [name, context.station?.genre, track.artist]

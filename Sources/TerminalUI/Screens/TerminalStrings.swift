@@ -20,4 +20,12 @@ enum TerminalStrings {
         case (.keys, .russian): "Клавиши"
         }
     }
+
+    /// Plain mode's retry hint: "Retry available: press r."
+    static func retryAvailable(key: String, in language: Language) -> String {
+        switch language {
+        case .english: "Retry available: press \(key)."
+        case .russian: "Можно повторить: нажмите \(key)."
+        }
+    }
 }

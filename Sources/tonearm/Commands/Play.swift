@@ -38,7 +38,9 @@ struct Play: AsyncParsableCommand {
         let tracks = sources.enumerated().map { index, source -> Track in
             let url = source.contains("://") ? (URL(string: source) ?? URL(fileURLWithPath: source)) : URL(fileURLWithPath: source)
             let kind: Track.Kind = url.isFileURL ? .file : (stream.finite ? .episode : .liveStream)
-            let name = url.isFileURL ? url.deletingPathExtension().lastPathComponent : (url.host ?? "stream")
+            // A file or an episode is named by its file name; a live stream by its host.
+            let fileName = url.deletingPathExtension().lastPathComponent
+            let name = (url.isFileURL || stream.finite) && !fileName.isEmpty && fileName != "/" ? fileName : (url.host ?? "stream")
             return Track(
                 id: "arg\(index + 1):\(url.lastPathComponent)", url: url, kind: kind,
                 title: name, duration: url.isFileURL ? FileDurationProbe.duration(of: url) : nil)

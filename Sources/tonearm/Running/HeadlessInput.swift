@@ -13,7 +13,7 @@ enum HeadlessInput {
         case ("resume", 1), ("play", 1): return .resume
         case ("stop", 1): return .stop
         case ("skip", 1), ("next", 1): return .skip
-        case ("retry", 1): return .retry
+        case ("retry", 1), ("r", 1): return .retry
         case ("retry-now", 1): return .retryNow
         case ("cancel", 1): return .cancelRetry
         case ("reset", 1): return .reset

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PlayerCore
 
 /// Options shared by `play`, `session`, `demo` and `render`.
@@ -21,13 +22,36 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: "Stop's fade-out in seconds, 0.3-1.0.")
     var fadeOut: Double = 0.5
 
+    @Option(help: "Seconds of failed reconnect attempts before giving up with a Retry (default 120).")
+    var giveUpAfter: Double?
+
+    @Flag(help: "Never open the terminal screen: print state changes as lines (as when stdout is not a terminal).")
+    var noTui = false
+
+    @Flag(help: "Line mode for screen readers: each state change is announced as sentences (also chosen when TERM=dumb).")
+    var plain = false
+
+    /// How this playback talks to the person at the terminal.
+    enum Interface { case terminal, plain, lines }
+
+    /// The full screen on a terminal (stdin and stdout both one) unless told otherwise; plain
+    /// sentences with --plain or TERM=dumb; otherwise a line per state (events, renders, pipes).
+    func interface(machineOutput: Bool) -> Interface {
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        if machineOutput { return .lines }
+        if plain || term == "dumb" { return .plain }
+        if noTui || term.isEmpty || isatty(STDOUT_FILENO) == 0 || isatty(STDIN_FILENO) == 0 { return .lines }
+        return .terminal
+    }
+
     enum EventFormat: String, ExpressibleByArgument { case jsonl }
 
     func configuration() -> PlayerStateMachine.Configuration {
         PlayerStateMachine.Configuration(
             defaultCrossfade: CrossfadeSpec(duration: crossfade ?? 0, curve: curve),
             skipCrossfade: CrossfadeSpec(duration: min(crossfade ?? 2, 2), curve: curve),
-            fadeOutDuration: fadeOut)
+            fadeOutDuration: fadeOut,
+            reconnectGiveUpAfter: giveUpAfter ?? ResilienceDefaults.reconnectGiveUpAfter)
     }
 
     func validate() throws {
@@ -36,6 +60,9 @@ struct PlaybackOptions: ParsableArguments {
         }
         if !(PlayerStateMachine.Configuration.fadeOutRange).contains(fadeOut) {
             throw ValidationError("--fade-out must be between 0.3 and 1.0 seconds")
+        }
+        if let giveUpAfter, !(1...3600).contains(giveUpAfter) {
+            throw ValidationError("--give-up-after must be between 1 and 3600 seconds")
         }
         if fast, output == .pulse { throw ValidationError("--fast needs --output wav:PATH or --output null") }
     }

@@ -3,6 +3,7 @@ import AudioEngine
 import Foundation
 import PlayerCore
 import PlayerKit
+import TerminalUI
 
 /// Runs one playback from the command line: chooses the output, starts the player, feeds it
 /// stdin commands and signals, prints events or status, and turns the end into an exit status
@@ -78,13 +79,29 @@ struct PlaybackRunner {
 
         let progress = rendering ? RenderProgress(total: request.flatMap { Self.expectedLength(of: $0, configuration: configuration) }) : nil
         listenForSignals(player)
-        if isatty(STDIN_FILENO) == 0 { forwardCommands(to: player) }
+        var interface = options.interface(machineOutput: jsonl || progress != nil || fast)
+        if interface != .terminal, interface == .plain || isatty(STDIN_FILENO) == 0 { forwardCommands(to: player) }
 
         do {
             try await player.send(intent)
         } catch {
             ErrorOutput.fail(error)
         }
+
+        if interface == .terminal {
+            do {
+                let failure = try await TerminalPlayback(player: player, language: language, bindings: .standard).run(observer: observer)
+                await player.flushAnalytics()
+                if let failure { ErrorOutput.fail(failure) }
+                return
+            } catch {
+                // curses cannot drive this terminal: the line interface instead.
+                interface = .lines
+                forwardCommands(to: player)
+            }
+        }
+        var announcer = PlainAnnouncer(language: language)
+        var latest = NowPlayingModel()
 
         var started = false
         var lastName: PlayerState.Name?
@@ -95,8 +112,11 @@ struct PlaybackRunner {
             // reader on a pipe sees it at once.
             if jsonl { FileHandle.standardOutput.write(Data((EventLine.json(for: update, language: language) + "\n").utf8)) }
             progress?.update(audioTime: update.audioTime)
+            latest.apply(update)
             guard case .state(let state, _, _) = update else { continue }
-            if !jsonl && progress == nil && state.name != lastName {
+            if interface == .plain {
+                for line in announcer.lines(for: latest.view(language: language, connectivity: .unknown)) { print(line) }
+            } else if !jsonl && progress == nil && state.name != lastName {
                 print(state.displayText(in: language))
             }
             lastName = state.name
@@ -106,11 +126,12 @@ struct PlaybackRunner {
                 await player.shutdown()
             case .idle where started:
                 await player.shutdown()
-            case .failed(let error, _, _):
+            case .failed(let error, let recoverable, _):
                 failure = error
-                await player.shutdown()
+                // Plain mode has just said "press r": wait for it (or for stop, or the end of input).
+                if !(interface == .plain && recoverable) { await player.shutdown() }
             default:
-                break
+                failure = nil
             }
         }
         progress?.finish()
@@ -164,8 +185,11 @@ struct PlaybackRunner {
             }
             // The controller is gone. If playback waits for a resume nobody can send any more,
             // stop rather than stay paused forever; otherwise play on to the end.
-            if await player.state.canResume {
+            let state = await player.state
+            if state.canResume {
                 try? await player.stop()
+            } else if state.name == .failed {
+                await player.shutdown()
             }
         }
     }

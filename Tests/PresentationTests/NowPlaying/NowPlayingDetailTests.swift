@@ -21,6 +21,22 @@ import Testing
         #expect(view.subtitle == "Eclectic")
     }
 
+    @Test func aStationsAnnouncedTitleIsShownOverArtistAndStation() {
+        var now = NowPlayingMetadata(title: "So What", artist: "Miles Davis", station: "FIP", artwork: .real)
+        var context = PlaybackContext(station: Samples.station, language: .english, nowPlaying: now)
+        var view = NowPlayingViewState(state: .playing(track: Samples.station.track), context: context)
+        #expect(view.title == "So What")
+        #expect(view.subtitle == "Miles Davis · FIP")
+        // A title without an artist: the station alone below it.
+        now.artist = nil
+        context.nowPlaying = now
+        view = NowPlayingViewState(state: .playing(track: Samples.station.track), context: context)
+        #expect(view.subtitle == "FIP")
+        // A file ignores stream metadata.
+        view = NowPlayingViewState(state: .playing(track: Samples.song), context: context)
+        #expect(view.title == "Song A")
+    }
+
     @Test func fileShowsArtist() {
         let view = NowPlayingViewState(state: .playing(track: Samples.song), context: Samples.context(.english))
         #expect(view.title == "Song A")

@@ -1,0 +1,64 @@
+import AudioEngine
+import Foundation
+import PlayerCore
+import Presentation
+
+/// What Now Playing knows, collected from the player's updates: the latest state (with the
+/// player-clock time it was published at), position, metadata and the inline error. It records
+/// facts only; every decision about what they mean is Presentation's.
+struct NowPlayingModel: Sendable {
+    var state: PlayerState = .idle
+    var stateNow: PlayerTime?
+    var stateReceived = Date()
+    var position: Double?
+    var duration: Double?
+    var metadata: NowPlayingMetadata?
+    var inlineError: PlaybackError?
+    var preparingSince: Date?
+    var started = false
+    /// Bumped on every change, so the drawing loop redraws only when something changed.
+    var version = 0
+
+    mutating func apply(_ update: PlayerUpdate) {
+        switch update {
+        case .state(let state, _, let now):
+            if state.name == .preparing, self.state.name != .preparing { preparingSince = Date() }
+            if state.currentTrack?.id != self.state.currentTrack?.id { metadata = nil }
+            // A new track or episode clears the old problem (seed 000: the error view clears too).
+            if state.name == .preparing || state.name == .playing, self.state.name == .failed { inlineError = nil }
+            self.state = state
+            stateNow = now
+            stateReceived = Date()
+            if state.name != .idle { started = true }
+        case .position(let seconds, let duration, _):
+            position = seconds
+            self.duration = duration
+        case .notice(.metadata(let metadata), _):
+            self.metadata = metadata
+        case .notice(.nonFatal(let error), _):
+            inlineError = error
+        case .notice:
+            return
+        }
+        version += 1
+    }
+
+    mutating func dismissInlineError() {
+        guard inlineError != nil else { return }
+        inlineError = nil
+        version += 1
+    }
+
+    /// The player-clock time now, for countdowns: the state's time plus the wall time since.
+    var now: PlayerTime? {
+        stateNow.map { $0 + Date().timeIntervalSince(stateReceived) }
+    }
+
+    /// The view state; a live stream's announced title is part of the context.
+    func view(language: Language, connectivity: Connectivity) -> NowPlayingViewState {
+        let context = PlaybackContext(
+            connectivity: connectivity, position: position, duration: duration, now: now, language: language, nowPlaying: metadata)
+        return NowPlayingViewState(
+            state: state, context: context, preparingElapsed: preparingSince.map { Date().timeIntervalSince($0) })
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import PlayerCore
+import Synchronization
+import TestProcesses
+import Testing
+
+/// The terminal UI end to end: the real binary in a real terminal (tmux), driven by keys, read
+/// from the screen.
+@Suite("tonearm on a terminal", .serialized)
+struct TerminalScreenTests {
+    static func tone() throws -> Data {
+        let (dir, file) = try PlaybackCommandTests.tone(seconds: 30)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        return try Data(contentsOf: file)
+    }
+
+    @Test func aFailingEpisodeShowsTheErrorViewAndRetryPlaysItOnceTheFaultIsGone() throws {
+        let audio = try Self.tone()
+        let healed = Mutex(false)
+        // Down (each connection closed before any byte) until the test removes the fault.
+        let server = try TestHTTPServer { request in
+            healed.withLock { $0 } ? .file(audio, for: request, contentType: "audio/flac") : TestHTTPServer.Response(status: 200, headers: [], body: [.cut])
+        }
+        defer { server.stop() }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-tui-\(UUID().uuidString)")
+        let terminal = try TmuxSession(
+            [CLITests.binary.path, "play", "--finite", server.url("/episode-42.flac").absoluteString, "--output", "null", "--give-up-after", "2"],
+            environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "XDG_DATA_HOME": home.path])
+
+        let failed = try terminal.waitFor(timeout: 40) { $0.contains("Playback Error") }
+        #expect(failed.matched, "screen:\n\(failed.screen)")
+        #expect(failed.screen.contains("[r] ↻ Retry Playback"), "screen:\n\(failed.screen)")
+        #expect(failed.screen.contains("episode-42"), "the episode is named for context:\n\(failed.screen)")
+        // The controls gave way to the error view.
+        #expect(!failed.screen.contains("[space]"))
+
+        healed.withLock { $0 = true }
+        try terminal.send("r")
+        let playing = try terminal.waitFor(timeout: 30) { $0.contains("● Playing") }
+        #expect(playing.matched, "screen:\n\(playing.screen)")
+        #expect(!playing.screen.contains("Playback Error"), "the error view clears as soon as playback starts")
+
+        try terminal.send("q")
+        let ended = try terminal.waitFor(timeout: 15) { _ in (try? terminal.paneIsDead()) == true }
+        #expect(ended.matched, "q quits")
+    }
+}
+
+extension TerminalScreenTests {
+    /// Issue 6's security test: hostile ICY titles set through Icecast's admin URL while the
+    /// screen shows them. Every byte the program writes to the terminal is captured (tmux
+    /// pipe-pane) and none of the injected controls is there; the titles' text is readable.
+    @Test func hostileStreamTitlesNeverReachTheTerminal() throws {
+        let server = try IcecastServer()
+        defer { server.stop() }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-tui-\(UUID().uuidString)")
+        let terminal = try TmuxSession(
+            [CLITests.binary.path, "play", server.streamURL.absoluteString, "--output", "null"],
+            width: 120, height: 40, environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "XDG_DATA_HOME": home.path])
+        let bytesFile = home.appendingPathExtension("bytes")
+        try terminal.capturingOutput(to: bytesFile)
+        #expect(try terminal.waitFor(timeout: 30) { $0.contains("● Playing") }.matched)
+
+        let titles: [(bytes: [UInt8], charset: String, readable: String)] = [
+            (Array("Evil\u{1B}[6n\u{1B}]0;pwned\u{07} - Song".utf8), "UTF-8", "Song"),
+            (Array("Clip\u{1B}]52;c;cm0gLXJmIC8=\u{07} - Board".utf8), "UTF-8", "Board"),
+            ([0x43, 0x31, 0xC2, 0x9D, 0x20, 0x2D, 0x20, 0x54, 0x69, 0x74, 0x6C, 0x65], "UTF-8", "Title"),
+            (Array("Bidi \u{202E}gnos\u{202C} - Flip".utf8), "UTF-8", "Flip"),
+        ]
+        for (bytes, charset, readable) in titles {
+            try server.setTitle(bytes: bytes, charset: charset)
+            let shown = try terminal.waitFor(timeout: 20) { $0.contains(readable) }
+            #expect(shown.matched, "\(readable) never shown:\n\(shown.screen)")
+        }
+        try terminal.send("q")
+        _ = try terminal.waitFor(timeout: 15) { _ in (try? terminal.paneIsDead()) == true }
+
+        let written = try Data(contentsOf: bytesFile)
+        #expect(written.count > 1000, "the capture holds the session (\(written.count) bytes)")
+        let text = String(decoding: written, as: UTF8.self)
+        // No OSC (title, clipboard), no device status request, no DCS, no BEL; ncurses itself
+        // sends only CSI and charset sequences. (What is left of a sequence once its controls are
+        // gone, such as "]52;c;…", is plain text on the screen.)
+        for forbidden in ["\u{1B}]", "\u{1B}[6n", "\u{1B}P", "\u{07}"] {
+            #expect(!text.contains(forbidden), "\(forbidden.debugDescription) reached the terminal")
+        }
+        let scalars = text.unicodeScalars.map(\.value)
+        #expect(!scalars.contains { (0x80...0x9F).contains($0) || (0x202A...0x202E).contains($0) || (0x2066...0x2069).contains($0) })
+    }
+}
