@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Pure: models, the state machine, errors, resilience, analytics. Foundation only.
@@ -79,6 +80,7 @@ let package = Package(
             dependencies: [
                 "PlayerCore", "Presentation", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             resources: [.copy("Demo")],
             swiftSettings: strictSettings

@@ -88,3 +88,93 @@ extension TerminalScreenTests {
         #expect(!scalars.contains { (0x80...0x9F).contains($0) || (0x202A...0x202E).contains($0) || (0x2066...0x2069).contains($0) })
     }
 }
+
+extension TerminalScreenTests {
+    /// Keys come from `$XDG_CONFIG_HOME/tonearm/config.toml`: several keys for one action, and
+    /// a rebound key no longer does its old job.
+    @Test func keyBindingsFromTheConfigFile() throws {
+        let (dir, tone) = try PlaybackCommandTests.tone(seconds: 30)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("config/tonearm")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "[keys]\nquit = \"Q\"\npauseResume = [\"p\", \"space\"]\n".write(
+            to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let terminal = try TmuxSession(
+            [CLITests.binary.path, "play", tone.path, "--output", "null"],
+            environment: [
+                "TERM": "xterm-256color", "LANG": "C.UTF-8", "XDG_CONFIG_HOME": dir.appendingPathComponent("config").path,
+                "XDG_DATA_HOME": dir.appendingPathComponent("data").path,
+            ])
+        #expect(try terminal.waitFor(timeout: 20) { $0.contains("● Playing") }.matched)
+        try terminal.send("p")
+        let paused = try terminal.waitFor(timeout: 10) { $0.contains("● Paused") }
+        #expect(paused.matched, "screen:\n\(paused.screen)")
+        #expect(paused.screen.contains("Q Quit"), "the hint bar names the configured key:\n\(paused.screen)")
+        try terminal.send("q")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try !terminal.paneIsDead(), "q is not bound any more")
+        try terminal.send("Q")
+        #expect(try terminal.waitFor(timeout: 15) { _ in (try? terminal.paneIsDead()) == true }.matched)
+    }
+}
+
+extension TerminalScreenTests {
+    /// `--plain`: sentences a screen reader can speak, "press r" when a retry is possible, and r
+    /// (a line on stdin) retries.
+    @Test func plainModeAnnouncesTheFailureAndRetriesOnR() throws {
+        let audio = try Self.tone()
+        let healed = Mutex(false)
+        let server = try TestHTTPServer { request in
+            healed.withLock { $0 } ? .file(audio, for: request, contentType: "audio/flac") : TestHTTPServer.Response(status: 200, headers: [], body: [.cut])
+        }
+        defer { server.stop() }
+        let process = Process()
+        process.executableURL = CLITests.binary
+        process.arguments = ["play", "--plain", "--finite", server.url("/episode-7.flac").absoluteString, "--output", "null", "--give-up-after", "2"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = "C"
+        environment["LC_ALL"] = nil
+        environment["XDG_DATA_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-plain-\(UUID().uuidString)").path
+        process.environment = environment
+        let out = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = input
+        try process.run()
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: watchdog)
+        defer { watchdog.cancel() }
+
+        var lines: [String] = []
+        var buffer = Data()
+        var retried = false
+        reading: while true {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            while let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                lines.append(line)
+                if line == "Retry available: press r.", !retried {
+                    retried = true
+                    healed.withLock { $0 = true }
+                    input.fileHandleForWriting.write(Data("r\n".utf8))
+                } else if retried, line.hasPrefix("Playing") {
+                    input.fileHandleForWriting.write(Data("stop\n".utf8))
+                    try? input.fileHandleForWriting.close()
+                    break reading
+                }
+            }
+        }
+        process.waitUntilExit()
+        let failure = try #require(lines.firstIndex { $0.hasPrefix("Playback Error.") }, "lines: \(lines)")
+        #expect(lines[failure].contains("The connection dropped during playback."), "\(lines[failure])")
+        #expect(lines[failure].contains("episode-7"), "context named: \(lines[failure])")
+        #expect(lines[failure + 1] == "Retry available: press r.")
+        #expect(lines.dropFirst(failure).contains { $0.hasPrefix("Playing") }, "lines: \(lines)")
+        // Sentences only: no bars, no percentages repeated.
+        #expect(lines.allSatisfy { !$0.contains("█") })
+    }
+}

@@ -89,8 +89,11 @@ struct PlaybackRunner {
         }
 
         if interface == .terminal {
+            let (bindings, warning) = TerminalConfig.bindings()
+            if let warning { FileHandle.standardError.write(Data("tonearm: \(TextSanitizer.singleLine(warning, maxLength: 300))\n".utf8)) }
             do {
-                let failure = try await TerminalPlayback(player: player, language: language, bindings: .standard).run(observer: observer)
+                let failure = try await TerminalPlayback(
+                    player: player, connectivity: services.connectivity, language: language, bindings: bindings).run(observer: observer)
                 await player.flushAnalytics()
                 if let failure { ErrorOutput.fail(failure) }
                 return
@@ -100,7 +103,7 @@ struct PlaybackRunner {
                 forwardCommands(to: player)
             }
         }
-        var announcer = PlainAnnouncer(language: language)
+        var announcer = PlainAnnouncer(language: language, bindings: TerminalConfig.bindings().bindings)
         var latest = NowPlayingModel()
 
         var started = false
@@ -114,10 +117,11 @@ struct PlaybackRunner {
             progress?.update(audioTime: update.audioTime)
             latest.apply(update)
             guard case .state(let state, _, _) = update else { continue }
+            // Lines are written unbuffered, so a screen reader (or a script on a pipe) hears each at once.
             if interface == .plain {
-                for line in announcer.lines(for: latest.view(language: language, connectivity: .unknown)) { print(line) }
+                for line in announcer.lines(for: latest.view(language: language)) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
             } else if !jsonl && progress == nil && state.name != lastName {
-                print(state.displayText(in: language))
+                FileHandle.standardOutput.write(Data((state.displayText(in: language) + "\n").utf8))
             }
             lastName = state.name
             if state.name != .idle { started = true }

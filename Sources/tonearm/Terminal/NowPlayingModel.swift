@@ -15,6 +15,8 @@ struct NowPlayingModel: Sendable {
     var metadata: NowPlayingMetadata?
     var inlineError: PlaybackError?
     var preparingSince: Date?
+    /// From the connectivity monitor; unknown without one (no banner).
+    var connectivity: Connectivity = .unknown
     var started = false
     /// Bumped on every change, so the drawing loop redraws only when something changed.
     var version = 0
@@ -43,6 +45,11 @@ struct NowPlayingModel: Sendable {
         version += 1
     }
 
+    mutating func networkChanged(online: Bool) {
+        connectivity = online ? .online : .offline
+        version += 1
+    }
+
     mutating func dismissInlineError() {
         guard inlineError != nil else { return }
         inlineError = nil
@@ -55,7 +62,7 @@ struct NowPlayingModel: Sendable {
     }
 
     /// The view state; a live stream's announced title is part of the context.
-    func view(language: Language, connectivity: Connectivity) -> NowPlayingViewState {
+    func view(language: Language) -> NowPlayingViewState {
         let context = PlaybackContext(
             connectivity: connectivity, position: position, duration: duration, now: now, language: language, nowPlaying: metadata)
         return NowPlayingViewState(

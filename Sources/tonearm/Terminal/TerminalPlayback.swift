@@ -2,6 +2,7 @@ import AudioEngine
 import Foundation
 import PlayerCore
 import Presentation
+import Services
 import Synchronization
 import TerminalUI
 
@@ -14,13 +15,15 @@ import TerminalUI
 /// error view until the listener retries (`r`) or quits; quitting then returns the failure.
 final class TerminalPlayback: Sendable {
     private let player: AudioPlayer
+    private let connectivity: ConnectivityMonitor?
     private let language: Language
     private let bindings: KeyBindings
     private let model = Mutex(NowPlayingModel())
     private let quit = Mutex(false)
 
-    init(player: AudioPlayer, language: Language, bindings: KeyBindings) {
+    init(player: AudioPlayer, connectivity: ConnectivityMonitor?, language: Language, bindings: KeyBindings) {
         self.player = player
+        self.connectivity = connectivity
         self.language = language
         self.bindings = bindings
     }
@@ -32,6 +35,13 @@ final class TerminalPlayback: Sendable {
         let drawing = Thread { [self] in self.drawLoop(display) }
         drawing.name = "tonearm-terminal"
         drawing.start()
+        // The offline banner comes and goes with the network.
+        let network = connectivity.map { monitor in
+            Task { [self] in
+                for await online in await monitor.updates() { self.model.withLock { $0.networkChanged(online: online) } }
+            }
+        }
+        defer { network?.cancel() }
         for await update in player.updates {
             observer?(update)
             let finishedOrGone = model.withLock { model -> Bool in
@@ -82,7 +92,7 @@ final class TerminalPlayback: Sendable {
 
     private func screen(tick: Int) -> NowPlayingScreen {
         let (view, inline) = model.withLock { model in
-            (model.view(language: language, connectivity: .unknown),
+            (model.view(language: language),
              model.inlineError.map { InlineErrorViewState(error: $0, language: language) })
         }
         return NowPlayingScreen(view: view, inlineError: inline, language: language, bindings: bindings, spinnerTick: tick)

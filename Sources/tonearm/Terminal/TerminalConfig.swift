@@ -1,0 +1,57 @@
+import Foundation
+import TOMLKit
+import TerminalUI
+
+/// The terminal UI's settings in `$XDG_CONFIG_HOME/tonearm/config.toml` (default
+/// `~/.config/tonearm/config.toml`). Today: key bindings, one action per line, a key or a list:
+///
+///     [keys]
+///     quit = ["q", "Q"]
+///     pauseResume = "space"
+///
+/// A file that cannot be read or used leaves the standard keys in place and says why: a typo
+/// must not leave the listener without a way to pause.
+enum TerminalConfig {
+    static func file(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
+        return base.appendingPathComponent("tonearm/config.toml")
+    }
+
+    /// The bindings to use, and a warning to show when the file was there but not usable.
+    static func bindings(from file: URL = file()) -> (bindings: KeyBindings, warning: String?) {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return (.standard, nil) }
+        do {
+            let decoded = try TOMLDecoder().decode(ConfigFile.self, from: text)
+            var overrides: [KeyAction: [String]] = [:]
+            for (name, keys) in decoded.keys ?? [:] {
+                guard let action = KeyAction(rawValue: name) else {
+                    return (.standard, "\(file.path): unknown action \"\(name)\"; known: \(KeyAction.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                overrides[action] = keys.names
+            }
+            return (try KeyBindings(overriding: overrides), nil)
+        } catch let error as KeyBindingError {
+            return (.standard, "\(file.path): \(error); using the standard keys")
+        } catch {
+            return (.standard, "\(file.path) is not valid TOML (\(error)); using the standard keys")
+        }
+    }
+
+    private struct ConfigFile: Decodable {
+        var keys: [String: KeyList]?
+    }
+
+    private struct KeyList: Decodable {
+        var names: [String]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let one = try? container.decode(String.self) {
+                names = [one]
+            } else {
+                names = try container.decode([String].self)
+            }
+        }
+    }
+}
