@@ -46,6 +46,7 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable {
     case errorStateTitle
     case tryAgain
     case dismiss
+    case ok
     case offlineBanner
     case loading
     case emptyStationsTitle
@@ -138,6 +139,7 @@ public enum UIStrings {
         case .errorStateTitle: "Something Went Wrong"
         case .tryAgain: "Try Again"
         case .dismiss: "Dismiss"
+        case .ok: "OK"
         case .offlineBanner: "No Internet Connection"
         case .loading: "Loading…"
         case .emptyStationsTitle: "No stations yet"
@@ -195,6 +197,7 @@ public enum UIStrings {
         case .errorStateTitle: "Что-то пошло не так"
         case .tryAgain: "Попробовать снова"
         case .dismiss: "Закрыть"
+        case .ok: "ОК"
         case .offlineBanner: "Нет подключения к интернету"
         case .loading: "Загрузка…"
         case .emptyStationsTitle: "Станций пока нет"

@@ -1,0 +1,23 @@
+import PlayerCore
+
+/// Seed 004's error alert: a small dialog for a failed operation that is not playback (adding a
+/// station or a feed, an import, a database problem): title, message, recovery suggestion, OK.
+public struct ErrorAlertViewState: Sendable, Hashable, Codable {
+    public let icon: Icon
+    public let title: String
+    public let message: String
+    public let recoverySuggestion: String
+    /// "OK".
+    public let dismissTitle: String
+    public let error: PlaybackError
+
+    public init(error: PlaybackError, language: Language) {
+        let text = error.text(in: language)
+        icon = .warning
+        title = text.title
+        message = text.message
+        recoverySuggestion = text.recoverySuggestion
+        dismissTitle = UIStrings.text(.ok, in: language)
+        self.error = error
+    }
+}

@@ -1,0 +1,258 @@
+import PlayerCore
+import Presentation
+
+/// The library: Stations, Podcasts (with a podcast's Episodes), Sessions and Diagnostics, each
+/// list in seed 003's states (skeleton rows while loading, error with Try Again, empty with its
+/// action, loaded with `/` search), the mini player and the key hints at the bottom, the offline
+/// banner on top, and seed 004's error alert over everything when an operation failed.
+public struct LibraryScreen: Sendable {
+    public enum Tab: Int, Sendable, Hashable, CaseIterable {
+        case stations, podcasts, sessions, diagnostics
+    }
+
+    /// One row of a list: text that was sanitised where it entered.
+    public struct Row: Sendable, Hashable {
+        public var title: String
+        public var detail: String?
+
+        public init(title: String, detail: String? = nil) {
+            self.title = title
+            self.detail = detail
+        }
+    }
+
+    public var tab: Tab
+    public var list: ListScreenState<Row>
+    /// The podcast whose episodes are listed (Podcasts tab), nil for the podcast list itself.
+    public var episodesOf: String?
+    public var selection: Int
+    /// The `/` search being typed or applied; nil when not searching.
+    public var search: String?
+    public var diagnostics: ErrorAnalyticsSummary?
+    public var miniPlayer: MiniPlayerViewState?
+    public var connectivity: Connectivity
+    public var alert: ErrorAlertViewState?
+    /// A one-line text field (adding a station or a feed): its prompt and what is typed so far.
+    public var prompt: (label: String, text: String)?
+    public var language: Language
+    public var bindings: KeyBindings
+    public var spinnerTick: Int
+
+    public init(
+        tab: Tab, list: ListScreenState<Row> = .initial, episodesOf: String? = nil, selection: Int = 0, search: String? = nil,
+        diagnostics: ErrorAnalyticsSummary? = nil, miniPlayer: MiniPlayerViewState? = nil, connectivity: Connectivity = .unknown,
+        alert: ErrorAlertViewState? = nil, prompt: (label: String, text: String)? = nil, language: Language,
+        bindings: KeyBindings = .standard, spinnerTick: Int = 0
+    ) {
+        self.tab = tab
+        self.list = list
+        self.episodesOf = episodesOf
+        self.selection = selection
+        self.search = search
+        self.diagnostics = diagnostics
+        self.miniPlayer = miniPlayer
+        self.connectivity = connectivity
+        self.alert = alert
+        self.prompt = prompt
+        self.language = language
+        self.bindings = bindings
+        self.spinnerTick = spinnerTick
+    }
+
+    /// The rows the list shows: all of them, or those matching the search.
+    public var visibleItems: [Row] {
+        guard let search, !search.isEmpty else { return list.items }
+        return list.filtered(by: search) { "\($0.title) \($0.detail ?? "")" }
+    }
+
+    public func render(width: Int, height: Int) -> Canvas {
+        var canvas = Canvas(width: width, height: height)
+        drawTabs(&canvas)
+        let body = 3..<(height - 4)
+        if tab == .diagnostics {
+            drawDiagnostics(&canvas, rows: body)
+        } else {
+            drawList(&canvas, rows: body)
+        }
+        if let prompt {
+            canvas.put("\(prompt.label): \(prompt.text)█", row: height - 4, column: 2, style: .bold, maxWidth: width - 4)
+        } else if let search {
+            canvas.put("/\(search)", row: height - 4, column: 2, style: .bold, maxWidth: width - 4)
+        } else if let inline = list.inlineError(in: language) {
+            canvas.put("\(inline.icon.glyph) \(inline.message)", row: height - 4, column: 2, style: CellStyle(foreground: .indexed(208)),
+                       maxWidth: width - 4)
+        }
+        canvas.put(String(repeating: "─", count: width), row: height - 3, column: 0, style: .dim)
+        if let miniPlayer {
+            MiniPlayerBar.draw(miniPlayer, on: &canvas, row: height - 2)
+        } else {
+            canvas.put("  \(UIStrings.text(.nothingPlaying, in: language))", row: height - 2, column: 0, style: .dim)
+        }
+        drawHints(&canvas, row: height - 1)
+        if let alert { drawAlert(alert, on: &canvas) }
+        return canvas
+    }
+
+    private func drawTabs(_ canvas: inout Canvas) {
+        let banner = ConnectivityBannerState(connectivity: connectivity, language: language)
+        if banner.isVisible {
+            let text = " \(banner.icon.glyph) \(banner.text)"
+            canvas.put(text.padding(toLength: canvas.width, withPad: " ", startingAt: 0), row: 0, column: 0,
+                       style: CellStyle(foreground: .indexed(231), background: .indexed(160), bold: true))
+        } else {
+            canvas.put(" Tonearm", row: 0, column: 0, style: CellStyle(foreground: .indexed(39), bold: true))
+        }
+        var column = 1
+        for each in Tab.allCases {
+            let label = " \(TerminalStrings.tab(each, in: language)) "
+            column += canvas.put(label, row: 1, column: column, style: each == tab ? CellStyle(bold: true, reverse: true) : .dim) + 1
+        }
+    }
+
+    private func drawList(_ canvas: inout Canvas, rows: Range<Int>) {
+        var top = rows.lowerBound
+        if let episodesOf {
+            canvas.put("◂ \(episodesOf)", row: top, column: 2, style: .bold, maxWidth: canvas.width - 4)
+            top += 1
+        }
+        let area = top..<rows.upperBound
+        if let error = list.errorState(in: language) {
+            let key = bindings.primaryKey(.retry).map { "[\($0)] " } ?? ""
+            centred(&canvas, area, [
+                (error.icon.glyph, CellStyle(foreground: .indexed(196), bold: true)), ("", .plain), (error.title, .bold),
+                (error.message, .plain), (error.recoverySuggestion, .dim), ("", .plain),
+                ("\(key)\(error.retryIcon.glyph) \(error.retryTitle)", CellStyle(bold: true, reverse: true)),
+            ])
+            return
+        }
+        if case .empty = list {
+            drawEmpty(EmptyStateViewState(emptyPreset, in: language), on: &canvas, area)
+            return
+        }
+        if case .loading(let existing) = list, existing.isEmpty {
+            for (offset, row) in list.visibleRows().enumerated() where area.lowerBound + offset < area.upperBound {
+                guard case .skeleton(let index) = row else { continue }
+                let width = 18 + (index * 7) % 20
+                canvas.put(String(repeating: "░", count: width), row: area.lowerBound + offset, column: 4, style: .dim)
+                canvas.put(String(repeating: "░", count: 8), row: area.lowerBound + offset, column: canvas.width - 12, style: .dim)
+            }
+            canvas.put("\(Spinner.frame(spinnerTick)) \(UIStrings.text(.loading, in: language))", row: area.upperBound - 1, column: 4, style: .dim)
+            return
+        }
+        let items = visibleItems
+        if items.isEmpty, let search {
+            drawEmpty(EmptyStateViewState(.noSearchResults(query: search), in: language), on: &canvas, area)
+            return
+        }
+        // Scroll so the selection stays in view.
+        let first = max(0, min(selection - area.count + 1, items.count - area.count))
+        for (offset, item) in items.dropFirst(first).prefix(area.count).enumerated() {
+            let index = first + offset
+            let row = area.lowerBound + offset
+            let selected = index == selection
+            let style = selected ? CellStyle(bold: true, reverse: true) : .plain
+            canvas.put(String(repeating: " ", count: canvas.width - 2), row: row, column: 1, style: style)
+            let detailWidth = min(item.detail?.count ?? 0, canvas.width / 3)
+            canvas.put("\(selected ? "▸" : " ") \(item.title)", row: row, column: 2, style: style, maxWidth: canvas.width - detailWidth - 6)
+            if let detail = item.detail {
+                canvas.put(detail, row: row, column: canvas.width - detailWidth - 2, style: selected ? style : .dim, maxWidth: detailWidth)
+            }
+        }
+    }
+
+    private var emptyPreset: EmptyStateViewState.Preset {
+        switch tab {
+        case .stations: .stations
+        case .podcasts: episodesOf == nil ? .podcasts : .episodes
+        case .sessions, .diagnostics: .sessions
+        }
+    }
+
+    private func drawEmpty(_ empty: EmptyStateViewState, on canvas: inout Canvas, _ area: Range<Int>) {
+        var lines: [(String, CellStyle)] = [(empty.icon.glyph, CellStyle(foreground: .indexed(39), bold: true)), ("", .plain), (empty.title, .bold), (empty.message, .dim)]
+        if let action = empty.actionTitle, let key = bindings.primaryKey(.add) {
+            lines += [("", .plain), ("[\(key)] \(action)", CellStyle(bold: true, reverse: true))]
+        }
+        centred(&canvas, area, lines)
+    }
+
+    /// Seed 004's summary: totals, rates, and a bar chart of the top error types.
+    private func drawDiagnostics(_ canvas: inout Canvas, rows: Range<Int>) {
+        guard let summary = diagnostics else {
+            canvas.put("\(Spinner.frame(spinnerTick)) \(UIStrings.text(.loading, in: language))", row: rows.lowerBound, column: 4, style: .dim)
+            return
+        }
+        var row = rows.lowerBound
+        func line(_ text: String, _ style: CellStyle = .plain) {
+            guard row < rows.upperBound else { return }
+            canvas.put(text, row: row, column: 4, style: style, maxWidth: canvas.width - 8)
+            row += 1
+        }
+        let label = { (key: TerminalStrings.Diagnostics) in TerminalStrings.diagnostics(key, in: self.language) }
+        line("\(label(.total)): \(summary.totalErrors)    \(label(.last24Hours)): \(summary.errorsLast24Hours)    \(label(.last7Days)): \(summary.errorsLast7Days)", .bold)
+        line("\(label(.retryable)): \(Int(summary.retryableErrorsPercentage.rounded()))%    \(label(.successRate)): \(Int((summary.successRate * 100).rounded()))%")
+        row += 1
+        line(label(.topTypes), .bold)
+        let most = max(1, summary.topErrorTypes.map(\.count).max() ?? 1)
+        let nameWidth = min(28, summary.topErrorTypes.map(\.type.count).max() ?? 0)
+        let barWidth = max(4, min(40, canvas.width - nameWidth - 20))
+        for entry in summary.topErrorTypes {
+            let bar = Bars.gain(Double(entry.count) / Double(most), width: barWidth)
+            line("\(entry.type.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  \(bar) \(entry.count)", CellStyle(foreground: .indexed(208)))
+        }
+        if summary.topErrorTypes.isEmpty { line("—", .dim) }
+        row += 1
+        line(label(.topOperations), .bold)
+        for entry in summary.topErrorOperations { line("\(entry.operation): \(entry.errorCount)", .dim) }
+    }
+
+    private func drawAlert(_ alert: ErrorAlertViewState, on canvas: inout Canvas) {
+        let width = min(60, canvas.width - 4)
+        let text = TextWrap.lines(alert.message, width: width - 4) + TextWrap.lines(alert.recoverySuggestion, width: width - 4)
+        let height = text.count + 6
+        let top = max(0, (canvas.height - height) / 2)
+        let left = (canvas.width - width) / 2
+        let frame = CellStyle(foreground: .indexed(196), bold: true)
+        canvas.put("┌" + String(repeating: "─", count: width - 2) + "┐", row: top, column: left, style: frame)
+        for y in 1..<(height - 1) {
+            canvas.put("│" + String(repeating: " ", count: width - 2) + "│", row: top + y, column: left, style: frame)
+        }
+        canvas.put("└" + String(repeating: "─", count: width - 2) + "┘", row: top + height - 1, column: left, style: frame)
+        let inside = (left + 2)..<(left + width - 2)
+        canvas.putCentered("\(alert.icon.glyph) \(alert.title)", row: top + 1, style: .bold, in: inside)
+        for (offset, line) in text.enumerated() { canvas.putCentered(line, row: top + 3 + offset, in: inside) }
+        canvas.putCentered("[Enter] \(alert.dismissTitle)", row: top + height - 2, style: CellStyle(bold: true, reverse: true), in: inside)
+    }
+
+    private func centred(_ canvas: inout Canvas, _ area: Range<Int>, _ lines: [(String, CellStyle)]) {
+        let top = area.lowerBound + max(0, (area.count - lines.count) / 2)
+        for (offset, (text, style)) in lines.enumerated() where top + offset < area.upperBound {
+            canvas.putCentered(text, row: top + offset, style: style, in: 2..<(canvas.width - 2))
+        }
+    }
+
+    private func drawHints(_ canvas: inout Canvas, row: Int) {
+        var hints: [String] = []
+        func hint(_ action: KeyAction, _ text: String) {
+            if let key = bindings.primaryKey(action) { hints.append("\(key) \(text)") }
+        }
+        if alert != nil {
+            hints.append("Enter \(UIStrings.text(.ok, in: language))")
+        } else {
+            let move = [bindings.primaryKey(.up), bindings.primaryKey(.down)].compactMap { $0?.description }.joined()
+            hints.append("\(move) \(TerminalStrings.text(.move, in: language))")
+            hints.append("Tab \(TerminalStrings.text(.nextTab, in: language))")
+            if tab != .diagnostics, !visibleItems.isEmpty { hint(.play, TerminalStrings.text(.open, in: language)) }
+            if tab == .stations || (tab == .podcasts && episodesOf == nil) { hint(.add, TerminalStrings.text(.add, in: language)) }
+            if list.error != nil { hint(.retry, UIStrings.text(.tryAgain, in: language)) }
+            if tab != .diagnostics { hint(.search, TerminalStrings.text(.search, in: language)) }
+            if let control = miniPlayer?.primaryControl, control.isEnabled {
+                hint(control.action == .retry ? .retry : .pauseResume, control.title)
+            }
+            hint(.help, TerminalStrings.text(.help, in: language))
+            hint(.quit, TerminalStrings.text(.quit, in: language))
+        }
+        let text = " " + hints.joined(separator: "  ")
+        canvas.put(text.padding(toLength: max(text.count, canvas.width), withPad: " ", startingAt: 0), row: row, column: 0, style: .reverse)
+    }
+}
