@@ -36,6 +36,8 @@ static inline int tn_start(int input_timeout_ms) {
     keypad(stdscr, TRUE);
     curs_set(0);
     timeout(input_timeout_ms);
+    // Esc alone is a key here (back, cancel): wait 25 ms, not a second, for a sequence after it.
+    set_escdelay(25);
     if (has_colors()) {
         start_color();
         use_default_colors();

@@ -15,8 +15,9 @@ struct Tonearm: AsyncParsableCommand {
             """,
         version: "\(TonearmVersion.current) (\(FFmpegProbe.versions))",
         subcommands: [
-            Play.self, SessionCommand.self, PodcastCommand.self, StationCommand.self, ErrorsCommand.self, Demo.self, Render.self,
-            States.self,
-        ]
+            LibraryCommand.self, Play.self, SessionCommand.self, PodcastCommand.self, StationCommand.self, ErrorsCommand.self, Demo.self,
+            Render.self, States.self,
+        ],
+        defaultSubcommand: LibraryCommand.self
     )
 }

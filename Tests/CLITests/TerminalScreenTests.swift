@@ -178,3 +178,46 @@ extension TerminalScreenTests {
         #expect(lines.allSatisfy { !$0.contains("█") })
     }
 }
+
+extension TerminalScreenTests {
+    /// `tonearm` alone opens the library: an empty list says how to add a station, a station
+    /// added with `a` plays with Enter, Esc goes back with the mini player below, a dead feed is
+    /// an error dialog, and Diagnostics counts that error.
+    @Test func theLibraryAddsAStationPlaysItAndReportsAFailedFeed() throws {
+        let icecast = try IcecastServer()
+        defer { icecast.stop() }
+        let missing = try TestHTTPServer { _ in .complete(status: 404, contentType: "text/plain", body: Data("no".utf8)) }
+        defer { missing.stop() }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-library-\(UUID().uuidString)")
+        let terminal = try TmuxSession(
+            [CLITests.binary.path, "--output", "null"],
+            environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "XDG_DATA_HOME": home.path, "XDG_CONFIG_HOME": home.path])
+
+        #expect(try terminal.waitFor(timeout: 20) { $0.contains("No stations yet") && $0.contains("[a] Add Station") }.matched)
+        try terminal.send("a")
+        try terminal.sendText("Night FM \(icecast.streamURL.absoluteString)")
+        try terminal.send("Enter")
+        #expect(try terminal.waitFor(timeout: 10) { $0.contains("▸ Night FM") }.matched)
+        try terminal.send("Enter")
+        let playing = try terminal.waitFor(timeout: 30) { $0.contains("Now Playing") && $0.contains("● Playing") }
+        #expect(playing.matched, "screen:\n\(playing.screen)")
+        try terminal.send("Escape")
+        let back = try terminal.waitFor(timeout: 10) { $0.contains("▸ Night FM") && $0.contains("— Playing") }
+        #expect(back.matched, "the mini player shows what plays:\n\(back.screen)")
+
+        try terminal.send("Tab")
+        #expect(try terminal.waitFor(timeout: 10) { $0.contains("[a] Add Podcast") }.matched)
+        try terminal.send("a")
+        try terminal.sendText(missing.url("/feed.xml").absoluteString)
+        try terminal.send("Enter")
+        let alert = try terminal.waitFor(timeout: 30) { $0.contains("Not Found") && $0.contains("[Enter] OK") }
+        #expect(alert.matched, "screen:\n\(alert.screen)")
+        try terminal.send("Enter")
+        try terminal.send("Tab")
+        try terminal.send("Tab")
+        let diagnostics = try terminal.waitFor(timeout: 10) { $0.contains("Errors: 1") && $0.contains("Resource.notFound") }
+        #expect(diagnostics.matched, "screen:\n\(diagnostics.screen)")
+        try terminal.send("q")
+        #expect(try terminal.waitFor(timeout: 15) { _ in (try? terminal.paneIsDead()) == true }.matched)
+    }
+}

@@ -35,8 +35,22 @@ public final class ChildProcess: @unchecked Sendable {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // A child starts with no signal blocked and the usual dispositions: the thread that
+        // spawns may be a dispatch or NIO thread that blocks every signal, and a server started
+        // with SIGCHLD and SIGTERM blocked (tmux, Icecast) never reaps its children nor stops.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGQUIT] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let result = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         guard result == 0 else {
             throw SpawnError(description: "posix_spawn \(executable): \(String(cString: strerror(result)))")
         }

@@ -43,6 +43,11 @@ public final class TmuxSession: @unchecked Sendable {
         try run(["send-keys", "-t", "0"] + keys)
     }
 
+    /// Types `text` literally (no key names).
+    public func sendText(_ text: String) throws {
+        try run(["send-keys", "-t", "0", "-l", text])
+    }
+
     /// Waits (polling) until the pane satisfies `condition`; the last capture either way.
     @discardableResult
     public func waitFor(timeout: Double, _ condition: (String) -> Bool) throws -> (matched: Bool, screen: String) {

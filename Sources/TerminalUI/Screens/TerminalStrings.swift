@@ -1,7 +1,7 @@
 import PlayerCore
 
 /// The few texts only the terminal front end shows; everything else comes from Presentation.
-enum TerminalStrings {
+public enum TerminalStrings {
     enum Key {
         case nowPlaying, help, quit, dismiss, keys, move, nextTab, open, add, search
     }
@@ -74,5 +74,40 @@ enum TerminalStrings {
         case .english: "Retry available: press \(key)."
         case .russian: "Можно повторить: нажмите \(key)."
         }
+    }
+
+    public enum Prompt: Sendable { case station, feed }
+
+    /// The add prompt's label.
+    public static func prompt(_ prompt: Prompt, in language: Language) -> String {
+        switch (prompt, language) {
+        case (.station, .english): "New station (name and URL)"
+        case (.station, .russian): "Новая станция (название и URL)"
+        case (.feed, .english): "Podcast feed URL"
+        case (.feed, .russian): "URL ленты подкаста"
+        }
+    }
+
+    /// An action's name in the help overlay.
+    static func actionName(_ action: KeyAction, in language: Language) -> String {
+        let english: String
+        let russian: String
+        switch action {
+        case .up: (english, russian) = ("Up", "Вверх")
+        case .down: (english, russian) = ("Down", "Вниз")
+        case .play: (english, russian) = ("Open or play", "Открыть или играть")
+        case .pauseResume: (english, russian) = ("Pause or resume", "Пауза или продолжить")
+        case .stop: (english, russian) = ("Stop", "Стоп")
+        case .next: (english, russian) = ("Next", "Следующий")
+        case .seekBackward: (english, russian) = ("Back 15 s, previous tab", "Назад 15 с, вкладка влево")
+        case .seekForward: (english, russian) = ("Forward 30 s, next tab", "Вперёд 30 с, вкладка вправо")
+        case .retry: (english, russian) = ("Retry", "Повторить")
+        case .dismiss: (english, russian) = ("Dismiss, cancel reconnecting", "Скрыть, отменить переподключение")
+        case .add: (english, russian) = ("Add", "Добавить")
+        case .search: (english, russian) = ("Search", "Поиск")
+        case .help: (english, russian) = ("This help", "Эта справка")
+        case .quit: (english, russian) = ("Quit", "Выход")
+        }
+        return language == .english ? english : russian
     }
 }

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import PlayerCore
+
+/// `tonearm` (no arguments) or `tonearm library`: the library screens on a terminal. Elsewhere
+/// (stdout or stdin not a terminal, `--no-tui`) it prints what the library holds and how to
+/// use the commands instead, since there is nobody to press keys.
+struct LibraryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "library", abstract: "Browse stations, podcasts, sessions and diagnostics on the terminal (the default).")
+
+    @Option(help: "Where sound goes: pulse, wav:PATH, wav-float:PATH or null. Default: PulseAudio when a server answers.")
+    var output: OutputSpec?
+
+    @Flag(help: "Do not open the terminal screens.")
+    var noTui = false
+
+    func run() async throws {
+        let library = await LibraryContext.open()
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        if !noTui, !term.isEmpty, term != "dumb", isatty(STDOUT_FILENO) != 0, isatty(STDIN_FILENO) != 0 {
+            let (bindings, warning) = TerminalConfig.bindings()
+            if let warning { FileHandle.standardError.write(Data("tonearm: \(TextSanitizer.singleLine(warning, maxLength: 300))\n".utf8)) }
+            do {
+                try await LibraryApp(library: library, output: output, language: .current, bindings: bindings).run()
+                return
+            } catch {
+                // curses cannot drive this terminal: fall through to the text summary.
+            }
+        }
+        let stations = (try? library.store.stations().count) ?? 0
+        let podcasts = (try? library.store.podcasts().count) ?? 0
+        let sessions = (try? library.store.sessions().count) ?? 0
+        print("Library: \(stations) stations, \(podcasts) podcasts, \(sessions) sessions. See `tonearm --help` for the commands.")
+    }
+}

@@ -1,0 +1,336 @@
+import AudioEngine
+import Foundation
+import Library
+import PlayerCore
+import PlayerKit
+import Presentation
+import Services
+import Synchronization
+import TerminalUI
+
+/// `tonearm` with no arguments on a terminal: the library screens, and Now Playing for what is
+/// started from them. Like `TerminalPlayback`, one thread owns the terminal (reads a key, redraws
+/// when something changed, 20 times a second at most); the player's updates and the library's
+/// answers change a `LibraryModel` under a lock.
+final class LibraryApp: Sendable {
+    private let library: LibraryContext
+    private let output: OutputSpec?
+    private let language: Language
+    private let bindings: KeyBindings
+    private let model = Mutex(LibraryModel())
+    private let quit = Mutex(false)
+    private let composed = Mutex<TonearmPlayer?>(nil)
+    private let recorder = Mutex<EpisodeProgressRecorder?>(nil)
+
+    init(library: LibraryContext, output: OutputSpec?, language: Language, bindings: KeyBindings) {
+        self.library = library
+        self.output = output
+        self.language = language
+        self.bindings = bindings
+    }
+
+    /// Runs until `q`. The terminal loop gets a thread of its own: the calling (main) thread and
+    /// the cooperative pool stay free for the player and the library.
+    func run() async throws(TerminalDisplayError) {
+        let display = try TerminalDisplay()
+        TerminalRestore.install(display)
+        model.withLock { $0.reload(library.store, analytics: library.analytics) }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let thread = Thread { [self] in
+                self.loop(display)
+                done.resume()
+            }
+            thread.name = "tonearm-terminal"
+            thread.start()
+        }
+        display.end()
+        if let player = composed.withLock({ $0 }) {
+            await player.shutdown()
+            await player.player.flushAnalytics()
+        }
+    }
+
+    private func loop(_ display: TerminalDisplay) {
+        var drawn = -1
+        var tick = 0
+        var lastSize = display.size
+        while !quit.withLock({ $0 }) {
+            if let input = display.read() {
+                if case .key(let key) = input { handle(key) } else { display.invalidate(); drawn = -1 }
+            }
+            let (version, moving) = model.withLock { ($0.version, $0.list.isLoading || $0.player.state.showsLoading || $0.player.state.name == .reconnecting) }
+            let size = display.size
+            if size != lastSize {
+                lastSize = size
+                display.invalidate()
+                drawn = -1
+            }
+            guard version != drawn || moving else { continue }
+            drawn = version
+            tick += 1
+            display.draw(frame(tick: tick, width: size.width, height: size.height))
+        }
+    }
+
+    private func frame(tick: Int, width: Int, height: Int) -> Canvas {
+        model.withLock { model in
+            var canvas: Canvas
+            if model.nowPlayingOpen {
+                let inline = model.player.inlineError.map { InlineErrorViewState(error: $0, language: language) }
+                canvas = NowPlayingScreen(
+                    view: model.player.view(language: language), inlineError: inline, language: language, bindings: bindings, spinnerTick: tick
+                ).render(width: width, height: height)
+            } else {
+                canvas = model.screen(language: language, bindings: bindings, tick: tick).render(width: width, height: height)
+            }
+            if model.helpShown { canvas.drawHelp(bindings, language: language) }
+            return canvas
+        }
+    }
+
+    // MARK: Keys
+
+    private func handle(_ key: Key) {
+        var typing = false
+        model.withLock { model in
+            if model.helpShown {
+                model.helpShown = false
+                model.changed()
+                typing = true
+            } else if model.alert != nil {
+                if key == .enter || key == .escape || bindings.action(for: key) == .dismiss { model.alert = nil; model.changed() }
+                typing = true
+            } else if model.prompt != nil || model.typingSearch {
+                typing = true
+                edit(&model, key)
+            }
+        }
+        if typing { return }
+        if key == .escape || key == .backspace { return back() }
+        if key == .tab { return switchTab(by: 1) }
+        guard let action = bindings.action(for: key) else { return }
+        let (open, state) = model.withLock { ($0.nowPlayingOpen, $0.player.state) }
+        switch action {
+        case .quit:
+            quit.withLock { $0 = true }
+        case .help:
+            model.withLock { $0.helpShown = true; $0.changed() }
+        case .up, .down:
+            model.withLock { model in
+                let count = model.screen(language: language, bindings: bindings, tick: 0).visibleItems.count
+                model.selection = max(0, min(count - 1, model.selection + (action == .up ? -1 : 1)))
+                model.changed()
+            }
+        case .seekBackward where !open, .seekForward where !open:
+            switchTab(by: action == .seekForward ? 1 : -1)
+        case .play:
+            if open { return }
+            openSelection()
+        case .search where !open:
+            model.withLock { $0.search = ""; $0.typingSearch = true; $0.changed() }
+        case .add where !open:
+            model.withLock { model in
+                switch model.tab {
+                case .stations: model.prompt = (TerminalStrings.prompt(.station, in: language), "")
+                case .podcasts where model.episodesOf == nil: model.prompt = (TerminalStrings.prompt(.feed, in: language), "")
+                default: return
+                }
+                model.changed()
+            }
+        case .retry where model.withLock({ $0.list.error != nil }) && !open && state.name != .failed:
+            model.withLock { $0.reload(library.store, analytics: library.analytics) }
+        case .dismiss where !state.allows(.cancelRetry):
+            model.withLock { $0.player.dismissInlineError(); $0.changed() }
+        default:
+            send(action, state: state)
+        }
+    }
+
+    /// Typing into the search line or the prompt: Enter ends it, Esc cancels, Backspace deletes.
+    private func edit(_ model: inout LibraryModel, _ key: Key) {
+        switch key {
+        case .enter:
+            if let prompt = model.prompt {
+                model.prompt = nil
+                submit(prompt.text, tab: model.tab)
+            }
+            model.typingSearch = false
+        case .escape:
+            model.prompt = nil
+            model.typingSearch = false
+            model.search = nil
+        case .backspace:
+            if let prompt = model.prompt { model.prompt = (prompt.label, String(prompt.text.dropLast())) } else { model.search = String((model.search ?? "").dropLast()) }
+        case .character(let c):
+            if model.prompt != nil { model.prompt?.text.append(c) } else { model.search = (model.search ?? "") + String(c) }
+            model.selection = 0
+        default:
+            return
+        }
+        model.changed()
+    }
+
+    private func back() {
+        model.withLock { model in
+            if model.nowPlayingOpen {
+                model.nowPlayingOpen = false
+            } else if model.search != nil {
+                model.search = nil
+            } else if model.episodesOf != nil {
+                model.episodesOf = nil
+                model.selection = 0
+                model.reload(library.store, analytics: library.analytics)
+            }
+            model.changed()
+        }
+    }
+
+    private func switchTab(by step: Int) {
+        model.withLock { model in
+            let all = LibraryScreen.Tab.allCases
+            model.tab = all[(all.firstIndex(of: model.tab)! + step + all.count) % all.count]
+            model.episodesOf = nil
+            model.search = nil
+            model.selection = 0
+            model.list = .initial
+            model.reload(library.store, analytics: library.analytics)
+        }
+        if model.withLock({ $0.tab == .diagnostics }) {
+            Task { [library] in
+                let summary = try? await library.analytics.summary()
+                self.model.withLock { $0.diagnostics = summary; $0.changed() }
+            }
+        }
+    }
+
+    /// Enter: a podcast opens its episodes; a station, an episode or a session plays.
+    private func openSelection() {
+        let entry = model.withLock { model in model.selectedEntry(screen: model.screen(language: language, bindings: bindings, tick: 0)) }
+        guard let entry else { return }
+        switch entry {
+        case .podcast(let podcast):
+            model.withLock { model in
+                model.episodesOf = podcast
+                model.selection = 0
+                model.list = .initial
+                model.reload(library.store, analytics: library.analytics)
+            }
+        case .station(let record):
+            play(.play(PlayRequest(track: record.station.track)), episode: nil, operation: "playStation")
+        case .episode(let record):
+            do throws(PlaybackError) {
+                let start = try library.store.resumePosition(episodeID: record.id)
+                play(.play(PlayRequest(track: try record.episode.track(), startPosition: start)), episode: record.id, operation: "playEpisode")
+            } catch {
+                // Seed 000: no audio is a failure of the episode, shown in its error view.
+                play(.cannotPlay(error), episode: record.id, operation: "playEpisode")
+            }
+        case .session(let record):
+            do throws(PlaybackError) {
+                let url = URL(fileURLWithPath: record.path)
+                let request = try SessionPlanner.plan(try SessionFile.load(from: url), base: url.deletingLastPathComponent())
+                play(.play(request), episode: nil, operation: "playSession")
+            } catch {
+                fail(error, operation: "playSession")
+            }
+        }
+    }
+
+    /// What the user typed into the add prompt.
+    private func submit(_ text: String, tab: LibraryScreen.Tab) {
+        let words = text.split(separator: " ").map(String.init)
+        Task { [library] in
+            do throws(PlaybackError) {
+                switch tab {
+                case .stations:
+                    guard let last = words.last, let url = URL(string: last), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), words.count >= 2 else {
+                        throw PlaybackError(.streamUnavailable, underlying: "expected a name and an http(s) URL")
+                    }
+                    _ = try library.store.addStation(name: words.dropLast().joined(separator: " "), url: url)
+                case .podcasts:
+                    guard let url = URL(string: text.trimmingCharacters(in: .whitespaces)) else { throw PlaybackError(.invalidFeed) }
+                    _ = try await library.podcasts.add(feedURL: url)  // records its own failures
+                default:
+                    return
+                }
+                self.model.withLock { $0.reload(library.store, analytics: library.analytics) }
+            } catch {
+                if tab == .stations { await library.analytics.record(error, operation: "addStation") }
+                self.model.withLock { $0.alert = error; $0.changed() }
+            }
+        }
+    }
+
+    /// A key that stands for player intents (space, s, n, r, arrows on Now Playing).
+    private func send(_ action: KeyAction, state: PlayerState) {
+        guard let player = composed.withLock({ $0 })?.player, let allowed = action.playerActions.first(where: state.allows) else { return }
+        let intent: PlayerEvent? =
+            switch allowed {
+            case .pause: .pause
+            case .resume: .resume
+            case .stop: .stop
+            case .skip: .skip
+            case .retry: .retry
+            case .retryNow: .retryNow
+            case .cancelRetry: .cancelRetry
+            case .seek:
+                .seek(to: max(0, (model.withLock { $0.player.position } ?? 0)
+                    + (action == .seekBackward ? -PlayerControl.seekBackwardSeconds : PlayerControl.seekForwardSeconds)))
+            case .play, .reset: nil
+            }
+        guard let intent else { return }
+        Task { try? await player.send(intent) }
+    }
+
+    /// Starts `intent` on the app's one player (made on first use), with Now Playing open.
+    private func play(_ intent: PlayerEvent, episode: Int64?, operation: AnalyticsIdentifier) {
+        recorder.withLock { $0 = episode.map { EpisodeProgressRecorder(store: library.store, episodeID: $0) } }
+        model.withLock { $0.nowPlayingOpen = true; $0.changed() }
+        Task {
+            do throws(PlaybackError) {
+                let player = try await self.player()
+                try await player.send(intent)
+            } catch {
+                self.fail(error, operation: operation)
+            }
+        }
+    }
+
+    private func player() async throws(PlaybackError) -> AudioPlayer {
+        if let existing = composed.withLock({ $0 }) { return existing.player }
+        let output: OutputSpec
+        if let chosen = self.output {
+            output = chosen
+        } else if PulseAudioSink.serverAnswers(server: nil, timeout: 1.5) {
+            output = .pulse
+        } else {
+            throw PlaybackError(.audioOutputUnavailable)
+        }
+        let made = TonearmPlayer(
+            output: output.makeSink(realtime: true),
+            services: TonearmPlayer.Services(connectivity: ConnectivityMonitor(), analytics: library.analytics))
+        try await made.player.start()
+        composed.withLock { $0 = made }
+        let player = made.player
+        Task {
+            for await update in player.updates {
+                self.recorder.withLock { $0 }?.observe(update)
+                self.model.withLock { model in
+                    let before = model.player.version
+                    model.player.apply(update)
+                    if model.player.version != before { model.changed() }
+                }
+            }
+        }
+        return player
+    }
+
+    private func fail(_ error: PlaybackError, operation: AnalyticsIdentifier) {
+        Task { await library.analytics.record(error, operation: operation) }
+        model.withLock { model in
+            model.nowPlayingOpen = false
+            model.alert = error
+            model.changed()
+        }
+    }
+}
