@@ -81,3 +81,18 @@ struct TextWrapTests {
         #expect(TextWrap.lines("", width: 10).isEmpty)
     }
 }
+
+@Suite("Palette")
+struct PaletteTests {
+    @Test func xtermPaletteEntriesAsRGB() {
+        #expect(TerminalColor.rgb(ofIndexed: 16) == (0, 0, 0))
+        #expect(TerminalColor.rgb(ofIndexed: 196) == (255, 0, 0))
+        #expect(TerminalColor.rgb(ofIndexed: 39) == (0, 175, 255))
+        #expect(TerminalColor.rgb(ofIndexed: 232) == (8, 8, 8) && TerminalColor.rgb(ofIndexed: 255) == (238, 238, 238))
+        // Round trip through the nearest cube entry.
+        for index in [UInt8(21), 46, 88, 130, 201, 226] {
+            let (r, g, b) = TerminalColor.rgb(ofIndexed: index)
+            #expect(TerminalColor.rgb(r, g, b).nearestIndexed == .indexed(index))
+        }
+    }
+}

@@ -17,11 +17,14 @@ public struct NowPlayingMetadata: Sendable, Hashable, Codable {
     /// The station's name (from `icy-name` or the station record).
     public var station: String?
     public var artwork: ArtworkKind
+    /// The picture itself, for front ends that draw it (the terminal); nil for the default.
+    public var picture: ArtworkPicture?
 
-    public init(title: String?, artist: String?, station: String?, artwork: ArtworkKind) {
+    public init(title: String?, artist: String?, station: String?, artwork: ArtworkKind, picture: ArtworkPicture? = nil) {
         self.title = title
         self.artist = artist
         self.station = station
         self.artwork = artwork
+        self.picture = picture
     }
 }

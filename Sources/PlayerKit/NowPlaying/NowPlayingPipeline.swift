@@ -32,10 +32,25 @@ public actor NowPlayingPipeline {
             let update = await metadata.receive(icy, station: station)
             let picture = await artwork.artwork(artworkURL: update.artworkURL, isStationIdentity: update.isStationIdentity)
             next = NowPlayingMetadata(
-                title: update.title, artist: update.artist, station: update.station ?? station?.name, artwork: picture.kind)
+                title: update.title, artist: update.artist, station: update.station ?? station?.name, artwork: picture.kind,
+                picture: Self.thumbnail(of: picture))
         }
         guard next != last else { return nil }
         last = next
         return next
+    }
+
+    /// Side of the square thumbnail front ends get (terminal cells are about twice as tall as
+    /// wide, and half blocks give two pixels per cell, so 48 x 48 fills 48 x 24 cells).
+    static let thumbnailSide = 48
+
+    /// The picture shrunk for text front ends; nil without bytes or when they do not decode.
+    static func thumbnail(of artwork: Artwork) -> ArtworkPicture? {
+        guard let data = artwork.data, let kind = ImageKind.detect(data), let average = artwork.averageColor,
+            let cells = try? ImageDecoder.thumbnail(data, kind: kind, columns: thumbnailSide, rows: thumbnailSide)
+        else { return nil }
+        return ArtworkPicture(
+            columns: thumbnailSide, rows: thumbnailSide, rgb: cells.flatMap { [$0.red, $0.green, $0.blue] },
+            accent: [average.red, average.green, average.blue])
     }
 }

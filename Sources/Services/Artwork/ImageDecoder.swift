@@ -33,6 +33,35 @@ public enum ImageDecoder {
     /// - Throws: `corruptData` when the bytes do not decode (garbage, truncation, a picture over
     ///   `maxPixels`), never crashes on any input.
     public static func decode(_ data: Data, kind: ImageKind, maxPixels: Int = ServiceLimits.maxArtworkPixels) throws(PlaybackError) -> DecodedImage {
+        try withFrame(data, kind: kind, maxPixels: maxPixels) { frame throws(PlaybackError) in
+            let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+            guard let color = sample(frame, columns: 1, rows: 1)?.average else {
+                throw PlaybackError(.corruptData, underlying: "unsupported pixel format \(frame.pointee.format)")
+            }
+            return DecodedImage(kind: kind, width: width, height: height, averageColor: color)
+        }
+    }
+
+    /// The picture as `columns` x `rows` colours, row by row, each the average of the picture's
+    /// part under it: what a terminal draws with half blocks (two rows of cells per character).
+    ///
+    /// - Throws: as `decode`.
+    public static func thumbnail(
+        _ data: Data, kind: ImageKind, columns: Int, rows: Int, maxPixels: Int = ServiceLimits.maxArtworkPixels
+    ) throws(PlaybackError) -> [RGBColor] {
+        guard columns > 0, rows > 0 else { return [] }
+        return try withFrame(data, kind: kind, maxPixels: maxPixels) { frame throws(PlaybackError) in
+            guard let cells = sample(frame, columns: columns, rows: rows)?.cells else {
+                throw PlaybackError(.corruptData, underlying: "unsupported pixel format \(frame.pointee.format)")
+            }
+            return cells
+        }
+    }
+
+    /// Decodes the one frame of `data` and hands it to `body`.
+    private static func withFrame<T>(
+        _ data: Data, kind: ImageKind, maxPixels: Int, _ body: (UnsafeMutablePointer<AVFrame>) throws(PlaybackError) -> T
+    ) throws(PlaybackError) -> T {
         guard !data.isEmpty, data.count < Int(Int32.max) - 64 else { throw PlaybackError(.corruptData, underlying: "empty image") }
         guard let codec = avcodec_find_decoder(kind == .png ? AV_CODEC_ID_PNG : AV_CODEC_ID_MJPEG) else {
             throw PlaybackError(.corruptData, underlying: "no \(kind.rawValue) decoder in this FFmpeg")
@@ -66,12 +95,8 @@ public enum ImageDecoder {
             received = avcodec_receive_frame(context, frame)
         }
         guard received >= 0 else { throw PlaybackError(.corruptData, underlying: "\(kind.rawValue) image did not decode (\(received))") }
-        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
-        guard width > 0, height > 0 else { throw PlaybackError(.corruptData, underlying: "image without pixels") }
-        guard let color = averageColor(of: frame) else {
-            throw PlaybackError(.corruptData, underlying: "unsupported pixel format \(frame.pointee.format)")
-        }
-        return DecodedImage(kind: kind, width: width, height: height, averageColor: color)
+        guard frame.pointee.width > 0, frame.pointee.height > 0 else { throw PlaybackError(.corruptData, underlying: "image without pixels") }
+        return try body(frame)
     }
 
     // MARK: - Averaging
@@ -94,14 +119,30 @@ public enum ImageDecoder {
 
     /// The frame's average colour, or nil for a layout this reader does not know.
     static func averageColor(of frame: UnsafeMutablePointer<AVFrame>) -> RGBColor? {
+        sample(frame, columns: 1, rows: 1)?.average
+    }
+
+    /// The frame's average colour and the averages of a `columns` x `rows` grid over it (row by
+    /// row), or nil for a layout this reader does not know.
+    static func sample(_ frame: UnsafeMutablePointer<AVFrame>, columns: Int, rows: Int) -> (average: RGBColor, cells: [RGBColor])? {
         let format = frame.pointee.format
         guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: format)) else { return nil }
         let flags = descriptor.pointee.flags
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         let planes = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)) }
         let strides = withUnsafeBytes(of: frame.pointee.linesize) { Array($0.bindMemory(to: Int32.self)).map(Int.init) }
-        let stepX = max(1, width / sampleGrid), stepY = max(1, height / sampleGrid)
-        var sum = ColorAccumulator()
+        // Enough samples that every grid cell gets some.
+        let stepX = max(1, width / max(sampleGrid, columns)), stepY = max(1, height / max(sampleGrid, rows))
+        var total = ColorAccumulator()
+        var grid = Array(repeating: ColorAccumulator(), count: columns * rows)
+        func add(_ x: Int, _ y: Int, red: Double, green: Double, blue: Double, alpha: Double = 1) {
+            total.add(red: red, green: green, blue: blue, alpha: alpha)
+            grid[(y * rows / height) * columns + x * columns / width].add(red: red, green: green, blue: blue, alpha: alpha)
+        }
+        func result() -> (average: RGBColor, cells: [RGBColor])? {
+            guard let average = total.color else { return nil }
+            return (average, grid.map { $0.color ?? average })
+        }
 
         if flags & (Flag.hardware | Flag.bayer | Flag.float) != 0 { return nil }
         if format == AV_PIX_FMT_PAL8.rawValue {
@@ -110,12 +151,12 @@ public enum ImageDecoder {
                 for x in stride(from: 0, to: width, by: stepX) {
                     // Palette entries are native-endian 0xAARRGGBB words.
                     let entry = UnsafeRawPointer(palette).load(fromByteOffset: Int(indices[y * strides[0] + x]) * 4, as: UInt32.self)
-                    sum.add(
+                    add(x, y,
                         red: Double(entry >> 16 & 0xFF) / 255, green: Double(entry >> 8 & 0xFF) / 255,
                         blue: Double(entry & 0xFF) / 255, alpha: Double(entry >> 24) / 255)
                 }
             }
-            return sum.color
+            return result()
         }
         if flags & Flag.bitstream != 0 {
             guard format == AV_PIX_FMT_MONOBLACK.rawValue || format == AV_PIX_FMT_MONOWHITE.rawValue, let bits = planes[0] else { return nil }
@@ -124,10 +165,10 @@ public enum ImageDecoder {
                 for x in stride(from: 0, to: width, by: stepX) {
                     let set = bits[y * strides[0] + x / 8] & (0x80 >> UInt8(x % 8)) != 0
                     let value: Double = set == setIsWhite ? 1 : 0
-                    sum.add(red: value, green: value, blue: value)
+                    add(x, y, red: value, green: value, blue: value)
                 }
             }
-            return sum.color
+            return result()
         }
 
         let count = Int(descriptor.pointee.nb_components)
@@ -172,12 +213,12 @@ public enum ImageDecoder {
             for x in stride(from: 0, to: width, by: stepX) {
                 if isRGB {
                     guard count >= 3 else { return nil }
-                    sum.add(red: value(0, x, y), green: value(1, x, y), blue: value(2, x, y), alpha: hasAlpha && count >= 4 ? value(3, x, y) : 1)
+                    add(x, y, red: value(0, x, y), green: value(1, x, y), blue: value(2, x, y), alpha: hasAlpha && count >= 4 ? value(3, x, y) : 1)
                 } else if count <= 2 {
                     // Gray, optionally with alpha (PNG's gray is full range; MJPEG tags its range).
                     var luma = value(0, x, y)
                     if frame.pointee.color_range == AVCOL_RANGE_MPEG { luma = (luma * 255 - 16) / 219 }
-                    sum.add(red: luma, green: luma, blue: luma, alpha: hasAlpha && count == 2 ? value(1, x, y) : 1)
+                    add(x, y, red: luma, green: luma, blue: luma, alpha: hasAlpha && count == 2 ? value(1, x, y) : 1)
                 } else {
                     var luma = value(0, x, y), cb = value(1, x, y) - 0.5, cr = value(2, x, y) - 0.5
                     if !fullRange {
@@ -188,12 +229,12 @@ public enum ImageDecoder {
                     let red = luma + 2 * (1 - kr) * cr
                     let blue = luma + 2 * (1 - kb) * cb
                     let green = (luma - kr * red - kb * blue) / kg
-                    sum.add(
+                    add(x, y,
                         red: min(1, max(0, red)), green: min(1, max(0, green)), blue: min(1, max(0, blue)),
                         alpha: hasAlpha && count >= 4 ? value(3, x, y) : 1)
                 }
             }
         }
-        return sum.color
+        return result()
     }
 }

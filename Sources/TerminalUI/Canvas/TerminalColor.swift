@@ -20,11 +20,41 @@ public enum TerminalColor: Sendable, Hashable {
         }
     }
 
+    /// A picture's average colour as the screen's accent, lifted when it is too dark to read on
+    /// a dark terminal (seed 002's adaptive colour).
+    public static func accent(_ picture: ArtworkPicture) -> TerminalColor {
+        let (r, g, b) = (Int(picture.accent[0]), Int(picture.accent[1]), Int(picture.accent[2]))
+        let brightest = max(r, g, b, 1)
+        guard brightest < 128 else { return .rgb(UInt8(r), UInt8(g), UInt8(b)) }
+        let scale = 160.0 / Double(brightest)
+        return .rgb(UInt8(min(255, Double(r) * scale)), UInt8(min(255, Double(g) * scale)), UInt8(min(255, Double(b) * scale)))
+    }
+
     /// The nearest entry of the xterm 6x6x6 colour cube (indices 16...231), for terminals without
     /// truecolor.
     public var nearestIndexed: TerminalColor {
         guard case .rgb(let r, let g, let b) = self else { return self }
         func level(_ v: UInt8) -> Int { v < 48 ? 0 : v < 115 ? 1 : (Int(v) - 35) / 40 }
         return .indexed(UInt8(16 + 36 * level(r) + 6 * level(g) + level(b)))
+    }
+
+    /// The RGB an xterm shows for palette entry `index` (16...255: the cube and the grays; 8...15:
+    /// the bright ANSI colours), for terminals that take 24-bit colour numbers.
+    static func rgb(ofIndexed index: UInt8) -> (UInt8, UInt8, UInt8) {
+        let value = Int(index)
+        if value >= 232 {
+            let level = UInt8(8 + (value - 232) * 10)
+            return (level, level, level)
+        }
+        if value >= 16 {
+            let cube = value - 16
+            func level(_ n: Int) -> UInt8 { n == 0 ? 0 : UInt8(55 + n * 40) }
+            return (level(cube / 36), level(cube / 6 % 6), level(cube % 6))
+        }
+        let bright: [(UInt8, UInt8, UInt8)] = [
+            (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
+            (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+        ]
+        return bright[value]
     }
 }

@@ -10,9 +10,9 @@ public enum TerminalInput: Sendable, Equatable {
 /// (ncurses is not): one thread owns it, draws and reads.
 ///
 /// Colours: each (foreground, background) pair used gets an ncurses colour pair on first use.
-/// Truecolour cells are drawn with the nearest entry of the 256-colour palette (ncurses would
-/// need a `-direct` terminal description for 24-bit colour); on terminals with fewer colours,
-/// palette colours outside the range fall back to the terminal's defaults.
+/// Where the terminal description is a direct-colour one (`TERM=xterm-direct`, 2^24 colours),
+/// cells are drawn in truecolour; elsewhere with the nearest entry of the 256-colour palette, and
+/// on terminals with fewer colours palette entries out of range fall back to the defaults.
 ///
 /// `@unchecked Sendable`: it is made on one thread and handed to the one that draws; only
 /// `end()` (idempotent, curses' own `isendwin` check) may also run from an exit handler.
@@ -121,9 +121,24 @@ public final class TerminalDisplay: @unchecked Sendable {
     }
 
     private func number(_ color: TerminalColor) -> Int32 {
+        // A direct-colour terminal (TERM=xterm-direct and the like: 2^24 colours) takes RGB as the
+        // colour number; numbers below 8 stay the ANSI colours.
+        if colorCount >= 1 << 24 {
+            switch color {
+            case .standard: return -1
+            case .indexed(let index) where index < 8: return Int32(index)
+            case .indexed(let index):
+                let (r, g, b) = TerminalColor.rgb(ofIndexed: index)
+                return Int32(r) << 16 | Int32(g) << 8 | Int32(b)
+            case .rgb(let r, let g, let b):
+                // (0, 0, <8) would read as an ANSI colour: nudge it.
+                let value = Int32(r) << 16 | Int32(g) << 8 | Int32(b)
+                return value < 8 ? 8 : value
+            }
+        }
         switch color.nearestIndexed {
-        case .indexed(let index) where Int(index) < colorCount: Int32(index)
-        default: -1
+        case .indexed(let index) where Int(index) < colorCount: return Int32(index)
+        default: return -1
         }
     }
 

@@ -1,3 +1,5 @@
+import PlayerCore
+
 /// A decoded picture scaled for the terminal: `width` x `height` RGB pixels, row by row. Two
 /// pixel rows make one character row (the upper half block takes the top pixel as its foreground
 /// and the bottom one as its background).
@@ -12,6 +14,11 @@ public struct ArtworkPixels: Sendable, Hashable {
         self.width = width
         self.height = height
         self.rgb = rgb
+    }
+
+    /// The picture the artwork service found, as the terminal draws it.
+    public init?(_ picture: ArtworkPicture) {
+        self.init(width: picture.columns, height: picture.rows, rgb: picture.rgb)
     }
 
     /// The pixel nearest to (`x`, `y`) of a `columns` x `rows` grid laid over the picture.

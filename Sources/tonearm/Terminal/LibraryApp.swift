@@ -77,8 +77,11 @@ final class LibraryApp: Sendable {
             var canvas: Canvas
             if model.nowPlayingOpen {
                 let inline = model.player.inlineError.map { InlineErrorViewState(error: $0, language: language) }
+                let picture = model.player.metadata?.picture
                 canvas = NowPlayingScreen(
-                    view: model.player.view(language: language), inlineError: inline, language: language, bindings: bindings, spinnerTick: tick
+                    view: model.player.view(language: language), artwork: picture.flatMap(ArtworkPixels.init),
+                    accent: picture.map(TerminalColor.accent) ?? .indexed(39), inlineError: inline, language: language, bindings: bindings,
+                    spinnerTick: tick
                 ).render(width: width, height: height)
             } else {
                 canvas = model.screen(language: language, bindings: bindings, tick: tick).render(width: width, height: height)

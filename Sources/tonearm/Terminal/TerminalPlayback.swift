@@ -95,7 +95,10 @@ final class TerminalPlayback: Sendable {
             (model.view(language: language),
              model.inlineError.map { InlineErrorViewState(error: $0, language: language) })
         }
-        return NowPlayingScreen(view: view, inlineError: inline, language: language, bindings: bindings, spinnerTick: tick)
+        let picture = model.withLock { $0.metadata?.picture }
+        return NowPlayingScreen(
+            view: view, artwork: picture.flatMap(ArtworkPixels.init), accent: picture.map(TerminalColor.accent) ?? .indexed(39),
+            inlineError: inline, language: language, bindings: bindings, spinnerTick: tick)
     }
 
     /// A key: the player intents its action stands for, the first one the state allows.

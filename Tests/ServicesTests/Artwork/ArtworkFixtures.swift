@@ -9,10 +9,15 @@ enum ArtworkFixtures {
     /// A solid `color` (`0xRRGGBB`) picture of `size` as `format` ("png" or "jpg"), optionally
     /// converted to `pixelFormat` before encoding (pal8, rgba, gray, yuvj444p...).
     static func image(color: String = "0x336699", size: String = "64x48", format: String = "png", pixelFormat: String? = nil) throws -> Data {
+        try image(source: "color=c=\(color):s=\(size)", format: format, pixelFormat: pixelFormat)
+    }
+
+    /// A picture from any lavfi `source` graph (e.g. two colours side by side).
+    static func image(source: String, format: String = "png", pixelFormat: String? = nil) throws -> Data {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("fixture.\(format)").path
-        var arguments = ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=\(size)", "-frames:v", "1"]
+        var arguments = ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source, "-frames:v", "1"]
         if let pixelFormat { arguments += ["-pix_fmt", pixelFormat] }
         if format == "jpg" { arguments += ["-q:v", "2"] }
         arguments.append(output)

@@ -69,4 +69,18 @@ import Testing
         #expect(throws: PlaybackError.self) { try ImageDecoder.decode(data, kind: .png, maxPixels: 1000) }
         #expect(try ImageDecoder.decode(data, kind: .png, maxPixels: 64 * 48).width == 64)
     }
+
+    @Test(arguments: ["png", "jpg"])
+    func aThumbnailKeepsWhereEachColourIs(format: String) throws {
+        // Red on the left half, blue on the right; green below both.
+        let data = try ArtworkFixtures.image(
+            source: "color=c=red:s=32x16[a];color=c=blue:s=32x16[b];[a][b]hstack[top];color=c=0x00ff00:s=64x16[bottom];[top][bottom]vstack",
+            format: format, pixelFormat: format == "png" ? "rgb24" : nil)
+        let cells = try ImageDecoder.thumbnail(data, kind: format == "png" ? .png : .jpeg, columns: 4, rows: 2)
+        #expect(cells.count == 8)
+        let red = RGBColor(red: 255, green: 0, blue: 0), blue = RGBColor(red: 0, green: 0, blue: 255), green = RGBColor(red: 0, green: 255, blue: 0)
+        #expect(cells[0].distance(to: red) < 40 && cells[1].distance(to: red) < 40, "\(cells)")
+        #expect(cells[2].distance(to: blue) < 40 && cells[3].distance(to: blue) < 40, "\(cells)")
+        #expect(cells[4...].allSatisfy { $0.distance(to: green) < 40 }, "\(cells)")
+    }
 }
