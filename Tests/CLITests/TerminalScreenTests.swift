@@ -221,3 +221,27 @@ extension TerminalScreenTests {
         #expect(try terminal.waitFor(timeout: 15) { _ in (try? terminal.paneIsDead()) == true }.matched)
     }
 }
+
+extension TerminalScreenTests {
+    /// Ctrl-C (SIGINT) and SIGTERM end the terminal screens cleanly: the program exits and the
+    /// terminal leaves the full-screen mode (the pane shows what was there before, not the UI).
+    @Test(arguments: ["C-c", "SIGTERM"])
+    func signalsRestoreTheTerminal(how: String) throws {
+        let (dir, tone) = try PlaybackCommandTests.tone(seconds: 30)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for command in [[CLITests.binary.path, "play", tone.path, "--output", "null"], [CLITests.binary.path, "--output", "null"]] {
+            let terminal = try TmuxSession(
+                command, environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "XDG_DATA_HOME": dir.appendingPathComponent("data").path])
+            #expect(try terminal.waitFor(timeout: 20) { $0.contains("Tonearm") }.matched)
+            if how == "C-c" {
+                try terminal.send("C-c")
+            } else {
+                let pid = try #require(Int32(terminal.panePID()))
+                kill(pid, SIGTERM)
+            }
+            let ended = try terminal.waitFor(timeout: 15) { _ in (try? terminal.paneIsDead()) == true }
+            #expect(ended.matched, "\(command[1]) still running after \(how)")
+            #expect(!ended.screen.contains("Tonearm"), "the screen was not restored after \(how):\n\(ended.screen)")
+        }
+    }
+}

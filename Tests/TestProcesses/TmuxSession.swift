@@ -69,6 +69,11 @@ public final class TmuxSession: @unchecked Sendable {
         try run(["pipe-pane", "-o", "-t", "0", "cat >> '\(file.path)'"])
     }
 
+    /// The process id of the program in the pane.
+    public func panePID() throws -> String {
+        try run(["display-message", "-p", "-t", "0", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// True once the program in the pane has ended.
     public func paneIsDead() throws -> Bool {
         try run(["display-message", "-p", "-t", "0", "#{pane_dead}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "1"

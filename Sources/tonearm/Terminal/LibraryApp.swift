@@ -35,6 +35,14 @@ final class LibraryApp: Sendable {
         let display = try TerminalDisplay()
         TerminalRestore.install(display)
         model.withLock { $0.reload(library.store, analytics: library.analytics) }
+        // Ctrl-C, a kill and a closed terminal end the loop like q, so the terminal is restored.
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { [self] in self.quit.withLock { $0 = true } }
+            source.resume()
+            SignalSources.keep(source)
+        }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let thread = Thread { [self] in
                 self.loop(display)
