@@ -53,7 +53,9 @@ public final class TonearmPlayer: Sendable {
         var tasks = [
             Task {
                 for await event in events {
-                    if let metadata = await pipeline.handle(event) { await player.publish(metadata) }
+                    let output = await pipeline.handle(event)
+                    if let metadata = output.metadata { await player.publish(metadata) }
+                    if let problem = output.problem { await player.publishProblem(problem) }
                 }
             }
         ]

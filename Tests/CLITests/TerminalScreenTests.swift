@@ -245,3 +245,32 @@ extension TerminalScreenTests {
         }
     }
 }
+
+extension TerminalScreenTests {
+    /// A failing service beside playback (here the status API) is an inline error line under the
+    /// controls; x dismisses it and playback never stops.
+    @Test func aFailingStatusAPIIsAnInlineErrorThatXDismisses() throws {
+        let icecast = try IcecastServer()
+        defer { icecast.stop() }
+        let status = try TestHTTPServer { _ in .complete(status: 404, contentType: "text/plain", body: Data("no".utf8)) }
+        defer { status.stop() }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-inline-\(UUID().uuidString)")
+        let terminal = try TmuxSession(
+            [CLITests.binary.path, "play", icecast.streamURL.absoluteString, "--output", "null",
+             "--status-url", status.url("/api/status").absoluteString, "--status-api", "radioco"],
+            environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "XDG_DATA_HOME": home.path])
+        #expect(try terminal.waitFor(timeout: 30) { $0.contains("● Playing") }.matched)
+        try icecast.setTitle("Artist - Song")
+        let inline = try terminal.waitFor(timeout: 20) { $0.contains("[x] Dismiss") }
+        #expect(inline.matched, "screen:\n\(inline.screen)")
+        #expect(inline.screen.contains("● Playing"))
+        try terminal.send("x")
+        let dismissed = try terminal.waitFor(timeout: 10) { !$0.contains("[x] Dismiss") }
+        #expect(dismissed.matched, "screen:\n\(dismissed.screen)")
+        // The title still comes from the stream itself, and the same failure is not shown again.
+        let titled = try terminal.waitFor(timeout: 20) { $0.contains("Song") }
+        #expect(titled.matched && !titled.screen.contains("[x] Dismiss"), "screen:\n\(titled.screen)")
+        try terminal.send("q")
+        _ = try terminal.waitFor(timeout: 15) { _ in (try? terminal.paneIsDead()) == true }
+    }
+}

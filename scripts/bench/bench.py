@@ -667,6 +667,7 @@ def main():
     sys.modules.setdefault("bench", sys.modules[__name__])  # so radio.py's `import bench` is this module
     import radio
     import library
+    import terminal
 
     def wanted(key):
         if key in ("B4", "B5", "B6") and not radio_on and key not in only:
@@ -696,6 +697,7 @@ def main():
                    ("B3", "B3 first audio", lambda: bench_first_audio(tonearm, work, inputs[0], ttfa_runs, table))]
         benches += radio.benchmarks(tonearm, work, table, ttfa_runs=ttfa_runs, seconds=seconds)
         benches += library.benchmarks(tonearm, work, table, runs=runs)
+        benches += terminal.benchmarks(tonearm, work, table, seconds=seconds)
         for key, name, fn in benches:
             if not wanted(key):
                 continue

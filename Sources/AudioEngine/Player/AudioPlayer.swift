@@ -116,6 +116,12 @@ public actor AudioPlayer {
         continuation.yield(.notice(.metadata(metadata), audioTime: audioTime))
     }
 
+    /// A service beside playback failed (artwork, a status API), published in order as
+    /// `.notice(.serviceProblem)`; playback goes on.
+    public func publishProblem(_ error: PlaybackError) {
+        continuation.yield(.notice(.serviceProblem(error), audioTime: audioTime))
+    }
+
     /// The connectivity monitor's verdict: offline pauses reconnect attempts (none are spent), and
     /// the network coming back reconnects at once.
     public func connectivityChanged(online: Bool) {

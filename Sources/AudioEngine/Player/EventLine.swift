@@ -107,6 +107,7 @@ public enum EventLine {
         case .routeChanged(.deviceRemoved(let name)):
             return ["notice": "routeChanged", "change": "deviceRemoved", "device": TextSanitizer.singleLine(name, maxLength: 128)]
         case .metadata(let m): return ["notice": "metadata", "title": m.title ?? NSNull()]
+        case .serviceProblem(let e): return ["notice": "serviceProblem", "error": error(e, language: language)]
         }
     }
 

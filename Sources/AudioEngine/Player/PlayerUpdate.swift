@@ -32,4 +32,7 @@ public enum PlayerNotice: Sendable, Equatable {
     case routeChanged(RouteChange)
     /// What a live stream says is playing now (title, artist, station, kind of artwork).
     case metadata(NowPlayingMetadata)
+    /// A service beside playback failed (the artwork, a status API): front ends show it as an
+    /// inline error; the service has recorded it in the analytics already.
+    case serviceProblem(PlaybackError)
 }

@@ -17,8 +17,26 @@ public actor NowPlayingPipeline {
         self.artwork = artwork
     }
 
+    /// What one event changes: the now-playing line (nil when nothing the listener sees
+    /// changed) and a service's new failure to show (nil when none, or the same one again).
+    public struct Output: Sendable {
+        public var metadata: NowPlayingMetadata?
+        public var problem: PlaybackError?
+    }
+
+    private var lastProblem: PlaybackError?
+
+    public func handle(_ event: StreamEvent) async -> Output {
+        let metadata = await nowPlaying(after: event)
+        let artworkProblem = await artwork.lastError
+        let statusProblem = await self.metadata.lastError
+        let problem = artworkProblem ?? statusProblem
+        defer { lastProblem = problem }
+        return Output(metadata: metadata, problem: problem == lastProblem ? nil : problem)
+    }
+
     /// The now-playing line after `event`, or nil when nothing the listener sees changed.
-    public func handle(_ event: StreamEvent) async -> NowPlayingMetadata? {
+    private func nowPlaying(after event: StreamEvent) async -> NowPlayingMetadata? {
         let next: NowPlayingMetadata
         switch event {
         case .connected(let track, let info):

@@ -83,6 +83,7 @@ public actor ArtworkService {
     /// failing -> kind `.default`. Never throws: a missing cover is not an error the listener
     /// needs to see.
     public func artwork(artworkURL: URL?, isStationIdentity: Bool) async -> Artwork {
+        lastError = nil
         if isStationIdentity {
             let empty = Artwork(kind: .station, data: nil, width: nil, height: nil, averageColor: nil)
             guard let logo = configuration.stationLogoURL, let picture = await loadRecordingFailure(logo) else { return empty }
@@ -94,10 +95,17 @@ public actor ArtworkService {
 
     static let operation: AnalyticsIdentifier = "loadArtwork"
 
+    /// The last `artwork(artworkURL:isStationIdentity:)` fetch's failure; nil after one that
+    /// worked or needed no fetch. Front ends show it as an inline error.
+    public private(set) var lastError: PlaybackError?
+
     private func loadRecordingFailure(_ url: URL) async -> Artwork? {
         do {
-            return try await load(url)
+            let picture = try await load(url)
+            lastError = nil
+            return picture
         } catch {
+            lastError = error
             await analytics?.record(error, operation: Self.operation)
             return nil
         }

@@ -47,9 +47,12 @@ public struct NowPlayingScreen: Sendable {
             drawControls(&canvas, row: height - 4)
         }
         if let inlineError {
-            var line = "\(inlineError.icon.glyph) \(inlineError.message)"
-            if let dismiss = inlineError.dismissTitle, let key = bindings.primaryKey(.dismiss) { line += "  [\(key)] \(dismiss)" }
-            canvas.put(line, row: height - 3, column: 2, style: CellStyle(foreground: .indexed(208)), maxWidth: width - 4)
+            // The way to dismiss it always shows; a long message is shortened instead.
+            var suffix = ""
+            if let dismiss = inlineError.dismissTitle, let key = bindings.primaryKey(.dismiss) { suffix = "  [\(key)] \(dismiss)" }
+            let used = canvas.put("\(inlineError.icon.glyph) \(inlineError.message)", row: height - 3, column: 2,
+                                  style: CellStyle(foreground: .indexed(208)), maxWidth: width - 4 - suffix.count)
+            canvas.put(suffix, row: height - 3, column: 2 + used, style: CellStyle(foreground: .indexed(208), bold: true))
         }
         drawHints(&canvas, row: height - 1)
         return canvas

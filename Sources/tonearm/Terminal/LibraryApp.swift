@@ -21,6 +21,8 @@ final class LibraryApp: Sendable {
     private let quit = Mutex(false)
     private let composed = Mutex<TonearmPlayer?>(nil)
     private let recorder = Mutex<EpisodeProgressRecorder?>(nil)
+    /// One monitor for the offline banner and the player's reconnect pausing.
+    private let connectivity = ConnectivityMonitor()
 
     init(library: LibraryContext, output: OutputSpec?, language: Language, bindings: KeyBindings) {
         self.library = library
@@ -35,6 +37,15 @@ final class LibraryApp: Sendable {
         let display = try TerminalDisplay()
         TerminalRestore.install(display)
         model.withLock { $0.reload(library.store, analytics: library.analytics) }
+        let network = Task { [self] in
+            for await online in await connectivity.updates() {
+                self.model.withLock { model in
+                    model.player.networkChanged(online: online)
+                    model.changed()
+                }
+            }
+        }
+        defer { network.cancel() }
         // Ctrl-C, a kill and a closed terminal end the loop like q, so the terminal is restored.
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
@@ -319,7 +330,7 @@ final class LibraryApp: Sendable {
         }
         let made = TonearmPlayer(
             output: output.makeSink(realtime: true),
-            services: TonearmPlayer.Services(connectivity: ConnectivityMonitor(), analytics: library.analytics))
+            services: TonearmPlayer.Services(connectivity: connectivity, analytics: library.analytics))
         try await made.player.start()
         composed.withLock { $0 = made }
         let player = made.player

@@ -37,7 +37,7 @@ struct NowPlayingModel: Sendable {
             self.duration = duration
         case .notice(.metadata(let metadata), _):
             self.metadata = metadata
-        case .notice(.nonFatal(let error), _):
+        case .notice(.nonFatal(let error), _), .notice(.serviceProblem(let error), _):
             inlineError = error
         case .notice:
             return
