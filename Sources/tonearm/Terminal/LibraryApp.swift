@@ -70,38 +70,22 @@ final class LibraryApp: Sendable {
     }
 
     private func loop(_ display: TerminalDisplay) {
-        var drawn = -1
-        var tick = 0
-        var lastSize = display.size
-        while !quit.withLock({ $0 }) {
-            if let input = display.read() {
-                if case .key(let key) = input { handle(key) } else { display.invalidate(); drawn = -1 }
-            }
-            let (version, moving) = model.withLock { ($0.version, $0.list.isLoading || $0.player.state.showsLoading || $0.player.state.name == .reconnecting) }
-            let size = display.size
-            if size != lastSize {
-                lastSize = size
-                display.invalidate()
-                drawn = -1
-            }
-            guard version != drawn || moving else { continue }
-            drawn = version
-            tick += 1
-            display.draw(frame(tick: tick, width: size.width, height: size.height))
-        }
+        TerminalLoop.run(
+            display, shouldQuit: { quit.withLock { $0 } }, onKey: handle,
+            status: {
+                model.withLock {
+                    TerminalLoop.Status(
+                        version: $0.version, moving: $0.list.isLoading || $0.player.state.showsLoading || $0.player.state.name == .reconnecting)
+                }
+            },
+            frame: frame)
     }
 
     private func frame(tick: Int, width: Int, height: Int) -> Canvas {
         model.withLock { model in
             var canvas: Canvas
             if model.nowPlayingOpen {
-                let inline = model.player.inlineError.map { InlineErrorViewState(error: $0, language: language) }
-                let picture = model.player.metadata?.picture
-                canvas = NowPlayingScreen(
-                    view: model.player.view(language: language), artwork: picture.flatMap(ArtworkPixels.init),
-                    accent: picture.map(TerminalColor.accent) ?? .indexed(39), inlineError: inline, language: language, bindings: bindings,
-                    spinnerTick: tick
-                ).render(width: width, height: height)
+                canvas = model.player.screen(language: language, bindings: bindings, tick: tick).render(width: width, height: height)
             } else {
                 canvas = model.screen(language: language, bindings: bindings, tick: tick).render(width: width, height: height)
             }

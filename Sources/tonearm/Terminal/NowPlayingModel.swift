@@ -2,6 +2,7 @@ import AudioEngine
 import Foundation
 import PlayerCore
 import Presentation
+import TerminalUI
 
 /// What Now Playing knows, collected from the player's updates: the latest state (with the
 /// player-clock time it was published at), position, metadata and the inline error. It records
@@ -67,5 +68,16 @@ struct NowPlayingModel: Sendable {
             connectivity: connectivity, position: position, duration: duration, now: now, language: language, nowPlaying: metadata)
         return NowPlayingViewState(
             state: state, context: context, preparingElapsed: preparingSince.map { Date().timeIntervalSince($0) })
+    }
+
+    /// Now Playing for this model: the view state, the artwork drawn from its thumbnail with its
+    /// average colour as accent, and the inline error.
+    func screen(language: Language, bindings: KeyBindings, tick: Int) -> NowPlayingScreen {
+        let picture = metadata?.picture
+        return NowPlayingScreen(
+            view: view(language: language), artwork: picture.flatMap(ArtworkPixels.init),
+            accent: picture.map(TerminalColor.accent) ?? .indexed(39),
+            inlineError: inlineError.map { InlineErrorViewState(error: $0, language: language) }, language: language, bindings: bindings,
+            spinnerTick: tick)
     }
 }

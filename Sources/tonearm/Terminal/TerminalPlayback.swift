@@ -62,43 +62,15 @@ final class TerminalPlayback: Sendable {
     }
 
     private func drawLoop(_ display: TerminalDisplay) {
-        var drawn = -1
-        var tick = 0
-        var lastSize = display.size
-        while !quit.withLock({ $0 }) {
-            if let input = display.read() {
-                switch input {
-                case .resize:
-                    display.invalidate()
-                    drawn = -1
-                case .key(let key):
-                    handle(key)
-                }
-            }
-            let (version, moving) = model.withLock { ($0.version, $0.state.showsLoading || $0.state.name == .reconnecting) }
-            let size = display.size
-            if size != lastSize {
-                lastSize = size
-                display.invalidate()
-                drawn = -1
-            }
-            // Spinners and countdowns move on their own: redraw them on each tick.
-            guard version != drawn || moving else { continue }
-            tick += 1
-            drawn = version
-            display.draw(screen(tick: tick).render(width: size.width, height: size.height))
-        }
-    }
-
-    private func screen(tick: Int) -> NowPlayingScreen {
-        let (view, inline) = model.withLock { model in
-            (model.view(language: language),
-             model.inlineError.map { InlineErrorViewState(error: $0, language: language) })
-        }
-        let picture = model.withLock { $0.metadata?.picture }
-        return NowPlayingScreen(
-            view: view, artwork: picture.flatMap(ArtworkPixels.init), accent: picture.map(TerminalColor.accent) ?? .indexed(39),
-            inlineError: inline, language: language, bindings: bindings, spinnerTick: tick)
+        TerminalLoop.run(
+            display, shouldQuit: { quit.withLock { $0 } }, onKey: handle,
+            status: {
+                // Spinners and countdowns move on their own: redraw them on each tick.
+                model.withLock { TerminalLoop.Status(version: $0.version, moving: $0.state.showsLoading || $0.state.name == .reconnecting) }
+            },
+            frame: { tick, width, height in
+                model.withLock { $0.screen(language: language, bindings: bindings, tick: tick) }.render(width: width, height: height)
+            })
     }
 
     /// A key: the player intents its action stands for, the first one the state allows.

@@ -32,14 +32,15 @@ final class RadioHarness: @unchecked Sendable {
         metadata: MetadataService.Configuration = .init(),
         connectivity: ConnectivityMonitor? = nil,
         output: any AudioSink = NullSink(realtime: true),
-        mode: RenderMode = .realtime
+        mode: RenderMode = .realtime,
+        lookahead: Double? = nil
     ) async throws {
         var artwork = ArtworkService.Configuration()
         artwork.allowPrivateAddresses = true
         artwork.cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-art-\(UUID().uuidString)")
         composed = TonearmPlayer(
             output: output,
-            options: AudioPlayer.Options(configuration: configuration, mode: mode, network: network),
+            options: AudioPlayer.Options(configuration: configuration, mode: mode, lookahead: lookahead, network: network),
             services: TonearmPlayer.Services(
                 metadata: metadata, artwork: artwork, streaming: streaming, connectivity: connectivity, analytics: analytics),
             random: SeededRandom(seed: 4))
