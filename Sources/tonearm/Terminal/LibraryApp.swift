@@ -20,6 +20,8 @@ final class LibraryApp: Sendable {
     private let model = Mutex(LibraryModel())
     private let quit = Mutex(false)
     private let composed = Mutex<TonearmPlayer?>(nil)
+    /// The task that feeds the player's updates to the model and the episode recorder.
+    private let updates = Mutex<Task<Void, Never>?>(nil)
     private let recorder = Mutex<EpisodeProgressRecorder?>(nil)
     /// One monitor for the offline banner and the player's reconnect pausing.
     private let connectivity = ConnectivityMonitor()
@@ -63,9 +65,13 @@ final class LibraryApp: Sendable {
             thread.start()
         }
         display.end()
-        if let player = composed.withLock({ $0 }) {
-            await player.shutdown()
-            await player.player.flushAnalytics()
+        if let composed = composed.withLock({ $0 }) {
+            // Stop first, so an episode's place is saved; then wait until every update (the save
+            // among them) has reached the recorder.
+            if await composed.player.state.allows(.stop) { try? await composed.player.stop() }
+            await composed.shutdown()
+            await updates.withLock { $0 }?.value
+            await composed.player.flushAnalytics()
         }
     }
 
@@ -318,7 +324,7 @@ final class LibraryApp: Sendable {
         try await made.player.start()
         composed.withLock { $0 = made }
         let player = made.player
-        Task {
+        let feeding = Task {
             for await update in player.updates {
                 self.recorder.withLock { $0 }?.observe(update)
                 self.model.withLock { model in
@@ -328,6 +334,7 @@ final class LibraryApp: Sendable {
                 }
             }
         }
+        updates.withLock { $0 = feeding }
         return player
     }
 
