@@ -45,6 +45,8 @@ let package = Package(
             name: "CFFmpeg",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        // sd-bus (libsystemd) for MPRIS: the vtables and variadic calls wrapped in C.
+        .systemLibrary(name: "CSDBus", providers: [.apt(["libsystemd-dev"])]),
         // Decoding, decks, mixer, sinks and the AudioPlayer actor that performs the machine's effects.
         .target(name: "AudioEngine", dependencies: ["PlayerCore", "CFFmpeg", "CPulse"], swiftSettings: strictSettings),
         // Internet radio: the shared HTTP client, the HTTP byte source with ICY demux, playlists.
@@ -59,7 +61,7 @@ let package = Package(
         // Metadata (ICY titles, status APIs), artwork (fetch, cache, type, colour), connectivity.
         .target(
             name: "Services",
-            dependencies: ["PlayerCore", "Streaming", "CFFmpeg", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["PlayerCore", "Streaming", "CFFmpeg", "CSDBus", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
         // The user's library: the SQLite store (GRDB), podcast feeds (RSS, OPML), persistent analytics.
         .target(

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a live stream says is playing now, as the listener sees it: ICY titles and status APIs
 /// resolved by the metadata service, with the kind of picture the artwork service found.
 /// Every text is sanitised before it gets here (DESIGN.md security rules).
@@ -19,12 +21,17 @@ public struct NowPlayingMetadata: Sendable, Hashable, Codable {
     public var artwork: ArtworkKind
     /// The picture itself, for front ends that draw it (the terminal); nil for the default.
     public var picture: ArtworkPicture?
+    /// The picture as an image file on this machine, for MPRIS's `mpris:artUrl`.
+    public var artworkFile: URL?
 
-    public init(title: String?, artist: String?, station: String?, artwork: ArtworkKind, picture: ArtworkPicture? = nil) {
+    public init(
+        title: String?, artist: String?, station: String?, artwork: ArtworkKind, picture: ArtworkPicture? = nil, artworkFile: URL? = nil
+    ) {
         self.title = title
         self.artist = artist
         self.station = station
         self.artwork = artwork
         self.picture = picture
+        self.artworkFile = artworkFile
     }
 }

@@ -51,7 +51,7 @@ public actor NowPlayingPipeline {
             let picture = await artwork.artwork(artworkURL: update.artworkURL, isStationIdentity: update.isStationIdentity)
             next = NowPlayingMetadata(
                 title: update.title, artist: update.artist, station: update.station ?? station?.name, artwork: picture.kind,
-                picture: Self.thumbnail(of: picture))
+                picture: Self.thumbnail(of: picture), artworkFile: artwork.imageFile(for: picture))
         }
         guard next != last else { return nil }
         last = next

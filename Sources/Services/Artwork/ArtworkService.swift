@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import PlayerCore
 import Streaming
@@ -94,6 +95,25 @@ public actor ArtworkService {
     }
 
     static let operation: AnalyticsIdentifier = "loadArtwork"
+
+    /// `artwork`'s picture as a plain image file (`<hash>.png` or `.jpg` beside the cache), for
+    /// MPRIS clients that show `mpris:artUrl`; written once, nil without bytes or when it cannot
+    /// be written.
+    public nonisolated func imageFile(for artwork: Artwork) -> URL? {
+        guard let data = artwork.data, let kind = ImageKind.detect(data) else { return nil }
+        let name = SHA256.hash(data: data).prefix(16).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        let file = disk.directory.appendingPathComponent("files", isDirectory: true)
+            .appendingPathComponent("\(name).\(kind == .png ? "png" : "jpg")")
+        if FileManager.default.fileExists(atPath: file.path) { return file }
+        do {
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try data.write(to: file, options: .atomic)
+            return file
+        } catch {
+            return nil
+        }
+    }
 
     /// The last `artwork(artworkURL:isStationIdentity:)` fetch's failure; nil after one that
     /// worked or needed no fetch. Front ends show it as an inline error.

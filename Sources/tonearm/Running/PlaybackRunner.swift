@@ -76,6 +76,14 @@ struct PlaybackRunner {
         }
 
         let jsonl = options.events == .jsonl
+        // The desktop's media keys and widgets, when there is a session bus (a render has no one
+        // to control it).
+        let mpris = rendering || fast ? nil : MPRISBridge.start(player: player, quit: { Task { try? await player.stop() } })
+        defer { mpris?.stop() }
+        let observer: (@Sendable (PlayerUpdate) -> Void)? = { [observer] update in
+            observer?(update)
+            mpris?.observe(update)
+        }
 
         let progress = rendering ? RenderProgress(total: request.flatMap { Self.expectedLength(of: $0, configuration: configuration) }) : nil
         listenForSignals(player)
@@ -93,7 +101,8 @@ struct PlaybackRunner {
             if let warning { FileHandle.standardError.write(Data("tonearm: \(TextSanitizer.singleLine(warning, maxLength: 300))\n".utf8)) }
             do {
                 let failure = try await TerminalPlayback(
-                    player: player, connectivity: services.connectivity, language: language, bindings: bindings).run(observer: observer)
+                    player: player, connectivity: services.connectivity, language: language, bindings: bindings,
+                    keepOpen: { mpris?.isReplacing == true }).run(observer: observer)
                 await player.flushAnalytics()
                 if let failure { ErrorOutput.fail(failure) }
                 return
@@ -126,9 +135,9 @@ struct PlaybackRunner {
             lastName = state.name
             if state.name != .idle { started = true }
             switch state {
-            case .finished:
+            case .finished where mpris?.isReplacing != true:
                 await player.shutdown()
-            case .idle where started:
+            case .idle where started && mpris?.isReplacing != true:
                 await player.shutdown()
             case .failed(let error, let recoverable, _):
                 failure = error

@@ -301,7 +301,7 @@ final class LibraryApp: Sendable {
         Task {
             do throws(PlaybackError) {
                 let player = try await self.player()
-                try await player.send(intent)
+                try await player.start(replacingCurrent: intent)
             } catch {
                 self.fail(error, operation: operation)
             }
@@ -324,8 +324,11 @@ final class LibraryApp: Sendable {
         try await made.player.start()
         composed.withLock { $0 = made }
         let player = made.player
+        let mpris = MPRISBridge.start(player: player, quit: { [self] in self.quit.withLock { $0 = true } })
         let feeding = Task {
+            defer { mpris?.stop() }
             for await update in player.updates {
+                mpris?.observe(update)
                 self.recorder.withLock { $0 }?.observe(update)
                 self.model.withLock { model in
                     let before = model.player.version

@@ -21,8 +21,15 @@ final class TerminalPlayback: Sendable {
     private let model = Mutex(NowPlayingModel())
     private let quit = Mutex(false)
 
-    init(player: AudioPlayer, connectivity: ConnectivityMonitor?, language: Language, bindings: KeyBindings) {
+    /// True while the player passes through `idle` on its way to something new (MPRIS OpenUri).
+    private let keepOpen: @Sendable () -> Bool
+
+    init(
+        player: AudioPlayer, connectivity: ConnectivityMonitor?, language: Language, bindings: KeyBindings,
+        keepOpen: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.player = player
+        self.keepOpen = keepOpen
         self.connectivity = connectivity
         self.language = language
         self.bindings = bindings
@@ -47,7 +54,7 @@ final class TerminalPlayback: Sendable {
             let finishedOrGone = model.withLock { model -> Bool in
                 model.apply(update)
                 if case .state(let state, _, _) = update {
-                    return state.name == .finished || (state.name == .idle && model.started)
+                    return (state.name == .finished || (state.name == .idle && model.started)) && !keepOpen()
                 }
                 return false
             }

@@ -1,0 +1,98 @@
+import Foundation
+import PlayerCore
+
+/// What MPRIS clients (desktop shells, media keys, `playerctl`) see, as a pure function of the
+/// player's state: seed 002's NowPlayingService mapped onto `org.mpris.MediaPlayer2.Player`.
+///
+/// PlaybackStatus mapping: `playing`, `crossfading`, `preparingCrossfade`, `preparing`,
+/// `buffering`, `reconnecting` and `fadingOut` are **Playing** (sound is playing or about to, and
+/// nothing the listener did stopped it); `paused` and `crossfadePaused` are **Paused**; `idle`,
+/// `finished` and `failed` are **Stopped**. The Can* properties come from `allowedActions` only:
+/// CanPlay when play, resume, retry or pause is allowed; CanPause when pause is; CanSeek when seek
+/// is (never for a live stream); CanGoNext when skip is; CanGoPrevious never (no history).
+public struct MPRISState: Sendable, Equatable {
+    public enum PlaybackStatus: String, Sendable {
+        case playing = "Playing", paused = "Paused", stopped = "Stopped"
+    }
+
+    public var status: PlaybackStatus
+    /// A D-Bus object path naming the track (`/org/mpris/MediaPlayer2/TrackList/NoTrack` without one).
+    public var trackID: String
+    public var title: String?
+    public var artist: String?
+    /// The album, or the station's name for a live stream.
+    public var album: String?
+    public var artURL: String?
+    /// Microseconds; nil for live streams and unknown lengths.
+    public var lengthMicroseconds: Int64?
+    public var url: String?
+    public var positionMicroseconds: Int64
+    public var canGoNext: Bool
+    public var canGoPrevious: Bool
+    public var canPlay: Bool
+    public var canPause: Bool
+    public var canSeek: Bool
+
+    public static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+
+    public init(state: PlayerState, metadata: NowPlayingMetadata? = nil, position: Double? = nil, duration: Double? = nil, artFile: URL? = nil) {
+        switch state.name {
+        case .playing, .crossfading, .preparingCrossfade, .preparing, .buffering, .reconnecting, .fadingOut: status = .playing
+        case .paused, .crossfadePaused: status = .paused
+        case .idle, .finished, .failed: status = .stopped
+        }
+        let track = state.currentTrack
+        trackID = track.map { Self.objectPath(for: $0.id) } ?? Self.noTrack
+        let live = track?.isLive ?? false
+        if live, let metadata, let announced = metadata.title, !announced.isEmpty {
+            title = announced
+            artist = metadata.artist
+            album = metadata.station ?? track?.album ?? track?.title
+        } else {
+            title = track?.title
+            artist = track?.artist
+            album = live ? (metadata?.station ?? track?.album) : track?.album
+        }
+        artURL = artFile?.absoluteString
+        let length = live ? nil : (duration ?? track?.duration)
+        lengthMicroseconds = length.map { Int64(($0 * 1_000_000).rounded()) }
+        url = track?.url.absoluteString
+        positionMicroseconds = live ? 0 : Int64(((position ?? 0) * 1_000_000).rounded())
+        let allowed = state.allowedActions
+        canGoNext = allowed.contains(.skip)
+        canGoPrevious = false
+        // "Play or PlayPause can act": also while playing, where PlayPause pauses (clients such
+        // as playerctl refuse every command to a player whose CanPlay is false).
+        canPlay = [.play, .resume, .retry, .pause].contains(where: allowed.contains)
+        canPause = allowed.contains(.pause)
+        canSeek = allowed.contains(.seek) && !live
+    }
+
+    /// A valid object path for any track id: ids are free text, paths are `[A-Za-z0-9_]` only.
+    public static func objectPath(for id: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return "/org/tonearm/track/t" + String(hash, radix: 16)
+    }
+
+    /// The Player properties whose value differs from `old`'s (for PropertiesChanged). Position
+    /// is never listed: clients ask for it, and a jump is the Seeked signal.
+    public func changedProperties(since old: MPRISState?) -> [String] {
+        guard let old else { return ["PlaybackStatus", "Metadata", "CanGoNext", "CanGoPrevious", "CanPlay", "CanPause", "CanSeek"] }
+        var names: [String] = []
+        if status != old.status { names.append("PlaybackStatus") }
+        if trackID != old.trackID || title != old.title || artist != old.artist || album != old.album || artURL != old.artURL
+            || lengthMicroseconds != old.lengthMicroseconds || url != old.url
+        {
+            names.append("Metadata")
+        }
+        if canGoNext != old.canGoNext { names.append("CanGoNext") }
+        if canPlay != old.canPlay { names.append("CanPlay") }
+        if canPause != old.canPause { names.append("CanPause") }
+        if canSeek != old.canSeek { names.append("CanSeek") }
+        return names
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A private D-Bus session bus for the MPRIS tests: `dbus-daemon --session` on a socket in a
+/// temporary directory, and `playerctl` talking to it. A missing tool is a failure, never a skip.
+public final class DBusSession: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let address: String
+    private let daemon: ChildProcess
+    private let directory: URL
+
+    public init() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else {
+            throw Failure(description: "dbus-daemon is not installed (apt-get install dbus)")
+        }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-dbus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let socket = directory.appendingPathComponent("bus").path
+        address = "unix:path=\(socket)"
+        daemon = try ChildProcess(
+            "/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=\(address)"],
+            environment: ["PATH": "/usr/bin:/bin"], stdout: directory.appendingPathComponent("out").path,
+            stderr: directory.appendingPathComponent("err").path)
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) {
+            if daemon.exitStatus != nil || Date() > deadline {
+                throw Failure(description: "dbus-daemon did not start: \((try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? "")")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    deinit {
+        daemon.send(SIGTERM)
+        _ = daemon.wait(timeout: 5)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs `playerctl ARGS` on this bus; its trimmed stdout and exit status.
+    @discardableResult
+    public func playerctl(_ arguments: [String]) throws -> (out: String, status: Int32) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl") else {
+            throw Failure(description: "playerctl is not installed (apt-get install playerctl)")
+        }
+        let out = directory.appendingPathComponent("playerctl-\(UUID().uuidString)")
+        let child = try ChildProcess(
+            "/usr/bin/playerctl", arguments, environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": address],
+            stdout: out.path, stderr: "/dev/null")
+        let status = child.wait(timeout: 10) ?? -1
+        defer { try? FileManager.default.removeItem(at: out) }
+        let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+        return (text.trimmingCharacters(in: .whitespacesAndNewlines), status)
+    }
+
+    /// `playerctl ARGS` left running (`--follow`), its lines collected.
+    public final class Follower: @unchecked Sendable {
+        private let child: ChildProcess
+        private let file: URL
+
+        init(child: ChildProcess, file: URL) {
+            self.child = child
+            self.file = file
+        }
+
+        deinit {
+            child.send(SIGTERM)
+            _ = child.wait(timeout: 5)
+        }
+
+        /// Waits until the lines so far satisfy `condition`.
+        public func waitForLines(timeout: Double, _ condition: ([String]) -> Bool) throws -> (matched: Bool, lines: [String]) {
+            let deadline = Date().addingTimeInterval(timeout)
+            while true {
+                let lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+                if condition(lines) { return (true, lines) }
+                if Date() > deadline { return (false, lines) }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+    }
+
+    public func follow(_ arguments: [String]) throws -> Follower {
+        let file = directory.appendingPathComponent("follow-\(UUID().uuidString)")
+        let child = try ChildProcess(
+            "/usr/bin/playerctl", arguments, environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": address],
+            stdout: file.path, stderr: "/dev/null")
+        // Give it time to subscribe before the test changes anything.
+        Thread.sleep(forTimeInterval: 0.5)
+        return Follower(child: child, file: file)
+    }
+
+    /// Polls `playerctl ARGS` until its output satisfies `condition`; the last output either way.
+    public func wait(for arguments: [String], timeout: Double, _ condition: (String) -> Bool) throws -> (matched: Bool, out: String) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let out = try playerctl(arguments).out
+            if condition(out) { return (true, out) }
+            if Date() > deadline { return (false, out) }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+}
