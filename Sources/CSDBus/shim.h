@@ -24,8 +24,6 @@ typedef struct tn_mpris {
     void *context;
     /// Writes the value of `property` of `interface` into `reply`; returns >= 0 or -errno.
     int (*get_property)(void *context, int is_player, const char *property, sd_bus_message *reply);
-    /// Sets a writable property (Volume, Rate) from `value`.
-    int (*set_property)(void *context, const char *property, sd_bus_message *value);
     /// Handles method `member`; reads its arguments from `message`. Returns >= 0 or -errno.
     int (*call_method)(void *context, int is_player, const char *member, sd_bus_message *message);
 } tn_mpris;
@@ -35,13 +33,6 @@ static int tn_property_get(sd_bus *bus, const char *path, const char *interface,
     (void)bus; (void)path; (void)error;
     tn_mpris *m = userdata;
     return m->get_property(m->context, strcmp(interface, TN_MPRIS_PLAYER) == 0, property, reply);
-}
-
-static int tn_property_set(sd_bus *bus, const char *path, const char *interface, const char *property,
-                           sd_bus_message *value, void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)interface; (void)error;
-    tn_mpris *m = userdata;
-    return m->set_property(m->context, property, value);
 }
 
 static int tn_method(sd_bus_message *message, void *userdata, sd_bus_error *error) {
@@ -84,10 +75,11 @@ static const sd_bus_vtable tn_player_vtable[] = {
     SD_BUS_SIGNAL("Seeked", "x", 0),
     SD_BUS_PROPERTY("PlaybackStatus", "s", tn_property_get, 0, TN_CHANGES),
     SD_BUS_PROPERTY("LoopStatus", "s", tn_property_get, 0, TN_CONST),
-    SD_BUS_WRITABLE_PROPERTY("Rate", "d", tn_property_get, tn_property_set, 0, TN_CHANGES),
+    SD_BUS_PROPERTY("Rate", "d", tn_property_get, 0, TN_CONST),
     SD_BUS_PROPERTY("Shuffle", "b", tn_property_get, 0, TN_CONST),
     SD_BUS_PROPERTY("Metadata", "a{sv}", tn_property_get, 0, TN_CHANGES),
-    SD_BUS_WRITABLE_PROPERTY("Volume", "d", tn_property_get, tn_property_set, 0, TN_CHANGES),
+    // Read-only: Tonearm has no master volume to set (the sound server's is the listener's).
+    SD_BUS_PROPERTY("Volume", "d", tn_property_get, 0, TN_CONST),
     SD_BUS_PROPERTY("Position", "x", tn_property_get, 0, 0),
     SD_BUS_PROPERTY("MinimumRate", "d", tn_property_get, 0, TN_CONST),
     SD_BUS_PROPERTY("MaximumRate", "d", tn_property_get, 0, TN_CONST),

@@ -18,7 +18,6 @@ public final class MPRISService: @unchecked Sendable {
         /// Seek to this position of the track named `trackID` (ignored for another track).
         case setPosition(Double, trackID: String)
         case openURI(String)
-        case setVolume(Double)
     }
 
     /// `Identity` and `DesktopEntry`.
@@ -29,7 +28,6 @@ public final class MPRISService: @unchecked Sendable {
         var state = MPRISState(state: .idle)
         var emitted: MPRISState?
         var seekedTo: Int64?
-        var volume = 1.0
         var stopping = false
     }
 
@@ -85,10 +83,6 @@ public final class MPRISService: @unchecked Sendable {
             guard let context, let property, let reply else { return -EINVAL }
             return Unmanaged<MPRISService>.fromOpaque(context).takeUnretainedValue().get(isPlayer != 0, String(cString: property), reply)
         }
-        bus.set_property = { context, property, value in
-            guard let context, let property, let value else { return -EINVAL }
-            return Unmanaged<MPRISService>.fromOpaque(context).takeUnretainedValue().set(String(cString: property), value)
-        }
         bus.call_method = { context, isPlayer, member, message in
             guard let context, let member, let message else { return -EINVAL }
             return Unmanaged<MPRISService>.fromOpaque(context).takeUnretainedValue().call(isPlayer != 0, String(cString: member), message)
@@ -128,7 +122,7 @@ public final class MPRISService: @unchecked Sendable {
     }
 
     private func get(_ isPlayer: Bool, _ property: String, _ reply: OpaquePointer) -> Int32 {
-        let (state, volume) = shared.withLock { ($0.state, $0.volume) }
+        let state = shared.withLock { $0.state }
         switch (isPlayer, property) {
         case (false, "CanQuit"), (true, "CanControl"): return tn_append_bool(reply, 1)
         case (false, "CanRaise"), (false, "HasTrackList"), (true, "Shuffle"): return tn_append_bool(reply, 0)
@@ -140,7 +134,7 @@ public final class MPRISService: @unchecked Sendable {
         case (true, "PlaybackStatus"): return tn_append_string(reply, state.status.rawValue)
         case (true, "LoopStatus"): return tn_append_string(reply, "None")
         case (true, "Rate"), (true, "MinimumRate"), (true, "MaximumRate"): return tn_append_double(reply, 1)
-        case (true, "Volume"): return tn_append_double(reply, volume)
+        case (true, "Volume"): return tn_append_double(reply, 1)
         case (true, "Position"): return tn_append_int64(reply, state.positionMicroseconds)
         case (true, "CanGoNext"): return tn_append_bool(reply, state.canGoNext ? 1 : 0)
         case (true, "CanGoPrevious"): return tn_append_bool(reply, state.canGoPrevious ? 1 : 0)
@@ -150,18 +144,6 @@ public final class MPRISService: @unchecked Sendable {
         case (true, "Metadata"): return Self.appendMetadata(reply, state)
         default: return -ENOENT
         }
-    }
-
-    private func set(_ property: String, _ value: OpaquePointer) -> Int32 {
-        var number = 0.0
-        let r = tn_read_double(value, &number)
-        guard r >= 0 else { return r }
-        if property == "Volume" {
-            let volume = min(1, max(0, number))
-            shared.withLock { $0.volume = volume }
-            onCommand(.setVolume(volume))
-        }
-        return 0
     }
 
     private func call(_ isPlayer: Bool, _ member: String, _ message: OpaquePointer) -> Int32 {

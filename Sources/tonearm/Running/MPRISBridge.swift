@@ -89,7 +89,7 @@ final class MPRISBridge: Sendable {
         case .playPause: intent = first([.pause, .resume, .retry]).map(Self.event)
         case .stop: intent = first([.stop]).map(Self.event)
         case .next: intent = first([.skip]).map(Self.event)
-        case .previous, .setVolume: intent = nil
+        case .previous: intent = nil
         case .quit:
             quit()
             intent = nil
