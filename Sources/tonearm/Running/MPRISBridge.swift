@@ -29,9 +29,13 @@ final class MPRISBridge: Sendable {
         self.service = service
     }
 
-    /// Starts MPRIS for `player`; without a session bus it says so on stderr and returns nil
-    /// (playback goes on without it). `quit` is the client's Quit.
-    static func start(player: AudioPlayer, quit: @escaping @Sendable () -> Void) -> MPRISBridge? {
+    /// Starts MPRIS for `player`; without a session bus it says so through `warn` (stderr by
+    /// default; a full-screen caller keeps it for later, so it does not scribble over the screen)
+    /// and returns nil: playback goes on without it. `quit` is the client's Quit.
+    static func start(
+        player: AudioPlayer, quit: @escaping @Sendable () -> Void,
+        warn: (String) -> Void = { FileHandle.standardError.write(Data("tonearm: \($0)\n".utf8)) }
+    ) -> MPRISBridge? {
         let bridge = Mutex<MPRISBridge?>(nil)
         let started = MPRISService.start { command in
             guard let self = bridge.withLock({ $0 }) else { return }
@@ -43,7 +47,7 @@ final class MPRISBridge: Sendable {
             bridge.withLock { $0 = made }
             return made
         case .failure(let error):
-            FileHandle.standardError.write(Data("tonearm: MPRIS is off (\(error.underlying ?? "no session bus")); playing on.\n".utf8))
+            warn("MPRIS is off (\(error.underlying ?? "no session bus")); playing on.")
             return nil
         }
     }

@@ -22,6 +22,8 @@ final class LibraryApp: Sendable {
     private let composed = Mutex<TonearmPlayer?>(nil)
     /// The task that feeds the player's updates to the model and the episode recorder.
     private let updates = Mutex<Task<Void, Never>?>(nil)
+    /// Said on stderr once the screen is gone (writing while curses draws would garble it).
+    private let laterWarnings = Mutex<[String]>([])
     private let recorder = Mutex<EpisodeProgressRecorder?>(nil)
     /// One monitor for the offline banner and the player's reconnect pausing.
     private let connectivity = ConnectivityMonitor()
@@ -65,6 +67,7 @@ final class LibraryApp: Sendable {
             thread.start()
         }
         display.end()
+        for warning in laterWarnings.withLock({ $0 }) { FileHandle.standardError.write(Data("tonearm: \(warning)\n".utf8)) }
         if let composed = composed.withLock({ $0 }) {
             // Stop first, so an episode's place is saved; then wait until every update (the save
             // among them) has reached the recorder.
@@ -324,7 +327,9 @@ final class LibraryApp: Sendable {
         try await made.player.start()
         composed.withLock { $0 = made }
         let player = made.player
-        let mpris = MPRISBridge.start(player: player, quit: { [self] in self.quit.withLock { $0 = true } })
+        let mpris = MPRISBridge.start(
+            player: player, quit: { [self] in self.quit.withLock { $0 = true } },
+            warn: { warning in laterWarnings.withLock { $0.append(warning) } })
         let feeding = Task {
             defer { mpris?.stop() }
             for await update in player.updates {
