@@ -21,11 +21,12 @@ public final class TmuxSession: @unchecked Sendable {
         self.tmux = tmux
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-tmux-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        var arguments = ["new-session", "-d", "-x", "\(width)", "-y", "\(height)"]
+        // remain-on-exit is set before the program starts (one tmux command queue), so a program
+        // that ends at once still leaves its pane, and the server, to be read.
+        var arguments = ["start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";", "new-session", "-d", "-x", "\(width)", "-y", "\(height)"]
         for (key, value) in environment.sorted(by: { $0.key < $1.key }) { arguments += ["-e", "\(key)=\(value)"] }
         arguments += command
         try run(arguments)
-        try run(["set-option", "-g", "remain-on-exit", "on"])
     }
 
     deinit {
