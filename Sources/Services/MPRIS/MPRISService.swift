@@ -37,8 +37,8 @@ public final class MPRISService: @unchecked Sendable {
     private let startResult = Mutex<Result<String, PlaybackError>?>(nil)
     private var thread: Thread?
 
-    /// Connects and takes the bus name. No session bus (or no permission) is a typed
-    /// `audioOutputUnavailable`-free failure: callers warn and play on without MPRIS.
+    /// Connects and takes the bus name. No session bus (or no permission) is a failure whose
+    /// `underlying` says why: callers warn and play on without MPRIS.
     ///
     /// - Returns: the service and the bus name it took.
     public static func start(onCommand: @escaping @Sendable (Command) -> Void) -> Result<(MPRISService, String), PlaybackError> {
