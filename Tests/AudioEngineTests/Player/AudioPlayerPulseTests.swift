@@ -34,8 +34,10 @@ struct AudioPlayerPulseTests {
         }
         let audible = Double(last - first) / Double(wav.sampleRate)
         // 3 s of tone; the closing fade (0.5 s, ending 0.1 s early) falls below -40 dBFS a bit
-        // before its end. Expected about 2.85 s; +-5 %.
-        #expect(abs(audible - 2.85) <= 2.85 * 0.05, "audible for \(audible) s")
+        // before its end: about 2.85 s. The fade is decided on the 10 Hz position reports, so on a
+        // busy machine it can start late and the tone sound to its very end: at most the file's
+        // 3 s (plus a few ms of recording). Played too fast or cut short would be far below.
+        #expect(audible >= 2.85 * 0.95 && audible <= 3.05, "audible for \(audible) s")
         #expect(SignalMetrics.rms(left[first..<(first + 48_000)]) > 0.3)
         #expect(await log.stateNames == [.idle, .preparing, .playing, .fadingOut, .finished])
     }
