@@ -128,7 +128,9 @@ struct MPRISTests {
 
     @Test func aFailedPlayerIsStopped() throws {
         let bus = try DBusSession()
-        let port = try TestHTTPServer.freePort()
+        let refusing = try TestHTTPServer.refusingPort()
+        defer { refusing.release() }
+        let port = refusing.port
         // --plain keeps a recoverable failure on screen, waiting for Retry.
         let tonearm = try Running(
             ["play", "--plain", "--finite", "http://127.0.0.1:\(port)/gone.mp3", "--output", "null", "--give-up-after", "1"], bus: bus.address)

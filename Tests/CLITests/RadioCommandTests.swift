@@ -34,7 +34,9 @@ struct RadioCommandTests {
     }
 
     @Test func retryDuringTheCountdownRetriesNowAndStopGivesUp() throws {
-        let port = try TestHTTPServer.freePort()
+        let refusing = try TestHTTPServer.refusingPort()
+        defer { refusing.release() }
+        let port = refusing.port
         @Sendable func reconnects(_ n: Int) -> @Sendable ([[String: Any]]) -> Bool {
             { events in
                 Set(events.compactMap { $0["state"] as? String == "reconnecting" ? $0["attempt"] as? Int : nil }).count >= n

@@ -151,7 +151,9 @@ struct StreamFaultTests {
     }
 
     @Test func aRefusedConnectionReconnectsThenGivesUpRecoverably() async throws {
-        let port = try TestHTTPServer.freePort()
+        let refusing = try TestHTTPServer.refusingPort()
+        defer { refusing.release() }
+        let port = refusing.port
         let radio = try await RadioHarness(configuration: RadioHarness.configuration(giveUpAfter: 3))
         try await radio.play(URL(string: "http://127.0.0.1:\(port)/live")!)
         let failed = await radio.waitFor("failed", timeout: 30) { $0.name == .failed }
@@ -164,7 +166,9 @@ struct StreamFaultTests {
     }
 
     @Test func aPLSWhoseFirstEntryIsDeadPlaysTheSecond() async throws {
-        let deadPort = try TestHTTPServer.freePort()
+        let dead = try TestHTTPServer.refusingPort()
+        defer { dead.release() }
+        let deadPort = dead.port
         let answer = try Self.liveAnswer()
         let holder = URLHolder()
         let server = try TestHTTPServer { request in
@@ -289,7 +293,7 @@ struct StreamFaultTests {
             return TestHTTPServer.Response(status: 200, headers: RadioFixtures.icyHeaders(metaint: nil), body: parts + [.hold])
         }
         defer { server.stop() }
-        let radio = try await RadioHarness(network: NetworkBuffering(timeout: 4))
+        let radio = try await RadioHarness(configuration: RadioHarness.configuration(bufferingTimeout: 4))
         try await radio.playUntilPlaying(server.url("/live"))
         let buffering = await radio.waitFor("buffering", timeout: 15, fresh: true) {
             if case .buffering(_, _, .underrun) = $0 { true } else { false }

@@ -99,8 +99,9 @@ struct HTTPByteSourceTests {
 
     @Test("Nothing listening: connectionFailed, quickly")
     func refused() async throws {
-        let port = try IcecastServer.freePort()
-        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(port)/live.mp3")!)
+        let refusing = try TestHTTPServer.refusingPort()
+        defer { refusing.release() }
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(refusing.port)/live.mp3")!)
         defer { source.close() }
         let error = await #expect(throws: PlaybackError.self) {
             try await onThread { try readBytes(source, count: 1, timeout: 10) }
@@ -111,7 +112,7 @@ struct HTTPByteSourceTests {
     @Test("A text/html answer is wrongContentType")
     func htmlIsWrongContentType() async throws {
         let body = "<html><body>Not a stream</body></html>"
-        let server = try RawServer(
+        let server = try RawTCPServer(
             response: Array("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
         defer { server.stop() }
         let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
@@ -124,7 +125,7 @@ struct HTTPByteSourceTests {
 
     @Test("503 with Retry-After: httpRetryable carrying the seconds")
     func retryAfter() async throws {
-        let server = try RawServer(
+        let server = try RawTCPServer(
             response: Array("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 7\r\nContent-Length: 0\r\n\r\n".utf8))
         defer { server.stop() }
         let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
@@ -143,7 +144,7 @@ struct HTTPByteSourceTests {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         let date = formatter.string(from: Date().addingTimeInterval(30))
-        let server = try RawServer(
+        let server = try RawTCPServer(
             response: Array("HTTP/1.1 429 Too Many Requests\r\nRetry-After: \(date)\r\nContent-Length: 0\r\n\r\n".utf8))
         defer { server.stop() }
         let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
@@ -161,7 +162,7 @@ struct HTTPByteSourceTests {
 
     @Test("A legacy 'ICY 200 OK' status line fails with a clear typed error")
     func icyStatusLine() async throws {
-        let server = try RawServer(
+        let server = try RawTCPServer(
             response: Array("ICY 200 OK\r\nicy-name: Legacy\r\nContent-Type: audio/mpeg\r\n\r\n".utf8) + [UInt8](repeating: 0xFF, count: 4096))
         defer { server.stop() }
         let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
@@ -178,7 +179,7 @@ struct HTTPByteSourceTests {
     @Test("The end of a finite body is the end of the stream with endOfBodyIsEnd")
     func finiteBody() async throws {
         let payload = [UInt8](repeating: 0xAB, count: 10_000)
-        let server = try RawServer(
+        let server = try RawTCPServer(
             response: Array("HTTP/1.1 200 OK\r\nContent-Type: audio/mpeg\r\nContent-Length: \(payload.count)\r\n\r\n".utf8) + payload)
         defer { server.stop() }
         let finite = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!, endOfBodyIsEnd: true)
@@ -196,7 +197,7 @@ struct HTTPByteSourceTests {
 
     @Test("close() wakes a blocked read")
     func closeWakesReader() async throws {
-        let server = try RawServer(response: Array("HTTP/1.1 200 OK\r\nContent-Type: audio/mpeg\r\n\r\n".utf8), keepOpen: true)
+        let server = try RawTCPServer(response: Array("HTTP/1.1 200 OK\r\nContent-Type: audio/mpeg\r\n\r\n".utf8), keepOpen: true)
         defer { server.stop() }
         let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!, readTimeout: 30)
         _ = try await onThread { try source.waitForResponse(timeout: 10) }
@@ -283,66 +284,6 @@ private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         if Array(haystack[start..<(start + needle.count)]) == needle { return true }
     }
     return false
-}
-
-/// A tiny TCP server on 127.0.0.1: for each connection it reads the request head, writes
-/// `response`, then closes (or, with `keepOpen`, holds the connection silently until `stop`).
-private final class RawServer: @unchecked Sendable {
-    let port: Int
-    private let fd: Int32
-    private let lock = NSLock()
-    private var stopped = false
-    private var clients: [Int32] = []
-
-    init(response: [UInt8], keepOpen: Bool = false) throws {
-        let (fd, port) = try LoopbackListener.open(backlog: 8)
-        self.port = port
-        self.fd = fd
-        let listener = fd
-        Thread.detachNewThread { [self] in
-            while true {
-                let client = accept(listener, nil, nil)
-                if client < 0 { return }
-                lock.withLock { clients.append(client) }
-                Thread.detachNewThread { [self] in serve(client, response: response, keepOpen: keepOpen) }
-            }
-        }
-    }
-
-    private func serve(_ client: Int32, response: [UInt8], keepOpen: Bool) {
-        var head: [UInt8] = []
-        var byte: UInt8 = 0
-        while Glibc.read(client, &byte, 1) == 1 {
-            head.append(byte)
-            if head.count >= 4, Array(head.suffix(4)) == Array("\r\n\r\n".utf8) { break }
-        }
-        var offset = 0
-        while offset < response.count {
-            let written = response[offset...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written <= 0 { break }
-            offset += written
-        }
-        if keepOpen { return }  // closed by stop()
-        shutdown(client, Int32(SHUT_RDWR))
-        lock.withLock {
-            clients.removeAll { $0 == client }
-            Glibc.close(client)
-        }
-    }
-
-    func stop() {
-        lock.withLock {
-            guard !stopped else { return }
-            stopped = true
-            shutdown(fd, Int32(SHUT_RDWR))
-            Glibc.close(fd)
-            for client in clients {
-                shutdown(client, Int32(SHUT_RDWR))
-                Glibc.close(client)
-            }
-            clients.removeAll()
-        }
-    }
 }
 
 /// A value behind a lock, shareable with escaping closures.

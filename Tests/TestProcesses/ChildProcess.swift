@@ -29,6 +29,13 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | (appendStderr ? O_APPEND : O_TRUNC), 0o600)
+        // The child gets stdin, stdout and stderr and nothing else: a descriptor of the test
+        // process that is not close-on-exec (a socket, a pipe of a CLI test) would otherwise live
+        // on in a long-lived server, and a connection or pipe the test closes would never end for
+        // its peer.
+        for descriptor in Self.inheritableDescriptors() {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -55,6 +62,14 @@ public final class ChildProcess: @unchecked Sendable {
             throw SpawnError(description: "posix_spawn \(executable): \(String(cString: strerror(result)))")
         }
         pid = child
+    }
+
+    /// Open descriptors above stderr without close-on-exec, read from /proc/self/fd. (glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np` would say it in one call, but Swift's Glibc module
+    /// does not declare it.)
+    private static func inheritableDescriptors() -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap { Int32($0) }.filter { $0 > 2 && fcntl($0, F_GETFD) >= 0 && fcntl($0, F_GETFD) & FD_CLOEXEC == 0 }
     }
 
     deinit {

@@ -128,6 +128,7 @@ public final class FaultProxy: @unchecked Sendable {
             guard poll(&poller, 1, 50) > 0 else { continue }
             let client = accept(listener, nil, nil)
             guard client >= 0 else { continue }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)  // a child spawned meanwhile must not inherit it
             let id: Int? = lock.withLock {
                 _connectionCount += 1
                 if stopped || _mode == .refuse || _mode == .cut { return nil }
@@ -226,7 +227,7 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     private func connectUpstream() -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -46,6 +46,7 @@ public final class IcecastServer: @unchecked Sendable {
 
     public let directory: String
     public let port: Int
+    private let reservation: PortReservation
     public var baseURL: String { "http://127.0.0.1:\(port)" }
     public var streamURL: URL { URL(string: "\(baseURL)\(Self.mount)")! }
 
@@ -61,7 +62,10 @@ public final class IcecastServer: @unchecked Sendable {
             throw Failure(description: "IcecastServer: mkdtemp failed: \(String(cString: strerror(errno)))")
         }
         directory = String(cString: made)
-        port = try Self.freePort()
+        // The port stays reserved for the server's whole life, across kills and restarts: no other
+        // socket can take it meanwhile, and while Icecast is down connecting to it is refused.
+        reservation = try PortReservation()
+        port = reservation.port
         do {
             try prepare()
             try startIcecast(timeout: startTimeout)
@@ -373,7 +377,7 @@ public final class IcecastServer: @unchecked Sendable {
 
     /// A blocking TCP connection to 127.0.0.1:`port` (the caller closes the descriptor).
     public static func connect(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -390,8 +394,4 @@ public final class IcecastServer: @unchecked Sendable {
         return fd
     }
 
-    /// A TCP port on 127.0.0.1 that nothing listens on right now (bound to port 0, then released).
-    public static func freePort() throws -> Int {
-        try LoopbackListener.freePort()
-    }
 }

@@ -79,8 +79,8 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// A loopback port nothing listens on right now (bound, then released): "connection refused".
-    public static func freePort() throws -> Int { try LoopbackListener.freePort() }
+    /// A loopback port that refuses connections for as long as the reservation is held.
+    public static func refusingPort() throws -> PortReservation { try PortReservation() }
 
     /// Closes the listener and every connection. Idempotent (`deinit` calls it too; shutting an
     /// event loop group down twice would block).

@@ -1,0 +1,99 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A TCP server on 127.0.0.1 that answers every connection with the same bytes, byte for byte:
+/// for answers an HTTP library would refuse to send (an `ICY 200 OK` status line, a lying header).
+///
+/// It waits for the end of the request head (an empty line), writes `response`, then closes the
+/// connection, or with `keepOpen` holds it open and silent until `stop()`.
+///
+/// SwiftNIO owns every socket: the listener and each connection are closed exactly once, by their
+/// channel, and `stop()` returns only after the event loop has closed them all. A hand-written
+/// accept loop here once closed a descriptor number after `stop()` had already closed it, by which
+/// time the number belonged to another test's socket.
+public final class RawTCPServer: Sendable {
+    public let port: Int
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    private let group: MultiThreadedEventLoopGroup
+    private let stopped = Mutex(false)
+
+    public init(response: [UInt8], keepOpen: Bool = false) throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.group = group
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Answer(response: response, keepOpen: keepOpen))
+                }
+            }
+        do {
+            let channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
+            port = channel.localAddress?.port ?? 0
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    /// Closes the listener and every connection, and waits until they are closed. Idempotent.
+    public func stop() {
+        let first = stopped.withLock { wasStopped in
+            defer { wasStopped = true }
+            return !wasStopped
+        }
+        if first { try? group.syncShutdownGracefully() }
+    }
+
+    /// Reads until the request head ends, then answers.
+    private final class Answer: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+
+        private let response: [UInt8]
+        private let keepOpen: Bool
+        /// The request bytes so far, or nil once answered (later bytes are ignored).
+        private let head = Mutex<[UInt8]?>([])
+
+        init(response: [UInt8], keepOpen: Bool) {
+            self.response = response
+            self.keepOpen = keepOpen
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let bytes = Array(buffer: unwrapInboundIn(data))
+            let complete: Bool = head.withLock { head in
+                guard var received = head else { return false }
+                received += bytes
+                guard Self.containsEmptyLine(received) else {
+                    head = received
+                    return false
+                }
+                head = nil
+                return true
+            }
+            guard complete else { return }
+            let written = context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: response)))
+            if !keepOpen {
+                let channel = context.channel
+                written.whenComplete { _ in channel.close(promise: nil) }
+            }
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            context.close(promise: nil)
+        }
+
+        private static func containsEmptyLine(_ bytes: [UInt8]) -> Bool {
+            guard bytes.count >= 4 else { return false }
+            for index in 0...(bytes.count - 4) where bytes[index] == 13 {
+                if bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 { return true }
+            }
+            return false
+        }
+    }
+}
