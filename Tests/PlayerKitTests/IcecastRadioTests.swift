@@ -143,7 +143,7 @@ struct IcecastRadioTests {
         defer { server.stop() }
         let proxy = try FaultProxy(upstreamPort: server.port)
         defer { proxy.stop() }
-        let radio = try await RadioHarness(network: NetworkBuffering(timeout: 5))
+        let radio = try await RadioHarness(configuration: RadioHarness.configuration(bufferingTimeout: 5))
         try await radio.playUntilPlaying(proxy.url(IcecastServer.mount))
         // The source sends 320 kbit/s (40,000 bytes a second): a twentieth of that.
         proxy.mode = .trickle(bytesPerSecond: 2_000)

@@ -80,6 +80,12 @@ final class Deck: @unchecked Sendable {
         return result
     }
 
+    /// Waits until more than `frames` frames are decoded ahead, the source ended or the deck
+    /// stopped (or `deadline` passed); returns the frames buffered then.
+    func waitForBuffered(moreThan frames: Int, until deadline: Date? = nil) -> Int {
+        queue.waitForBuffered(moreThan: frames, until: deadline)
+    }
+
     /// Jumps to `seconds`: drops what was decoded ahead and decodes from there.
     func seek(to seconds: Double) {
         // Flush and post the seek under one lock: the decode thread, woken by the flush, cannot

@@ -119,6 +119,22 @@ final class FrameQueue: @unchecked Sendable {
         return (copied / AudioFormat.channelCount, drained, drained ? failure : nil)
     }
 
+    /// Consumer side, without taking anything: waits until more than `frames` frames are buffered,
+    /// the source ended, or the queue was closed or flushed; returns the frames buffered then.
+    /// With a `deadline`, returns at the latest then.
+    func waitForBuffered(moreThan frames: Int, until deadline: Date? = nil) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        let start = generation
+        while !closed && !ended && generation == start && bufferedSamples / AudioFormat.channelCount <= frames {
+            consumersWaiting += 1
+            let signalled = deadline.map { condition.wait(until: $0) } ?? { condition.wait(); return true }()
+            consumersWaiting -= 1
+            if !signalled { break }
+        }
+        return bufferedSamples / AudioFormat.channelCount
+    }
+
     /// Drops everything buffered and starts a new generation (seek).
     func flush() -> Int {
         condition.lock()

@@ -14,7 +14,7 @@ public actor AudioPlayer {
         /// Seconds each deck decodes ahead. Render mode decodes further so decoding runs on one core
         /// while mixing and writing run on the other.
         public var lookahead: Double
-        /// Start, refill and timeout thresholds of network tracks.
+        /// Start and refill thresholds of network tracks.
         public var network: NetworkBuffering
 
         public init(
@@ -25,6 +25,9 @@ public actor AudioPlayer {
             if mode == .asFastAsPossible {
                 // Load the next item as soon as the current one plays: rendering decodes it meanwhile.
                 configuration.preloadLead = 1e9
+                // A render waits for the decoder all the time; only a longer wait, the network's,
+                // is shown as buffering.
+                configuration.underrunGrace = max(configuration.underrunGrace, ResilienceDefaults.renderWaitShownAfter)
             }
             self.configuration = configuration
             self.mode = mode
@@ -42,7 +45,9 @@ public actor AudioPlayer {
     private let clock: PlayerClock
     private let options: Options
     private let analytics: PlayerAnalytics?
-    private var retryTask: Task<Void, Never>?
+    /// The machine's timers, by slot; the token tells a current firing from a replaced one.
+    private var timers: [PlayerTimer.Slot: (token: UInt64, task: Task<Void, Never>)] = [:]
+    private var timerTokens: UInt64 = 0
     /// The load in flight on each deck, so it can be abandoned (a stop, a skip, a new attempt).
     private var loads: [PlayerNode: LoadCancellation] = [:]
     private var audioTime: Double = 0
@@ -97,7 +102,7 @@ public actor AudioPlayer {
         guard intent.action != nil else {
             throw PlaybackError(.invalidTransition, rejectedState: machine.state.name, underlying: "not a user intent")
         }
-        let effects = try machine.handle(intent)
+        let effects = try machine.handle(intent, at: PlayerTime(seconds: clock.now()))
         perform(effects)
         publishState()
     }
@@ -131,7 +136,8 @@ public actor AudioPlayer {
     /// Waits until the output has played what was written, stops rendering, closes the output and
     /// ends `updates`.
     public func shutdown() {
-        retryTask?.cancel()
+        timers.values.forEach { $0.task.cancel() }
+        timers.removeAll()
         loads.values.forEach { $0.cancel() }
         loads.removeAll()
         engine.shutdown()
@@ -169,7 +175,6 @@ public actor AudioPlayer {
             continuation.yield(.position(seconds: position, duration: duration ?? machine.currentDuration, audioTime: audioTime))
         case .underrun(let node): event = .underrun(node)
         case .bufferProgress(let node, let fill): event = .bufferProgress(node, fill: fill)
-        case .bufferingTimedOut(let node): event = .bufferingTimedOut(node, at: now)
         case .refilled(let node): event = .refilled(node)
         case .crossfadeStarted: event = .crossfadeStarted
         case .crossfadeProgress(let p, let from, let to):
@@ -185,13 +190,13 @@ public actor AudioPlayer {
             continuation.yield(.notice(.routeChanged(change), audioTime: audioTime))
             if machine.state.allows(.pause) { event = .pause }
         }
-        if let event { apply(event) }
+        if let event { apply(event, at: now) }
         engine.acknowledge(sequence)
     }
 
-    private func apply(_ event: PlayerEvent) {
+    private func apply(_ event: PlayerEvent, at now: PlayerTime? = nil) {
         do throws(PlaybackError) {
-            let effects = try machine.handle(event)
+            let effects = try machine.handle(event, at: now ?? PlayerTime(seconds: clock.now()))
             perform(effects)
         } catch {
             // The machine refused an internal change: a bug, reported rather than hidden.
@@ -229,10 +234,8 @@ public actor AudioPlayer {
             case .abortCrossfade(let keep): engine.enqueue(.abortCrossfade(keep: keep))
             case .fadeOut(let duration): engine.enqueue(.fadeOut(duration: duration))
             case .reopenOutput: engine.enqueue(.reopenOutput)
-            case .scheduleRetry(let attempt, let at): scheduleRetry(attempt: attempt, at: at)
-            case .cancelRetry:
-                retryTask?.cancel()
-                retryTask = nil
+            case .scheduleTimer(let timer, let at): schedule(timer, at: at)
+            case .cancelTimer(let slot): timers.removeValue(forKey: slot)?.task.cancel()
             case .persistPosition(let point): notify(.savePosition(point))
             case .reportNonFatal(let error): notify(.nonFatal(error))
             case .recovered(let error, let how): notify(.recovered(error, by: how))
@@ -246,25 +249,36 @@ public actor AudioPlayer {
         continuation.yield(.notice(notice, audioTime: audioTime))
     }
 
-    private func scheduleRetry(attempt: Int, at: PlayerTime) {
-        retryTask?.cancel()
+    /// Runs `timer` until `at` on the injected clock, replacing the timer in its slot.
+    private func schedule(_ timer: PlayerTimer, at: PlayerTime) {
+        timers.removeValue(forKey: timer.slot)?.task.cancel()
+        timerTokens += 1
+        let token = timerTokens
         let clock = self.clock
-        retryTask = Task { [weak self] in
+        let task = Task { [weak self] in
             do {
                 try await clock.sleep(at.seconds - clock.now())
             } catch {
                 return
             }
-            await self?.apply(.retryDue(attempt: attempt, at: PlayerTime(seconds: clock.now())))
+            await self?.fire(timer, token: token)
         }
+        timers[timer.slot] = (token, task)
+    }
+
+    /// A timer is due; one replaced or cancelled while its sleep ended is dropped here.
+    private func fire(_ timer: PlayerTimer, token: UInt64) {
+        guard timers[timer.slot]?.token == token else { return }
+        timers[timer.slot] = nil
+        apply(.timerFired(timer, at: PlayerTime(seconds: clock.now())))
     }
 
     /// Opens the source on a loader thread (opening may block on disk or network), decodes a
     /// little ahead, then hands the deck to the render thread.
     ///
     /// A network track sounds only once `network.startSeconds` of audio are buffered; meanwhile
-    /// the fill is reported (`bufferProgress`), a slow connection is reported as still connecting,
-    /// and a fill that takes longer than `network.timeout` fails the load with `bufferingTimeout`.
+    /// the fill is reported (`bufferProgress`). How long that may take is the machine's decision
+    /// (its still-connecting and opening timers), not the loader's.
     private func load(_ id: LoadID, deck node: PlayerNode, track: Track, from: Double) {
         loads.removeValue(forKey: node)?.cancel()
         let cancellation = LoadCancellation()
@@ -277,18 +291,8 @@ public actor AudioPlayer {
         // A network deck must be able to hold its refill threshold, with room to spare.
         let seconds = realtime && track.isRemote ? max(options.lookahead, network.refillSeconds + 1) : options.lookahead
         let lookahead = Int(seconds * Double(AudioFormat.sampleRate))
-        let startedAt = clock.now()
-        let clock = self.clock
         let report: @Sendable (PlayerEvent) -> Void = { [weak self] event in
             Task { await self?.apply(event) }
-        }
-        if realtime, track.isRemote {
-            // "Told early, failed late": the connect timeout is longer than this.
-            Task { [weak self] in
-                try? await clock.sleep(network.stillConnectingAfter)
-                guard !cancellation.isCancelled else { return }
-                await self?.reportStillConnecting(node, cancellation)
-            }
         }
         Thread.detachNewThread {
             do throws(PlaybackError) {
@@ -297,7 +301,7 @@ public actor AudioPlayer {
                 cancellation.onCancel { deck.stop() }
                 deck.start(initialSeek: from > 0 ? from : nil)
                 if realtime {
-                    try Self.fill(deck, network: network, cancellation: cancellation, startedAt: startedAt, clock: clock, report: report)
+                    try Self.fill(deck, network: network, cancellation: cancellation, report: report)
                 }
                 guard !cancellation.isCancelled else { return }
                 engine.enqueue(.install(deck))
@@ -311,42 +315,30 @@ public actor AudioPlayer {
     /// Seconds of audio a real-time file deck holds before it is reported loaded.
     static let fileFillSeconds = 0.25
 
-    /// Waits on the loader thread until the deck holds enough to start. Files: a quarter second
-    /// (at most 5 s). Network: `network.startSeconds`, reporting progress, within `network.timeout`.
+    /// Waits on the loader thread until the deck holds enough to start: a quarter second for a
+    /// file, `network.startSeconds` for a network track (reporting the fill). It waits on the deck's
+    /// queue, woken by every decoded chunk, the end of the source and cancellation.
     private static func fill(
-        _ deck: Deck, network: NetworkBuffering, cancellation: LoadCancellation, startedAt: Double, clock: PlayerClock,
-        report: @Sendable (PlayerEvent) -> Void
+        _ deck: Deck, network: NetworkBuffering, cancellation: LoadCancellation, report: @Sendable (PlayerEvent) -> Void
     ) throws(PlaybackError) {
         let target = Int(AudioFormat.frames(forSeconds: deck.isNetwork ? network.startSeconds : fileFillSeconds))
-        // A file that is slow to decode starts anyway after 5 s (a safety valve on the wall clock);
-        // the network timeout is a decision, on the injected clock.
-        let fileDeadline = Date().addingTimeInterval(5)
         var lastReported = -1
-        while deck.bufferedFrames < target && !deck.sourceEnded && !cancellation.isCancelled {
-            if !deck.isNetwork, Date() > fileDeadline { return }
-            if deck.isNetwork, clock.now() - startedAt > network.timeout {
-                deck.stop()
-                throw PlaybackError(.bufferingTimeout, underlying: "under \(network.startSeconds) s of audio after \(network.timeout) s")
-            }
+        var buffered = deck.bufferedFrames
+        while buffered < target && !deck.sourceEnded && !cancellation.isCancelled {
             if deck.isNetwork {
                 // Whole percents: enough for a progress bar, and few enough events.
-                let percent = min(99, deck.bufferedFrames * 100 / max(1, target))
+                let percent = min(99, buffered * 100 / max(1, target))
                 if percent != lastReported {
                     lastReported = percent
                     report(.bufferProgress(deck.node, fill: Float(percent) / 100))
                 }
             }
-            Thread.sleep(forTimeInterval: 0.01)
+            buffered = deck.waitForBuffered(moreThan: buffered)
         }
         // A source that failed before giving any audio is a failed load, not a track that plays.
         if deck.bufferedFrames == 0, let error = deck.sourceError {
             deck.stop()
             throw error
         }
-    }
-
-    private func reportStillConnecting(_ node: PlayerNode, _ cancellation: LoadCancellation) {
-        guard loads[node] === cancellation else { return }
-        apply(.stillConnecting(node))
     }
 }

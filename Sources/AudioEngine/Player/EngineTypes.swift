@@ -18,8 +18,6 @@ enum EngineFact: Sendable, Equatable {
     case refilled(PlayerNode)
     /// Fill level towards the refill threshold while a network deck underruns.
     case bufferProgress(PlayerNode, fill: Float)
-    /// A network deck has been underrunning for longer than the buffering timeout.
-    case bufferingTimedOut(PlayerNode)
     case crossfadeStarted
     case crossfadeProgress(Float, fromPosition: Double, toPosition: Double)
     case crossfadeCompleted
@@ -96,24 +94,17 @@ public final class LoadCancellation: @unchecked Sendable {
     }
 }
 
-/// How network tracks (streams and remote episodes) buffer. Seconds of decoded audio.
+/// How much network tracks (streams and remote episodes) buffer, in seconds of decoded audio.
+/// How long buffering may take is the state machine's decision
+/// (`PlayerStateMachine.Configuration.bufferingTimeout`).
 public struct NetworkBuffering: Sendable, Equatable {
-    /// Audio buffered before a stream starts sounding (issue 4: about 1 s).
+    /// Audio buffered before a stream starts sounding (about 1 s).
     public var startSeconds: Double
     /// Audio buffered again before an underrun ends (about 2 s).
     public var refillSeconds: Double
-    /// Buffering (first fill or after an underrun) longer than this is a reconnect.
-    public var timeout: Double
-    /// A connection that has not delivered audio after this long is shown as still connecting.
-    public var stillConnectingAfter: Double
 
-    public init(
-        startSeconds: Double = 1, refillSeconds: Double = 2, timeout: Double = ResilienceDefaults.bufferingTimeout,
-        stillConnectingAfter: Double = ResilienceDefaults.stillConnectingAfter
-    ) {
+    public init(startSeconds: Double = 1, refillSeconds: Double = 2) {
         self.startSeconds = startSeconds
         self.refillSeconds = refillSeconds
-        self.timeout = timeout
-        self.stillConnectingAfter = stillConnectingAfter
     }
 }

@@ -29,9 +29,6 @@ final class RenderEngine: @unchecked Sendable {
     private var framesWritten: Int64 = 0
     private var framesSinceReport: Int64 = 0
     private var underrunning: Set<PlayerNode> = []
-    /// Audio clock (frames written) at which each underrun began, for the buffering timeout.
-    private var underrunSince: [PlayerNode: Int64] = [:]
-    private var bufferingTimeoutReported: Set<PlayerNode> = []
     /// Decks whose source failed: reported once, then left alone until unloaded.
     private var failed: Set<PlayerNode> = []
     private var endReported: Set<PlayerNode> = []
@@ -356,14 +353,28 @@ final class RenderEngine: @unchecked Sendable {
     private func pull(_ deck: Deck, into buffer: inout [Float], frames: Int) -> (Int, Bool) {
         let blocking = mode == .asFastAsPossible
         if !blocking, awaitingData.contains(deck.node) {
+            // Right after a start or a seek the decoder is a moment behind: wait for its first
+            // frames rather than open with silence (woken by each decoded chunk, not polled).
             let deadline = Date().addingTimeInterval(Self.startGrace)
-            while deck.bufferedFrames < frames && !deck.reachedEnd && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.002)
-                if deck.bufferedFrames == 0 && deck.reachedEnd { break }
+            var buffered = deck.bufferedFrames
+            while buffered < frames && !deck.sourceEnded && Date() < deadline {
+                buffered = deck.waitForBuffered(moreThan: buffered, until: deadline)
             }
         }
         awaitingData.remove(deck.node)
+        // Rendering blocks until the decoder delivers. A network deck says when that wait begins
+        // and ends (the machine decides whether the wait is worth showing), never whether it is
+        // too long; no lockstep, the wait is the point.
+        let starving = blocking && deck.isNetwork && deck.bufferedFrames < frames && !deck.sourceEnded
+        if starving, !underrunning.contains(deck.node) {
+            underrunning.insert(deck.node)
+            emit(.underrun(deck.node), lockstep: false)
+        }
         let result = buffer.withUnsafeMutableBufferPointer { deck.pull(into: $0.baseAddress!, frames: frames, blocking: blocking) }
+        if blocking, underrunning.contains(deck.node), result.frames > 0 || result.ended {
+            underrunning.remove(deck.node)
+            emit(.refilled(deck.node), lockstep: false)
+        }
         if let error = result.error {
             if !failed.contains(deck.node) {
                 failed.insert(deck.node)
@@ -376,16 +387,15 @@ final class RenderEngine: @unchecked Sendable {
                 endReported.insert(deck.node)
                 endedThisBlock.append(deck.node)
             }
+        } else if blocking {
+            // Rendering: underruns were handled around the blocking pull.
         } else if result.frames < frames {
             if !underrunning.contains(deck.node) {
                 underrunning.insert(deck.node)
-                underrunSince[deck.node] = framesWritten
                 emit(.underrun(deck.node))
             }
         } else if underrunning.contains(deck.node), deck.bufferedFrames >= refillFrames(for: deck) {
             underrunning.remove(deck.node)
-            underrunSince[deck.node] = nil
-            bufferingTimeoutReported.remove(deck.node)
             emit(.refilled(deck.node))
         }
         return (result.frames, true)
@@ -400,19 +410,12 @@ final class RenderEngine: @unchecked Sendable {
     private func resetHealth(_ node: PlayerNode) {
         failed.remove(node)
         underrunning.remove(node)
-        underrunSince[node] = nil
-        bufferingTimeoutReported.remove(node)
     }
 
-    /// While a network deck underruns: its fill towards the refill threshold, and the timeout.
+    /// While a network deck underruns in real time: its fill towards the refill threshold.
     private func reportUnderrun(_ deck: Deck) {
-        guard deck.isNetwork, let since = underrunSince[deck.node] else { return }
+        guard deck.isNetwork, mode == .realtime else { return }
         emit(.bufferProgress(deck.node, fill: Float(min(1, Double(deck.bufferedFrames) / Double(refillFrames(for: deck))))))
-        let waited = AudioFormat.seconds(forFrames: framesWritten - since)
-        if waited > network.timeout, !bufferingTimeoutReported.contains(deck.node) {
-            bufferingTimeoutReported.insert(deck.node)
-            emit(.bufferingTimedOut(deck.node))
-        }
     }
 
     private func completeCrossfade() {

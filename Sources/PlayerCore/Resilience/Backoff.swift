@@ -124,6 +124,10 @@ public enum ResilienceDefaults {
     public static let stallTimeout: Double = 8
     /// Buffering longer than this -> reconnect.
     public static let bufferingTimeout: Double = 30
+    /// Rendering as fast as possible: a wait for data this long is shown as buffering. Long enough
+    /// that a decoder catching up does not flicker the state, short enough that a stalled server
+    /// is on screen long before the stall timeout acts on it.
+    public static let renderWaitShownAfter: Double = 2
     /// Circuit breaker: consecutive failures that open it, and seconds before a half-open probe.
     public static let breakerFailureThreshold = 5
     public static let breakerOpenDuration: Double = 30

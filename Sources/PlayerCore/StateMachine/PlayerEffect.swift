@@ -25,9 +25,11 @@ public enum PlayerEffect: Sendable, Equatable {
     case abortCrossfade(keep: PlayerNode)
     /// Fade the whole mix to silence over `duration`, then report `fadeOutCompleted`.
     case fadeOut(duration: TimeInterval)
-    /// Report `retryDue(attempt:at:)` at instant `at`.
-    case scheduleRetry(attempt: Int, at: PlayerTime)
-    case cancelRetry
+    /// Report `timerFired(timer, at:)` at instant `at` of the player's clock, replacing whatever
+    /// timer was scheduled in the same slot.
+    case scheduleTimer(PlayerTimer, at: PlayerTime)
+    /// Forget the timer in `slot`, if any.
+    case cancelTimer(PlayerTimer.Slot)
     /// Try to open the audio output again; report `outputRestored` or `outputLost`.
     case reopenOutput
     /// Save where the listener is (pause, stop, failure; the shell also saves every 5 s).

@@ -27,13 +27,11 @@ public enum PlayerEvent: Sendable, Equatable {
     case loaded(LoadID, duration: TimeInterval?)
     /// The source of a `load` effect could not be opened.
     case loadFailed(LoadID, PlaybackError, at: PlayerTime)
-    /// The source of the current load has not delivered audio yet after a while: "still connecting".
-    case stillConnecting(PlayerNode)
     /// Fill level (0...1) towards the start/restart threshold of a network deck.
     case bufferProgress(PlayerNode, fill: Float)
-    /// The deck's buffer ran dry while playing.
+    /// The deck's buffer ran dry while playing (rendering: the render thread is waiting for data).
     case underrun(PlayerNode)
-    /// The deck's buffer is full enough again after an underrun.
+    /// The deck's buffer is full enough again after an underrun (rendering: data came).
     case refilled(PlayerNode)
     /// Playback position of a deck, in seconds, at least 10 times a second while sounding.
     case positionChanged(PlayerNode, position: TimeInterval)
@@ -49,12 +47,10 @@ public enum PlayerEvent: Sendable, Equatable {
     case streamDropped(PlayerNode, cause: PlaybackError, at: PlayerTime)
     /// No bytes arrived for the stall timeout while the socket stayed open.
     case stalled(PlayerNode, at: PlayerTime)
-    /// Buffering lasted longer than the buffering timeout.
-    case bufferingTimedOut(PlayerNode, at: PlayerTime)
     /// Any other failure; `deck` is nil when it is not tied to one deck.
     case errorOccurred(PlayerNode?, PlaybackError, at: PlayerTime)
-    /// The retry scheduled by `scheduleRetry(attempt:at:)` is due.
-    case retryDue(attempt: Int, at: PlayerTime)
+    /// A timer the machine scheduled (`PlayerEffect.scheduleTimer`) is due.
+    case timerFired(PlayerTimer, at: PlayerTime)
     /// The connectivity monitor's verdict changed.
     case connectivityChanged(online: Bool, at: PlayerTime)
     /// The sound server went away (seed 002's interrupted audio session).
@@ -83,7 +79,7 @@ public enum PlayerEvent: Sendable, Equatable {
     public var instant: PlayerTime? {
         switch self {
         case .loadFailed(_, _, let at), .trackEnded(_, let at), .streamDropped(_, _, let at), .stalled(_, let at),
-            .bufferingTimedOut(_, let at), .errorOccurred(_, _, let at), .retryDue(_, let at),
+            .errorOccurred(_, _, let at), .timerFired(_, let at),
             .connectivityChanged(_, let at), .outputLost(let at):
             return at
         default:

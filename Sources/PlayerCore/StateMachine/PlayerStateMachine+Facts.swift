@@ -12,7 +12,6 @@ extension PlayerStateMachine {
         switch event {
         case .loaded(let id, let duration): return loaded(id, duration: duration)
         case .loadFailed(let id, let error, let at): return loadFailed(id, error, at: at)
-        case .stillConnecting(let deck): return stillConnecting(deck)
         case .bufferProgress(let deck, let fill): return bufferProgress(deck, fill: fill)
         case .underrun(let deck): return underrun(deck)
         case .refilled(let deck): return refilled(deck)
@@ -26,11 +25,8 @@ extension PlayerStateMachine {
         case .streamDropped(let deck, let cause, let at): return streamDropped(deck, cause: cause, at: at)
         case .stalled(let deck, let at):
             return streamDropped(deck, cause: PlaybackError(.stalled), at: at)
-        case .bufferingTimedOut(let deck, let at):
-            guard case .buffering = state, deck == activeDeck else { return [] }
-            return beginRecovery(.source, cause: PlaybackError(.bufferingTimeout), at: at)
         case .errorOccurred(let deck, let error, let at): return errorOccurred(deck, error, at: at)
-        case .retryDue(let attempt, let at): return retryDue(attempt: attempt, at: at)
+        case .timerFired(let timer, let at): return timerFired(timer, at: at)
         case .connectivityChanged(let online, let at): return connectivityChanged(online: online, at: at)
         case .outputLost(let at): return outputLost(at: at)
         case .outputRestored: return outputRestored()
@@ -106,12 +102,6 @@ extension PlayerStateMachine {
         return effects
     }
 
-    mutating func stillConnecting(_ deck: PlayerNode) -> [PlayerEffect] {
-        guard case .preparing(let track) = state, pendingLoad?.deck == deck, pendingLoad?.purpose == .current else { return [] }
-        state = .buffering(track: track, progress: 0, reason: .connecting)
-        return []
-    }
-
     mutating func bufferProgress(_ deck: PlayerNode, fill: Float) -> [PlayerEffect] {
         let f = min(1, max(0, fill.isFinite ? fill : 0))
         switch state {
@@ -130,14 +120,26 @@ extension PlayerStateMachine {
         return []
     }
 
+    /// The active deck has no data. In real time the listener hears it at once: `buffering`. While
+    /// rendering, a starvation only becomes `buffering` once it has lasted `underrunGrace`
+    /// (`timerFired(.starvationCheck)`).
     mutating func underrun(_ deck: PlayerNode) -> [PlayerEffect] {
         guard case .playing(let track) = state, deck == activeDeck else { return [] }
-        state = .buffering(track: track, progress: 0, reason: .underrun)
+        guard configuration.underrunGrace > 0 else {
+            underrunSince = lastKnownTime
+            state = .buffering(track: track, progress: 0, reason: .underrun)
+            return []
+        }
+        if starvingSince == nil { starvingSince = lastKnownTime }
+        if starvationCheckAt == nil, let since = starvingSince { starvationCheckAt = since + configuration.underrunGrace }
         return []
     }
 
     mutating func refilled(_ deck: PlayerNode) -> [PlayerEffect] {
-        guard case .buffering(let track, _, .underrun) = state, deck == activeDeck else { return [] }
+        guard deck == activeDeck else { return [] }
+        starvingSince = nil
+        guard case .buffering(let track, _, .underrun) = state else { return [] }
+        underrunSince = nil
         state = .playing(track: track)
         return []
     }
@@ -231,7 +233,7 @@ extension PlayerStateMachine {
             // The next is still loading: it becomes the current load.
             let oldDeck = activeDeck
             if let pending = pendingLoad {
-                pendingLoad = PendingLoad(id: pending.id, deck: pending.deck, purpose: .current, from: 0)
+                pendingLoad = PendingLoad(id: pending.id, deck: pending.deck, purpose: .current, from: 0, startedAt: pending.startedAt)
             }
             index = item.index
             activeDeck = oldDeck.opposite

@@ -86,7 +86,7 @@ extension PlayerStateMachine {
             if kind == .output { outputMissing = true } else { connectionLostWhilePaused = true }
             position = at
             state = .paused(track: track, position: at)
-            return [.cancelRetry]
+            return []
         default:
             return []
         }
@@ -145,8 +145,7 @@ extension PlayerStateMachine {
             state = .fadingOut(track: track, targetDuration: configuration.fadeOutDuration)
             return effects + [.fadeOut(duration: configuration.fadeOutDuration)]
         case .preparing, .paused, .crossfadePaused, .buffering, .reconnecting:
-            var effects: [PlayerEffect] = recovery != nil ? [.cancelRetry] : []
-            effects += persist(state.currentTrack)
+            var effects = persist(state.currentTrack)
             effects += releaseAll()
             recovery = nil
             state = .idle
@@ -228,7 +227,7 @@ extension PlayerStateMachine {
 
     mutating func retryNow() -> [PlayerEffect] {
         guard case .reconnecting = state, let run = recovery else { return [] }
-        return [.cancelRetry] + attemptRecovery(run)
+        return attemptRecovery(run)
     }
 
     mutating func cancelRetry() -> [PlayerEffect] {

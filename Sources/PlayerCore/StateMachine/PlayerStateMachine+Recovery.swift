@@ -37,8 +37,8 @@ extension PlayerStateMachine {
         if waitingForNetwork {
             run.offlineSince = run.offlineSince ?? now
         }
+        // The countdown's end is in the state; `reconcileTimers` runs the timer for it.
         let retryAt: PlayerTime? = waitingForNetwork ? nil : now + delay
-        if let retryAt { effects.append(.scheduleRetry(attempt: run.attempt, at: retryAt)) }
         recovery = run
         state = .reconnecting(track: track, attempt: run.attempt, maxAttempts: policy.maxAttempts, nextRetryAt: retryAt, cause: cause)
         return effects
@@ -60,11 +60,6 @@ extension PlayerStateMachine {
         }
     }
 
-    mutating func retryDue(attempt: Int, at now: PlayerTime) -> [PlayerEffect] {
-        guard case .reconnecting(_, let current, _, _?, _) = state, current == attempt, let run = recovery else { return [] }
-        return attemptRecovery(run)
-    }
-
     mutating func connectivityChanged(online isOnline: Bool, at now: PlayerTime) -> [PlayerEffect] {
         guard isOnline != online else { return [] }
         online = isOnline
@@ -76,7 +71,7 @@ extension PlayerStateMachine {
             run.offlineSince = now
             recovery = run
             state = .reconnecting(track: track, attempt: attempt, maxAttempts: max, nextRetryAt: nil, cause: cause)
-            return [.cancelRetry]
+            return []
         }
         if let since = run.offlineSince {
             run.offlineSeconds += Swift.max(0, now.since(since))

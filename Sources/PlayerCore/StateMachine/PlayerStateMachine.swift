@@ -29,6 +29,17 @@ public struct PlayerStateMachine: Sendable {
         /// Backoff of automatic reconnects and how long they may go on.
         public var reconnectPolicy: BackoffPolicy
         public var reconnectGiveUpAfter: TimeInterval
+        /// A network item that has not delivered audio this long after its load began is shown as
+        /// still connecting (told early; the connect timeout fails it later).
+        public var stillConnectingAfter: TimeInterval
+        /// Buffering (the opening fill of a network item, or an underrun) longer than this is given
+        /// up and reconnected.
+        public var bufferingTimeout: TimeInterval
+        /// How long playback may wait for data before the state says `buffering`. Real time: 0, the
+        /// listener hears the silence at once. Rendering as fast as possible waits for the decoder
+        /// all the time and writes no silence, so only a longer wait (the network, not the CPU) is
+        /// worth showing (`ResilienceDefaults.renderWaitShownAfter`).
+        public var underrunGrace: TimeInterval
 
         public init(
             defaultCrossfade: CrossfadeSpec = CrossfadeSpec(duration: 0),
@@ -37,7 +48,10 @@ public struct PlayerStateMachine: Sendable {
             preloadLead: TimeInterval = 5,
             fadeOutAtEnd: Bool = true,
             reconnectPolicy: BackoffPolicy = .reconnect,
-            reconnectGiveUpAfter: TimeInterval = ResilienceDefaults.reconnectGiveUpAfter
+            reconnectGiveUpAfter: TimeInterval = ResilienceDefaults.reconnectGiveUpAfter,
+            stillConnectingAfter: TimeInterval = ResilienceDefaults.stillConnectingAfter,
+            bufferingTimeout: TimeInterval = ResilienceDefaults.bufferingTimeout,
+            underrunGrace: TimeInterval = 0
         ) {
             self.defaultCrossfade = defaultCrossfade
             self.skipCrossfade = skipCrossfade
@@ -46,6 +60,9 @@ public struct PlayerStateMachine: Sendable {
             self.fadeOutAtEnd = fadeOutAtEnd
             self.reconnectPolicy = reconnectPolicy
             self.reconnectGiveUpAfter = reconnectGiveUpAfter
+            self.stillConnectingAfter = stillConnectingAfter
+            self.bufferingTimeout = bufferingTimeout
+            self.underrunGrace = max(0, underrunGrace)
         }
 
         /// Seed 001: stop fades over 0.3-1.0 s.
@@ -82,8 +99,18 @@ public struct PlayerStateMachine: Sendable {
     var online = true
     var random: SeededRandom
     var loadCounter: UInt64 = 0
-    /// The latest instant a fact carried; stamps crossfade-pause snapshots.
+    /// The latest instant the machine was told (a fact's instant, or `handle(_:at:)`'s); stamps
+    /// crossfade-pause snapshots and starts timers.
     var lastKnownTime = PlayerTime.zero
+    /// The timers the shell is running for the machine, by slot (see `reconcileTimers`).
+    var armedTimers: [PlayerTimer.Slot: ArmedTimer] = [:]
+    /// When the current underrun began (`buffering(.underrun)`), for the buffering timeout.
+    var underrunSince: PlayerTime?
+    /// Rendering has waited for data since then (an underrun not shown yet, see
+    /// `Configuration.underrunGrace`); nil while data flows.
+    var starvingSince: PlayerTime?
+    /// When to look at the starvation again; the timer is not moved for every short wait.
+    var starvationCheckAt: PlayerTime?
 
     /// - Parameters:
     ///   - configuration: tunables.
@@ -111,7 +138,7 @@ public struct PlayerStateMachine: Sendable {
             throw PlaybackError.invalidTransition(action, in: state.name)
         }
         let saved = self
-        let effects = apply(event)
+        var effects = apply(event)
         if saved.state != state || saved.state.name != state.name {
             guard saved.state.canTransition(to: state), state.isValid else {
                 let refused = state.name
@@ -121,7 +148,22 @@ public struct PlayerStateMachine: Sendable {
                     underlying: "refused internal change \(saved.state.name.rawValue) -> \(refused.rawValue)")
             }
         }
+        effects += reconcileTimers()
         return effects
+    }
+
+    /// Handles `event`, which happened at `now` on the player's clock. The shell uses this form for
+    /// every event, so timers started by an intent (a play starts the opening timeout) count from
+    /// the right instant.
+    public mutating func handle(_ event: PlayerEvent, at now: PlayerTime) throws(PlaybackError) -> [PlayerEffect] {
+        let before = lastKnownTime
+        if now > lastKnownTime { lastKnownTime = now }
+        do {
+            return try handle(event)
+        } catch {
+            lastKnownTime = before
+            throw error
+        }
     }
 }
 
@@ -134,6 +176,14 @@ extension PlayerStateMachine {
         let deck: PlayerNode
         let purpose: Purpose
         let from: TimeInterval
+        /// When the load began, for the still-connecting and opening timeouts.
+        let startedAt: PlayerTime
+    }
+
+    /// A timer the shell runs: what fires, and when.
+    struct ArmedTimer: Sendable, Hashable {
+        let timer: PlayerTimer
+        let at: PlayerTime
     }
 
     struct NextItem: Sendable, Hashable {
@@ -182,7 +232,7 @@ extension PlayerStateMachine {
         loadCounter += 1
         let id = LoadID(loadCounter)
         let start = track.isLive ? 0 : from
-        pendingLoad = PendingLoad(id: id, deck: deck, purpose: purpose, from: start)
+        pendingLoad = PendingLoad(id: id, deck: deck, purpose: purpose, from: start, startedAt: lastKnownTime)
         return .load(id, deck: deck, track: track, from: start)
     }
 
@@ -212,6 +262,8 @@ extension PlayerStateMachine {
         next = nil
         crossfade = nil
         connectionLostWhilePaused = false
+        starvingSince = nil
+        starvationCheckAt = nil
         return [.unload(.a), .unload(.b)]
     }
 
@@ -229,8 +281,7 @@ extension PlayerStateMachine {
     mutating func fail(_ error: PlaybackError, recoverable: Bool? = nil) -> [PlayerEffect] {
         let track = state.currentTrack
         let point = resumePoint(for: track)
-        var effects: [PlayerEffect] = recovery != nil ? [.cancelRetry] : []
-        effects += persist(track)
+        var effects = persist(track)
         effects += releaseAll()
         let canRetry = (recoverable ?? error.isRecoverable) && point != nil
         state = .failed(error: error, recoverable: canRetry, resumePoint: point)

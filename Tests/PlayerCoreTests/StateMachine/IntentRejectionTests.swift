@@ -92,7 +92,7 @@ struct IntentRejectionTests {
         #expect(try d.send(.crossfadeProgress(0.5, fromPosition: 1, toPosition: 1)).isEmpty)
         #expect(try d.send(.crossfadeCompleted).isEmpty)
         #expect(try d.send(.fadeOutCompleted).isEmpty)
-        #expect(try d.send(.retryDue(attempt: 1, at: .zero)).isEmpty)
+        #expect(try d.send(.timerFired(.retry(attempt: 1), at: .zero)).isEmpty)
         #expect(try d.send(.refilled(.a)).isEmpty)
         #expect(try d.send(.positionChanged(.b, position: 3)).isEmpty)
         #expect(d.state == before)

@@ -27,11 +27,11 @@ struct RecoveryTests {
         var d = try Driver.reconnecting()
         let due = d.lastScheduledRetry!
         #expect(due.attempt == 1)
-        let attempt = try d.send(.retryDue(attempt: 1, at: due.at))
-        #expect(attempt == [.load(d.lastLoad!, deck: .a, track: Fixture.live(), from: 0)])
+        let attempt = try d.send(.timerFired(.retry(attempt: 1), at: due.at))
+        #expect(attempt.withoutTimers == [.load(d.lastLoad!, deck: .a, track: Fixture.live(), from: 0)])
         #expect(d.state == .preparing(track: Fixture.live()))
         let effects = try d.send(.loaded(d.lastLoad!, duration: nil))
-        #expect(effects == [.start(.a), .recovered(from: dropped, by: .automaticRetry)])
+        #expect(effects.withoutTimers == [.start(.a), .recovered(from: dropped, by: .automaticRetry)])
         #expect(d.names.suffix(4) == [.playing, .reconnecting, .preparing, .playing])
     }
 
@@ -52,7 +52,7 @@ struct RecoveryTests {
             if attempt > 1 && nominal < 30 { #expect(delay > previousDelay * 0.8 / 1.2 * 1.6 - 1e-6 || delay > 0) }
             previousDelay = delay
             now = at.seconds
-            try d.send(.retryDue(attempt: attempt, at: at))
+            try d.send(.timerFired(.retry(attempt: attempt), at: at))
             try d.send(.loadFailed(d.lastLoad!, PlaybackError(.connectionFailed), at: at))
         }
         guard case .failed(let error, true, let point?) = d.state else {
@@ -67,14 +67,14 @@ struct RecoveryTests {
     @Test func givesUpAfterTwoMinutesEvenWithAttemptsLeft() throws {
         var d = try Driver.reconnecting()
         let due = d.lastScheduledRetry!
-        try d.send(.retryDue(attempt: 1, at: due.at))
+        try d.send(.timerFired(.retry(attempt: 1), at: due.at))
         try d.send(.loadFailed(d.lastLoad!, PlaybackError(.connectionTimeout), at: PlayerTime(seconds: 10 + 121)))
         #expect(d.state.name == .failed)
     }
 
     @Test func finalErrorDuringReconnectIsNotRetriedBlindly() throws {
         var d = try Driver.reconnecting()
-        try d.send(.retryDue(attempt: 1, at: d.lastScheduledRetry!.at))
+        try d.send(.timerFired(.retry(attempt: 1), at: d.lastScheduledRetry!.at))
         try d.send(.loadFailed(d.lastLoad!, PlaybackError(.httpUnauthorized, httpStatus: 401), at: PlayerTime(seconds: 12)))
         guard case .failed(let error, let recoverable, _) = d.state else { Issue.record("got \(d.state)"); return }
         #expect(error.httpStatus == 401)
@@ -91,14 +91,14 @@ struct RecoveryTests {
 
     @Test func offlineSpendsNoAttemptsAndOnlineReconnectsAtOnce() throws {
         var d = try Driver.reconnecting()
-        #expect(try d.send(.connectivityChanged(online: false, at: PlayerTime(seconds: 10.5))) == [.cancelRetry])
+        #expect(try d.send(.connectivityChanged(online: false, at: PlayerTime(seconds: 10.5))) == [.cancelTimer(.retry)])
         guard case .reconnecting(_, 1, _, nil, _) = d.state else { Issue.record("got \(d.state)"); return }
         #expect(d.state.statusText(in: .english).hasPrefix("Waiting for network (attempt 1 of"))
         // A timer that fires anyway is ignored: no attempt while offline.
-        #expect(try d.send(.retryDue(attempt: 1, at: PlayerTime(seconds: 11))).isEmpty)
+        #expect(try d.send(.timerFired(.retry(attempt: 1), at: PlayerTime(seconds: 11))).isEmpty)
         // Three minutes offline do not count towards giving up.
         let back = try d.send(.connectivityChanged(online: true, at: PlayerTime(seconds: 190)))
-        #expect(back.count == 1)
+        #expect(back.withoutTimers.count == 1)
         #expect(d.state == .preparing(track: Fixture.live()))
         try d.send(.loadFailed(d.lastLoad!, PlaybackError(.connectionFailed), at: PlayerTime(seconds: 191)))
         guard case .reconnecting(_, 2, _, _?, _) = d.state else { Issue.record("got \(d.state)"); return }
@@ -108,14 +108,14 @@ struct RecoveryTests {
         var d = try Driver.live()
         try d.send(.connectivityChanged(online: false, at: PlayerTime(seconds: 1)))
         let effects = try d.send(.streamDropped(.a, cause: PlaybackError(.offline), at: PlayerTime(seconds: 2)))
-        #expect(!effects.contains { if case .scheduleRetry = $0 { true } else { false } })
+        #expect(!effects.contains { if case .scheduleTimer(.retry, _) = $0 { true } else { false } })
         guard case .reconnecting(_, 1, _, nil, _) = d.state else { Issue.record("got \(d.state)"); return }
     }
 
     @Test func retryNowAndCancelDuringCountdown() throws {
         var d = try Driver.reconnecting()
         let now = try d.send(.retryNow)
-        #expect(now.first == .cancelRetry)
+        #expect(now.contains(.cancelTimer(.retry)))
         #expect(d.state == .preparing(track: Fixture.live()))
 
         var e = try Driver.reconnecting()
@@ -131,7 +131,7 @@ struct RecoveryTests {
         #expect(try d.send(.streamDropped(.a, cause: dropped, at: PlayerTime(seconds: 5))) == [.unload(.a)])
         #expect(d.state == .paused(track: Fixture.live(), position: 0))
         let resumed = try d.send(.resume)
-        #expect(resumed.last == .load(d.lastLoad!, deck: .a, track: Fixture.live(), from: 0))
+        #expect(resumed.withoutTimers.last == .load(d.lastLoad!, deck: .a, track: Fixture.live(), from: 0))
         #expect(d.state == .preparing(track: Fixture.live()))
         try d.send(.loaded(d.lastLoad!, duration: nil))
         #expect(d.state == .playing(track: Fixture.live()))
@@ -139,10 +139,10 @@ struct RecoveryTests {
 
     @Test func pauseDuringReconnectKeepsTheIntent() throws {
         var d = try Driver.reconnecting()
-        #expect(try d.send(.pause) == [.cancelRetry])
+        #expect(try d.send(.pause) == [.cancelTimer(.retry)])
         #expect(d.state == .paused(track: Fixture.live(), position: 0))
         // The old timer firing after the pause changes nothing.
-        #expect(try d.send(.retryDue(attempt: 1, at: PlayerTime(seconds: 20))).isEmpty)
+        #expect(try d.send(.timerFired(.retry(attempt: 1), at: PlayerTime(seconds: 20))).isEmpty)
         #expect(d.state.name == .paused)
         try d.send(.resume)
         #expect(d.state.name == .preparing)
@@ -152,8 +152,8 @@ struct RecoveryTests {
         var d = try Driver.playing(Fixture.episode("talk"))
         try d.send(.positionChanged(.a, position: 1234.5))
         try d.send(.streamDropped(.a, cause: dropped, at: PlayerTime(seconds: 50)))
-        try d.send(.retryDue(attempt: 1, at: d.lastScheduledRetry!.at))
-        #expect(d.effects.last == .load(d.lastLoad!, deck: .a, track: Fixture.episode("talk"), from: 1234.5))
+        try d.send(.timerFired(.retry(attempt: 1), at: d.lastScheduledRetry!.at))
+        #expect(d.effects.withoutTimers.last == .load(d.lastLoad!, deck: .a, track: Fixture.episode("talk"), from: 1234.5))
     }
 
     @Test func outputLostHoldsAndResumesWhenBack() throws {
@@ -163,9 +163,9 @@ struct RecoveryTests {
         #expect(lost.first == .pauseOutput)
         guard case .reconnecting(_, 1, _, let at?, let cause) = d.state else { Issue.record("got \(d.state)"); return }
         #expect(cause.code == .audioOutputLost)
-        #expect(try d.send(.retryDue(attempt: 1, at: at)) == [.reopenOutput])
-        #expect(try d.send(.outputLost(at: at)).contains(.scheduleRetry(attempt: 2, at: d.lastScheduledRetry!.at)))
-        try d.send(.retryDue(attempt: 2, at: d.lastScheduledRetry!.at))
+        #expect(try d.send(.timerFired(.retry(attempt: 1), at: at)) == [.reopenOutput])
+        #expect(try d.send(.outputLost(at: at)).contains(.scheduleTimer(.retry(attempt: 2), at: d.lastScheduledRetry!.at)))
+        try d.send(.timerFired(.retry(attempt: 2), at: d.lastScheduledRetry!.at))
         let back = try d.send(.outputRestored)
         #expect(back == [.resumeOutput, .recovered(from: PlaybackError(.audioOutputLost), by: .automaticRetry)])
         #expect(d.state == .playing(track: Fixture.stage1))
@@ -188,7 +188,7 @@ struct RecoveryTests {
         #expect(point.position == 754 && point.duration == 3600 && point.track.id == "episode:ep")
         #expect(d.effects.contains(.persistPosition(point)))
         try d.send(.retry)
-        #expect(d.effects.last == .load(d.lastLoad!, deck: .a, track: Fixture.episode("ep"), from: 754))
+        #expect(d.effects.withoutTimers.last == .load(d.lastLoad!, deck: .a, track: Fixture.episode("ep"), from: 754))
         let effects = try d.send(.loaded(d.lastLoad!, duration: 3600))
         #expect(effects.contains(.recovered(from: PlaybackError(.httpNotFound, httpStatus: 404), by: .manualRetry)))
         #expect(d.state == .playing(track: Fixture.episode("ep")))
@@ -220,7 +220,7 @@ struct RecoveryTests {
             for attempt in 1...4 {
                 let due = d.lastScheduledRetry!
                 times.append(due.at.seconds)
-                try d.send(.retryDue(attempt: attempt, at: due.at))
+                try d.send(.timerFired(.retry(attempt: attempt), at: due.at))
                 try d.send(.loadFailed(d.lastLoad!, PlaybackError(.connectionFailed), at: due.at))
             }
             return times

@@ -61,7 +61,7 @@ struct StateMachinePropertyTests {
         case 26: return .errorOccurred(p % 3 == 0 ? nil : deck, error, at: now)
         case 27:
             let due = driver.lastScheduledRetry
-            return .retryDue(attempt: due?.attempt ?? 1, at: due?.at ?? now)
+            return .timerFired(.retry(attempt: due?.attempt ?? 1), at: due?.at ?? now)
         case 28: return .connectivityChanged(online: p % 2 == 0, at: now)
         default: return p % 2 == 0 ? .outputLost(at: now) : .outputRestored
         }

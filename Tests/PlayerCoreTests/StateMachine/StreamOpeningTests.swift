@@ -14,9 +14,16 @@ struct StreamOpeningTests {
         return d
     }
 
+    /// Fires the still-connecting timer the machine asked for when the load began.
+    func fireStillConnecting(_ d: inout Driver) throws {
+        let due = try #require(d.lastScheduled(.stillConnecting))
+        #expect(due.timer == .stillConnecting(d.lastLoad!))
+        try d.send(.timerFired(due.timer, at: due.at))
+    }
+
     @Test func stillConnectingIsAStateThenFillTakesOver() throws {
         var d = try preparingLive()
-        try d.send(.stillConnecting(d.lastLoadDeck!))
+        try fireStillConnecting(&d)
         #expect(d.state == .buffering(track: Fixture.live(), progress: 0, reason: .connecting))
         #expect(d.state.statusText(in: .english) == "Still connecting…")
         #expect(d.state.statusText(in: .russian) == "Всё ещё подключаемся…")
@@ -26,18 +33,35 @@ struct StreamOpeningTests {
         #expect(d.state == .playing(track: Fixture.live()))
     }
 
-    @Test func stillConnectingForAnotherDeckOrAfterPlayingChangesNothing() throws {
+    @Test func aStillConnectingTimerOfAnotherLoadOrAfterPlayingChangesNothing() throws {
         var d = try preparingLive()
-        try d.send(.stillConnecting(d.lastLoadDeck!.opposite))
+        let due = try #require(d.lastScheduled(.stillConnecting))
+        try d.send(.timerFired(.stillConnecting(LoadID(999)), at: due.at))
         #expect(d.state.name == .preparing)
-        try d.send(.loaded(d.lastLoad!, duration: nil))
-        try d.send(.stillConnecting(.a))
+        let effects = try d.send(.loaded(d.lastLoad!, duration: nil))
+        // Loaded: both opening timers are cancelled, and a late firing changes nothing.
+        #expect(effects.contains(.cancelTimer(.stillConnecting)))
+        #expect(effects.contains(.cancelTimer(.bufferingTimeout)))
+        try d.send(.timerFired(due.timer, at: due.at))
         #expect(d.state.name == .playing)
+    }
+
+    @Test func aLoadThatNeverFillsTimesOutIntoAReconnect() throws {
+        var d = try preparingLive()
+        let due = try #require(d.lastScheduled(.bufferingTimeout))
+        #expect(due.timer == .openingTimeout(d.lastLoad!))
+        #expect(due.at == PlayerTime(seconds: Fixture.config().bufferingTimeout))
+        try d.send(.bufferProgress(d.lastLoadDeck!, fill: 0.2))
+        // Progress does not move the deadline: the opening as a whole is timed.
+        #expect(d.lastScheduled(.bufferingTimeout)?.at == due.at)
+        try d.send(.timerFired(due.timer, at: due.at))
+        guard case .reconnecting(_, 1, _, _?, let cause) = d.state else { Issue.record("got \(d.state)"); return }
+        #expect(cause.code == .bufferingTimeout)
     }
 
     @Test func pauseWhileStillConnectingAbandonsTheConnection() throws {
         var d = try preparingLive()
-        try d.send(.stillConnecting(d.lastLoadDeck!))
+        try fireStillConnecting(&d)
         let effects = try d.send(.pause)
         #expect(effects.contains(.unload(d.lastLoadDeck!)))
         #expect(d.state.name == .paused)
@@ -51,12 +75,12 @@ struct StreamOpeningTests {
         try d.send(.loadFailed(d.lastLoad!, PlaybackError(.httpNotFound, httpStatus: 404), at: PlayerTime(seconds: 1)))
         guard case .failed(let error, _, _) = d.state else { Issue.record("got \(d.state)"); return }
         #expect(error.code == .httpNotFound)
-        #expect(!d.effects.contains { if case .scheduleRetry = $0 { true } else { false } })
+        #expect(!d.effects.contains { if case .scheduleTimer(.retry, _) = $0 { true } else { false } })
     }
 
     @Test func a404AfterTheMountPlayedIsSourceGoneAndRidesThePolicy() throws {
         var d = try Driver.reconnecting()
-        try d.send(.retryDue(attempt: 1, at: d.lastScheduledRetry!.at))
+        try d.send(.timerFired(.retry(attempt: 1), at: d.lastScheduledRetry!.at))
         try d.send(.loadFailed(d.lastLoad!, PlaybackError(.httpNotFound, httpStatus: 404), at: PlayerTime(seconds: 12)))
         guard case .reconnecting(_, 2, _, _?, let cause) = d.state else { Issue.record("got \(d.state)"); return }
         #expect(cause.code == .streamUnavailable)

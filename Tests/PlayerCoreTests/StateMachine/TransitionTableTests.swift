@@ -61,7 +61,9 @@ struct TransitionTableTests {
         },
         "playing->reconnecting": { try Driver.reconnecting() },
         "buffering->reconnecting": {
-            var d = try Driver.buffering(); try d.send(.bufferingTimedOut(.a, at: PlayerTime(seconds: 31))); return d
+            var d = try Driver.buffering()
+            let due = try #require(d.lastScheduled(.bufferingTimeout))
+            try d.send(.timerFired(due.timer, at: due.at)); return d
         },
         "preparingCrossfade->reconnecting": {
             var d = try Driver.playing(Fixture.episode("a"), Fixture.episode("b"))
@@ -81,7 +83,7 @@ struct TransitionTableTests {
         "reconnecting->preparing": {
             var d = try Driver.reconnecting()
             let due = d.lastScheduledRetry!
-            try d.send(.retryDue(attempt: due.attempt, at: due.at)); return d
+            try d.send(.timerFired(.retry(attempt: due.attempt), at: due.at)); return d
         },
         "reconnecting->playing": {
             var d = try Driver.live(); try d.send(.outputLost(at: .zero)); try d.send(.outputRestored); return d

@@ -47,8 +47,13 @@ struct Driver {
     var state: PlayerState { machine.state }
 
     @discardableResult
-    mutating func send(_ event: PlayerEvent) throws(PlaybackError) -> [PlayerEffect] {
-        let out = try machine.handle(event)
+    mutating func send(_ event: PlayerEvent, at now: Double? = nil) throws(PlaybackError) -> [PlayerEffect] {
+        let out: [PlayerEffect]
+        if let now {
+            out = try machine.handle(event, at: PlayerTime(seconds: now))
+        } else {
+            out = try machine.handle(event)
+        }
         effects += out
         if names.last != machine.state.name { names.append(machine.state.name) }
         return out
@@ -72,7 +77,23 @@ struct Driver {
 
     var lastScheduledRetry: (attempt: Int, at: PlayerTime)? {
         for effect in effects.reversed() {
-            if case .scheduleRetry(let attempt, let at) = effect { return (attempt, at) }
+            if case .scheduleTimer(.retry(let attempt), let at) = effect { return (attempt, at) }
+        }
+        return nil
+    }
+
+    /// The most recent timer the machine asked for, of any kind.
+    var lastScheduledTimer: (timer: PlayerTimer, at: PlayerTime)? {
+        for effect in effects.reversed() {
+            if case .scheduleTimer(let timer, let at) = effect { return (timer, at) }
+        }
+        return nil
+    }
+
+    /// The most recent timer the machine asked for in `slot`.
+    func lastScheduled(_ slot: PlayerTimer.Slot) -> (timer: PlayerTimer, at: PlayerTime)? {
+        for effect in effects.reversed() {
+            if case .scheduleTimer(let timer, let at) = effect, timer.slot == slot { return (timer, at) }
         }
         return nil
     }
@@ -155,5 +176,18 @@ struct Driver {
         var d = try playing(Fixture.stage1)
         try d.send(.errorOccurred(.a, PlaybackError(.corruptData), at: PlayerTime(seconds: 5)))
         return d
+    }
+}
+
+extension [PlayerEffect] {
+    /// The effects other than timers, for tests about what the machine does rather than when
+    /// (`TimerTests` checks the timers).
+    var withoutTimers: [PlayerEffect] {
+        filter {
+            switch $0 {
+            case .scheduleTimer, .cancelTimer: false
+            default: true
+            }
+        }
     }
 }

@@ -120,6 +120,58 @@ struct EpisodeResumeTests {
         #expect(jumps.isEmpty, "the rendered audio skips or repeats: \(jumps.prefix(5))")
     }
 
+    /// A server that goes silent mid-episode with the socket open: the listener is told (the state
+    /// leaves `playing` for `buffering`), the source asks again from the byte after the last one
+    /// heard, and the episode plays to its end with every frame once. In real time the wait is
+    /// heard as silence; rendering as fast as possible writes none.
+    @Test(arguments: [false, true])
+    func aServerThatGoesSilentMidEpisodeIsShownThenResumedAtTheSameByte(realtime: Bool) async throws {
+        let file = Self.countingWAV(seconds: 6)
+        let silentAt = file.count * 2 / 5
+        let silences = Mutex(0)
+        let server = try TestHTTPServer { request in
+            let start = TestHTTPServer.Response.requestedStart(request) ?? 0
+            // As in the cut test: the first answer is abandoned once FFmpeg has the header.
+            let ending: TestHTTPServer.Response.Ending = silences.withLock { count in
+                guard count < 2, start < silentAt else { return .complete }
+                count += 1
+                return .stall(after: silentAt - start)
+            }
+            return .file(file, for: request, ranges: true, contentType: "audio/wav", ending: ending)
+        }
+        defer { server.stop() }
+        let sink = CapturingSink(pacedBy: realtime ? NullSink(realtime: true) : nil)
+        let configuration = PlayerStateMachine.Configuration(fadeOutAtEnd: false)
+        let radio = try await RadioHarness(
+            configuration: configuration, output: sink, mode: realtime ? .realtime : .asFastAsPossible, lookahead: realtime ? nil : 60)
+        try await radio.play(server.url("/episode.wav"), kind: .episode, title: "Episode")
+        await radio.waitFor("finished", timeout: 90) { $0.name == .finished }
+        await radio.shutdown()
+
+        // Once playing: the wait is shown as buffering, then it plays on to the end.
+        let names = radio.names
+        let afterStart = names.firstIndex(of: .playing).map { names[($0 + 1)...] } ?? []
+        let waited = afterStart.firstIndex(of: .buffering).map { afterStart[$0...] } ?? []
+        #expect(waited.contains(.playing) && names.last == .finished, "states: \(names)")
+        #expect(!names.contains(.failed), "states: \(names)")
+        #expect(server.requests.contains { TestHTTPServer.Response.requestedStart($0) == silentAt }, "asked again from the byte after the last one heard")
+        // Real time writes silence while it waits; what sounds is the file, every frame once.
+        let sounded = Self.frameNumbers(Self.withoutSilence(sink.samples))
+        #expect(sounded.count == 6 * Self.sampleRate, "sounded \(sounded.count) frames")
+        #expect(Self.jumps(sounded).isEmpty, "the audio skips or repeats: \(Self.jumps(sounded).prefix(5))")
+    }
+
+    /// The samples without the frames of exact digital silence an underrun writes (frame 0 of the
+    /// file is silent too, and is kept: it is under the start ramp).
+    static func withoutSilence(_ samples: [Float]) -> [Float] {
+        var kept: [Float] = []
+        kept.reserveCapacity(samples.count)
+        for k in stride(from: 0, to: samples.count - 1, by: 2) where k < 2 * rampFrames || samples[k] != 0 || samples[k + 1] != 0 {
+            kept += [samples[k], samples[k + 1]]
+        }
+        return kept
+    }
+
     @Test func aNetworkFailureKeepsThePositionAndRetryResumesFromIt() async throws {
         let file = Self.countingWAV(seconds: 6)
         let healed = Mutex(false)
@@ -162,20 +214,25 @@ struct EpisodeResumeTests {
     }
 }
 
-/// An output that keeps what it is given (render mode: no pacing), for comparing with the source.
+/// An output that keeps what it is given, for comparing with the source: unpaced (render mode),
+/// or paced in real time by another sink it also writes to.
 final class CapturingSink: AudioSink, @unchecked Sendable {
     private let lock = NSLock()
     private var buffer: [Float] = []
+    private let pace: (any AudioSink)?
+
+    init(pacedBy pace: (any AudioSink)? = nil) { self.pace = pace }
 
     var kind: String { "capture" }
-    var isRealtime: Bool { false }
+    var isRealtime: Bool { pace?.isRealtime ?? false }
     var samples: [Float] { lock.withLock { buffer } }
 
-    func open() throws(PlaybackError) {}
+    func open() throws(PlaybackError) { try pace?.open() }
     func write(_ samples: UnsafePointer<Float>, frames: Int) throws(PlaybackError) {
         lock.withLock { buffer.append(contentsOf: UnsafeBufferPointer(start: samples, count: frames * 2)) }
+        try pace?.write(samples, frames: frames)
     }
-    func drain() throws(PlaybackError) {}
-    func close() {}
+    func drain() throws(PlaybackError) { try pace?.drain() }
+    func close() { pace?.close() }
     func takeRouteChange() -> RouteChange? { nil }
 }

@@ -21,8 +21,10 @@ final class RadioHarness: @unchecked Sendable {
     private let started = Date()
 
     /// A reconnect policy short enough for tests that wait for it to give up.
-    static func configuration(giveUpAfter: Double = ResilienceDefaults.reconnectGiveUpAfter) -> PlayerStateMachine.Configuration {
-        PlayerStateMachine.Configuration(reconnectGiveUpAfter: giveUpAfter)
+    static func configuration(
+        giveUpAfter: Double = ResilienceDefaults.reconnectGiveUpAfter, bufferingTimeout: Double = ResilienceDefaults.bufferingTimeout
+    ) -> PlayerStateMachine.Configuration {
+        PlayerStateMachine.Configuration(reconnectGiveUpAfter: giveUpAfter, bufferingTimeout: bufferingTimeout)
     }
 
     init(
