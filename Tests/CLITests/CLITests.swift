@@ -1,9 +1,10 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 /// The `tonearm` binary that `swift test` builds next to the test bundle, and the README.
-@Suite("tonearm command line")
+@Suite("tonearm command line", .blocking)
 struct CLITests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

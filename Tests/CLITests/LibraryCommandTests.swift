@@ -6,7 +6,7 @@ import Testing
 /// The library commands end to end through the binary, each test with a library of its own:
 /// stations, sessions, podcasts (from a real HTTP server), `play --episode` with its saved place,
 /// and `tonearm errors` with nothing personal in the database or the export.
-@Suite("tonearm library commands", .serialized)
+@Suite("tonearm library commands", .serialized, .blocking)
 struct LibraryCommandTests {
     static func dataHome() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-library-\(UUID().uuidString)")

@@ -5,7 +5,7 @@ import Testing
 
 /// MPRIS with the real client: a private session bus, Tonearm headless on it, `playerctl`
 /// listing, reading and driving it.
-@Suite("MPRIS with playerctl", .serialized)
+@Suite("MPRIS with playerctl", .serialized, .blocking)
 struct MPRISTests {
     /// `tonearm ARGS` in the background on `bus`, stdin kept open (so a paused player waits).
     final class Running: @unchecked Sendable {

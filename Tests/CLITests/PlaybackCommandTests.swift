@@ -1,10 +1,11 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 /// The `tonearm` binary end to end: the demo's event stream, exit statuses, errors on stderr,
 /// headless commands on stdin, the WAV fallback of the demo.
-@Suite("tonearm playback commands")
+@Suite("tonearm playback commands", .blocking)
 struct PlaybackCommandTests {
     /// Runs the binary with `arguments`; `input` lines are written to stdin when the JSON events
     /// printed so far satisfy the paired condition.

@@ -5,7 +5,7 @@ import Testing
 
 /// `tonearm play URL` headless, as scripts use it: JSONL states and metadata lines from a real
 /// Icecast, and the countdown commands (`retry` means retry now, `stop` gives up).
-@Suite("tonearm play URL")
+@Suite("tonearm play URL", .blocking)
 struct RadioCommandTests {
     @Test func playsAnIcecastMountAndPrintsMetadataLines() throws {
         let server = try IcecastServer()

@@ -6,7 +6,7 @@ import Testing
 
 /// The terminal UI end to end: the real binary in a real terminal (tmux), driven by keys, read
 /// from the screen.
-@Suite("tonearm on a terminal", .serialized)
+@Suite("tonearm on a terminal", .serialized, .blocking)
 struct TerminalScreenTests {
     static func tone() throws -> Data {
         let (dir, file) = try PlaybackCommandTests.tone(seconds: 30)

@@ -9,7 +9,7 @@ import Testing
 /// The radio path against a real Icecast 2 (started by the test, fed by an ffmpeg source) and the
 /// fault-injecting proxy: a crash and restart, the source leaving, stalls, trickles, cuts and
 /// hostile titles. Icecast or ffmpeg failing to start fails the test (never a skip).
-@Suite("Internet radio against a real Icecast", .serialized)
+@Suite("Internet radio against a real Icecast", .serialized, .blocking)
 struct IcecastRadioTests {
     /// Runs blocking harness work (process control) off the cooperative pool.
     static func offPool(_ work: @escaping @Sendable () throws -> Void) async throws {

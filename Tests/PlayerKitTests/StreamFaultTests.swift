@@ -10,7 +10,7 @@ import Testing
 /// The radio path end to end (HTTP source, ICY demux, FFmpeg, decks, state machine) against a real
 /// HTTP server scripted to fail in each way the issue lists. Each case asserts the final state, the
 /// error code, its texts in both languages and the analytics event.
-@Suite("Stream faults against a scripted server", .serialized)
+@Suite("Stream faults against a scripted server", .serialized, .blocking)
 struct StreamFaultTests {
     /// Counts requests so a route can answer differently each time.
     final class Counter: @unchecked Sendable {

@@ -9,7 +9,7 @@ import Testing
 ///
 /// Blocking work runs on dedicated threads (`onOwnThread`), never on the cooperative pool, which
 /// the source's body task needs (the CI machine has 2 cores).
-@Suite("FaultProxy", .serialized)
+@Suite("FaultProxy", .serialized, .blocking)
 struct FaultProxyTests {
     @Test("Pass: audio bytes from Icecast arrive through the proxy")
     func passThrough() async throws {
@@ -57,9 +57,11 @@ struct FaultProxyTests {
         let error = await #expect(throws: PlaybackError.self) {
             try await onOwnThread { try readUpTo(source, count: 100 << 20, timeout: 20) }
         }
-        // A silent open socket: `.stalled` (the source's read timeout; older sources said `.connectionTimeout`).
-        #expect(error.map { [.stalled, .connectionTimeout].contains($0.code) } == true, "\(String(describing: error))")
-        #expect(proxy.openConnectionCount == 1, "the stall keeps the connection open")
+        // A silent open socket: `.stalled`, the source's read timeout. (A connection the proxy had
+        // closed would be `.connectionLost`. Once the source gives up it closes its side, so how many
+        // connections are open after the error says nothing about the proxy.)
+        #expect(error?.code == .stalled, "\(String(describing: error))")
+        #expect(proxy.connectionCount == 1, "one connection, silent, not a reconnect")
     }
 
     @Test("A cut inside an ICY metadata block is a typed connectionLost")

@@ -13,7 +13,7 @@ import Glibc
 ///
 /// Blocking work (reads, starting Icecast) runs on dedicated threads (`onThread`), never on the
 /// cooperative pool, which the source's own body task needs (the CI machine has 2 cores).
-@Suite("HTTPByteSource", .serialized)
+@Suite("HTTPByteSource", .serialized, .blocking)
 struct HTTPByteSourceTests {
     @Test("Bytes flow from Icecast: MP3 frame sync present, ICY metadata removed")
     func bytesFlow() async throws {

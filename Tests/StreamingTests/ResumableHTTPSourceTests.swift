@@ -10,7 +10,7 @@ import Testing
 /// `Range` each request carried. Backoff waits go through an injected sleep that only records.
 ///
 /// Reads run on dedicated threads (`onThread`): `read` blocks, and the cooperative pool is small.
-@Suite("ResumableHTTPSource", .serialized)
+@Suite("ResumableHTTPSource", .serialized, .blocking)
 struct ResumableHTTPSourceTests {
     /// Counts requests so a route can answer differently each time.
     final class Counter: @unchecked Sendable {

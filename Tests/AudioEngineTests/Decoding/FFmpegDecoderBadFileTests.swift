@@ -1,10 +1,11 @@
 import AudioEngine
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 /// Bad inputs give their typed error or a clean end; nothing crashes or hangs.
-@Suite("FFmpegDecoder bad files")
+@Suite("FFmpegDecoder bad files", .blocking)
 struct FFmpegDecoderBadFileTests {
     @Test("A missing file is fileNotFound")
     func missingFile() throws {

@@ -1,10 +1,11 @@
 import AudioEngine
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 /// Decoding from a `ByteSource` (the streaming path): custom AVIO, typed errors from the source.
-@Suite("FFmpegDecoder byte sources")
+@Suite("FFmpegDecoder byte sources", .blocking)
 struct FFmpegDecoderByteSourceTests {
     @Test("Stream formats arrive in 997-byte chunks and decode like the file",
           arguments: [AudioFixtures.Codec.mp3, .vorbis, .opus, .flac])

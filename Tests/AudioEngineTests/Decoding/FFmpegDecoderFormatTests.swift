@@ -1,10 +1,11 @@
 import AudioEngine
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 /// Every supported format decodes to 48 kHz stereo Float32 with the right length, level and pitch.
-@Suite("FFmpegDecoder formats")
+@Suite("FFmpegDecoder formats", .blocking)
 struct FFmpegDecoderFormatTests {
     struct FormatCase: Sendable, CustomStringConvertible {
         let codec: AudioFixtures.Codec

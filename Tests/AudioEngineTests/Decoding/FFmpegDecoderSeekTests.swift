@@ -1,10 +1,11 @@
 import AudioEngine
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 /// Seeking is sample-accurate: the first frame after `seek(to:)` is the target frame.
-@Suite("FFmpegDecoder seeking")
+@Suite("FFmpegDecoder seeking", .blocking)
 struct FFmpegDecoderSeekTests {
     @Test("Seek to 1 s of 2 s of 48 kHz FLAC: exactly the second half remains, sample for sample")
     func seeksSampleAccurately() throws {

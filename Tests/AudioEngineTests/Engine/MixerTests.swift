@@ -1,12 +1,13 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 @testable import AudioEngine
 
 /// The mixer's output, frame by frame: crossfade gain laws, pause and resume inside a crossfade
 /// (joins, strategy timing), fade-out length, de-click ramps.
-@Suite("Mixer and render thread")
+@Suite("Mixer and render thread", .blocking)
 struct MixerTests {
     static let rate = Double(AudioFormat.sampleRate)
 

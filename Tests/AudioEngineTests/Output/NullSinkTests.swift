@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import Testing
 
 @testable import AudioEngine
@@ -34,7 +35,7 @@ private func writeSilence(_ sink: NullSink, seconds: Double, chunk: Int = 480) t
     }
 }
 
-@Suite("NullSink")
+@Suite("NullSink", .blocking)
 struct NullSinkTests {
     @Test("counts every frame written, across close and open")
     func countsFrames() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 @testable import AudioEngine
@@ -34,7 +35,7 @@ private func play(_ samples: [Float], on sink: any AudioSink, chunk: Int = 1024)
 private func elapsed(since start: Double) -> Double { NullSink.monotonicSeconds() - start }
 
 /// End to end through a real, private PulseAudio daemon per test (see `PulseAudioDaemon`).
-@Suite("PulseAudioSink")
+@Suite("PulseAudioSink", .blocking)
 struct PulseAudioSinkTests {
     @Test("plays 2 s of a sine that the null sink's monitor records: non-silent, 2 s long")
     func playsAndRecords() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 @testable import AudioEngine
@@ -41,7 +42,7 @@ private func write(_ samples: [Float], to sink: WAVFileSink, chunk: Int = 1024) 
     }
 }
 
-@Suite("WAVFileSink")
+@Suite("WAVFileSink", .blocking)
 struct WAVFileSinkTests {
     @Test("float32: header fields, fact chunk and exact samples")
     func float32RoundTrip() throws {

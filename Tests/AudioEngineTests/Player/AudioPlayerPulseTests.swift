@@ -1,12 +1,13 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 @testable import AudioEngine
 
 /// End to end through a real PulseAudio daemon started by the test: what the sink's monitor
 /// records, the server dying and coming back, the device disappearing.
-@Suite("AudioPlayer through PulseAudio")
+@Suite("AudioPlayer through PulseAudio", .blocking)
 struct AudioPlayerPulseTests {
     @Test func playsToPulseAudioWithTheExpectedLength() async throws {
         let daemon = try PulseAudioDaemon()

@@ -1,11 +1,12 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 @testable import AudioEngine
 
 /// The whole engine on real files: FFmpeg decoding, decks, mixer, the state machine, a WAV file.
-@Suite("AudioPlayer rendering real files")
+@Suite("AudioPlayer rendering real files", .blocking)
 struct AudioPlayerRenderTests {
     static func configuration(crossfade: Double) -> PlayerStateMachine.Configuration {
         PlayerStateMachine.Configuration(defaultCrossfade: CrossfadeSpec(duration: crossfade, curve: .equalPower))

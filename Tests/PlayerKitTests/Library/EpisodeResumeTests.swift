@@ -12,7 +12,7 @@ import Testing
 /// The episode is a 16-bit PCM WAV whose samples number themselves (left: the frame index's low 16
 /// bits, right: its high bits). Decoding it at 48 kHz stereo is exact, so every rendered frame says
 /// which frame of the file it is: a repeated or a missing span shows as a jump in that count.
-@Suite("Episodes resume where they were", .serialized)
+@Suite("Episodes resume where they were", .serialized, .blocking)
 struct EpisodeResumeTests {
     static let sampleRate = 48_000
 

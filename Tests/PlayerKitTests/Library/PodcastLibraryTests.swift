@@ -9,7 +9,7 @@ import Testing
 /// Podcast subscriptions end to end against a real HTTP server: fetch, parse, store, conditional
 /// refresh, typed feed errors, OPML import where one dead feed does not stop the rest, and the
 /// analytics each failure leaves (without the feed's address or titles).
-@Suite("PodcastLibrary against a real HTTP server", .serialized)
+@Suite("PodcastLibrary against a real HTTP server", .serialized, .blocking)
 struct PodcastLibraryTests {
     static func feed(title: String, items: [(guid: String, title: String, audio: String?)]) -> Data {
         // Typed, or GRDB's `[SQL].joined` wins the overload and the feed holds SQL descriptions.

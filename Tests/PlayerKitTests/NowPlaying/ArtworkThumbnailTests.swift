@@ -8,7 +8,7 @@ import Testing
 
 /// The picture text front ends draw: the artwork's bytes shrunk to a fixed grid, with its average
 /// colour as the accent; nothing for the default artwork.
-@Suite("Artwork for text front ends")
+@Suite("Artwork for text front ends", .blocking)
 struct ArtworkThumbnailTests {
     @Test func aRealPictureBecomesAThumbnailWithItsAccent() throws {
         let png = try FFmpegFixture.make(["-f", "lavfi", "-i", "color=c=0xcc3300:s=96x96", "-frames:v", "1"], fileName: "cover.png").get()

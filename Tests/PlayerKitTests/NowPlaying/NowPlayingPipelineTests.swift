@@ -10,7 +10,7 @@ import Testing
 
 /// A service that fails beside playback becomes one `problem` for the front end's inline error
 /// (not repeated while it keeps failing the same way, and recorded in the analytics).
-@Suite("Now-playing pipeline problems")
+@Suite("Now-playing pipeline problems", .blocking)
 struct NowPlayingPipelineTests {
     @Test func aFailingStatusAPIIsReportedOnceAndRecorded() async throws {
         let server = try TestHTTPServer { _ in .complete(status: 404, contentType: "text/plain", body: Data("gone".utf8)) }

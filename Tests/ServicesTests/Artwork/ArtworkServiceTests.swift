@@ -9,7 +9,7 @@ import TestProcesses
 
 /// The service against a real HTTP server on 127.0.0.1 (so `allowPrivateAddresses` is on unless a
 /// test checks the refusal), with an immediate clock: retries never wait.
-@Suite final class ArtworkServiceTests: Sendable {
+@Suite(.blocking) final class ArtworkServiceTests: Sendable {
     static let blue = RGBColor(red: 0x33, green: 0x66, blue: 0x99)
 
     let cache: URL

@@ -1,10 +1,11 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 @testable import Services
 
-@Suite struct ImageDecoderTests {
+@Suite(.blocking) struct ImageDecoderTests {
     static let blue = RGBColor(red: 0x33, green: 0x66, blue: 0x99)
     static let gray = RGBColor(red: 0x80, green: 0x80, blue: 0x80)
 

@@ -1,9 +1,10 @@
 import Clocks
 import Foundation
 import Services
+import TestProcesses
 import Testing
 
-@Suite("Connectivity")
+@Suite("Connectivity", .blocking)
 struct ConnectivityTests {
     static let header = "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
 

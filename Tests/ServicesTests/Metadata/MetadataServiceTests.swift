@@ -8,7 +8,7 @@ import TestProcesses
 
 /// MetadataService against a real HTTP server (TestHTTPServer), with an immediate clock so retries
 /// never sleep and a fixed wall clock so the cache-busting value is known.
-@Suite struct MetadataServiceTests {
+@Suite(.blocking) struct MetadataServiceTests {
     static let fixedNow = Date(timeIntervalSince1970: 1_700_000_000)
     static let largeCover = URL(string: "https://cdn.example/covers/large.jpg")
 

@@ -10,7 +10,7 @@ import Testing
 /// that closes a descriptor number twice closes whatever another test opened under that number in
 /// between (SwiftNIO then stops the whole process on its EBADF precondition, or a connection of
 /// another test silently dies).
-@Suite("Test servers own their descriptors")
+@Suite("Test servers own their descriptors", .blocking)
 struct DescriptorOwnershipTests {
     /// A descriptor opened by "someone else" right after a server stopped, and what it was.
     private struct Sentinel {

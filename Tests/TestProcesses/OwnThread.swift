@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Runs a test off Swift's cooperative thread pool, each of its jobs on a thread of its own.
+///
+/// Tests that block (waiting for a child process, reading its output, polling a server) would
+/// otherwise hold one of the pool's threads, and on a two-core machine the pool has two: two such
+/// tests running side by side stop every actor in the test process, so a player in a third test
+/// sits in `playing` with a frozen position until they are done. Blocking work belongs on its own
+/// thread; this trait puts the whole test there, so the test can stay written as straight-line code.
+///
+/// Apply it to every suite whose tests block: `@Suite(.blocking)`.
+public struct BlockingTrait: SuiteTrait, TestTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        guard testCase != nil else { return try await function() }
+        try await withTaskExecutorPreference(ThreadPerJobExecutor.shared) {
+            try await function()
+        }
+    }
+}
+
+extension Trait where Self == BlockingTrait {
+    /// The test blocks its thread: run it off the cooperative pool.
+    public static var blocking: Self { BlockingTrait() }
+}
+
+/// A task executor that runs every job on a new thread. Jobs of one task still run one at a time
+/// (a task has one job at a time); a job that blocks holds only its own thread.
+final class ThreadPerJobExecutor: TaskExecutor {
+    static let shared = ThreadPerJobExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        let thread = Thread { job.runSynchronously(on: executor) }
+        thread.stackSize = 4 << 20
+        thread.start()
+    }
+}
