@@ -109,4 +109,27 @@ struct LoopingDecoderTests {
         try fixed.seek(to: 5)
         #expect(try Self.readAll(fixed).isEmpty)
     }
+
+    @Test func aDeckPlaysALoopedTrackAsOneWithOneClock() throws {
+        let fixtures = try AudioFixtures()
+        let url = try Self.source(fixtures)
+        let track = Track(id: "loop", url: url, kind: .file, title: "Loop", duration: 1.5, loop: SourceLoop(.repeats(3)))
+        let deck = Deck(
+            node: .a, loadID: LoadID(1), track: track, decoder: try FFmpegDecoder(url: url), startAt: 0.6, lookaheadFrames: 96_000)
+        defer { deck.stop() }
+        #expect(deck.duration == 1.5)
+        deck.start(initialSeek: 0.6)
+        var buffer = [Float](repeating: 0, count: 9_600 * 2)
+        func pull() -> [Int] {
+            let got = buffer.withUnsafeMutableBufferPointer { deck.pull(into: $0.baseAddress!, frames: 9_600, blocking: true) }
+            return Self.left(Array(buffer[0..<(got.frames * 2)])).map(CountingWAV.number)
+        }
+        // Started 0.1 s into the second repeat; the position counts the whole track.
+        #expect(pull() == Array(4_800..<14_400))
+        #expect(abs(deck.position - 0.8) < 1e-9)
+        // A seek to 1.2 s lands 0.2 s into the third repeat.
+        deck.seek(to: 1.2)
+        #expect(pull() == Array(9_600..<19_200))
+        #expect(abs(deck.position - 1.4) < 1e-9)
+    }
 }
