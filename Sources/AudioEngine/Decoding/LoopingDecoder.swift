@@ -10,6 +10,10 @@ import PlayerCore
 /// the mixer applies between decks), so the seam is exact to the sample and no state of the player
 /// changes there. Without one the repeats are butted together: no frame lost or repeated.
 ///
+/// The tail is found by holding back, not by trusting the container's length (which is often a
+/// few milliseconds off): the cost is that each repeat's first frames wait until `overlap` more
+/// have been decoded (up to 30 s of audio, a fraction of a second of work, once per repeat).
+///
 /// A fixed-length loop ends at exactly its length in frames, wherever that falls (inside a repeat,
 /// or inside an overlap). A seek lands in the repeat that holds the position; seeking into the
 /// opening of a repeat plays that opening without the previous repeat's tail over it (the
