@@ -90,22 +90,47 @@ struct PlaybackCommandTests {
         return (dir, file)
     }
 
-    @Test func demoEventStreamFollowsSeed001AppendixA() throws {
+    @Test func demoEventStreamPlaysEachStageOnceWithCrossfadesBetween() throws {
         let r = try Self.run(["render", "demo", "--output", "null", "--events", "jsonl"])
         #expect(r.status == 0, "stderr: \(r.err)")
-        // Seed 001 Appendix A: idle -> preparing -> playing -> (preparingCrossfade -> crossfading
-        // 0->1 -> playing) per stage -> fadingOut -> finished. The second stage repeats its source
-        // once (a gapless loop), hence three handovers.
+        // A session plays idle -> preparing -> playing, then (preparingCrossfade -> crossfading
+        // 0->1 -> playing) into each next stage, then fadingOut -> finished. The second stage loops
+        // its source, and that loop is inside the stage's one track: two handovers for three stages.
         let handover = ["preparingCrossfade", "crossfading", "playing"]
-        #expect(Self.stateNames(r.events) == ["idle", "preparing", "playing"] + handover + handover + handover + ["fadingOut", "finished"])
+        #expect(Self.stateNames(r.events) == ["idle", "preparing", "playing"] + handover + handover + ["fadingOut", "finished"])
         let fades = r.events.filter { $0["state"] as? String == "crossfading" }.compactMap { $0["progress"] as? Double }
         #expect(fades.contains(0) && fades.contains { $0 > 0.4 && $0 < 0.6 } && fades.contains(1))
+        // In each crossfade, progress at least every 100 ms of audio (t is the audio clock; it is
+        // rounded in the JSON, hence the small tolerance).
+        var runs: [[Double]] = []
+        var previous: String?
+        for e in r.events where e["event"] as? String == "state" {
+            let name = e["state"] as? String
+            if name == "crossfading", let t = e["t"] as? Double {
+                if previous != "crossfading" { runs.append([]) }
+                runs[runs.count - 1].append(t)
+            }
+            previous = name
+        }
+        #expect(runs.count == 2)
+        for run in runs {
+            let gaps = zip(run, run.dropFirst()).map { $1 - $0 }
+            #expect(gaps.allSatisfy { $0 <= 0.1 + 0.002 }, "largest gap \(gaps.max() ?? 0) s")
+            #expect((run.last ?? 0) - (run.first ?? 0) > 5.9)
+        }
         for e in r.events {
             #expect(e["t"] is Double && e["event"] is String)
         }
-        // Every track is described without its URL.
+        // Every track is described without its URL; the looped stage is one track of 40 s.
         let tracks = r.events.compactMap { $0["track"] as? [String: Any] }
         #expect(!tracks.isEmpty && tracks.allSatisfy { $0["url"] == nil && $0["id"] is String })
+        var titles: [String] = []
+        for e in r.events where e["state"] as? String == "playing" {
+            if let title = (e["track"] as? [String: Any])?["title"] as? String, titles.last != title { titles.append(title) }
+        }
+        #expect(titles == ["Arrival", "Breath", "Return"])
+        let breath = tracks.first { $0["title"] as? String == "Breath" }
+        #expect(breath?["duration"] as? Double == 40)
     }
 
     @Test func missingFileFailsWithItsMessage() throws {

@@ -6,6 +6,11 @@ import PlayerCore
 ///
 /// Decoding runs on its own thread so the next stage decodes while the current one plays (on two
 /// cores, rendering a session decodes two stages at once).
+///
+/// A looped track (a session stage with repeats or a fixed length) is read through a
+/// `LoopingDecoder`: the deck's frames run on across the repeats, its position and duration are the
+/// whole track's, and the seam (back to back, or overlapped by the loop crossfade) happens here,
+/// below the state machine, which sees one track.
 final class Deck: @unchecked Sendable {
     let node: PlayerNode
     let loadID: LoadID
@@ -33,6 +38,7 @@ final class Deck: @unchecked Sendable {
         self.node = node
         self.loadID = loadID
         self.track = track
+        let decoder: any AudioDecoder = track.loop.map { LoopingDecoder(source: decoder, loop: $0) } ?? decoder
         self.decoder = decoder
         self.duration = track.playLength(decoded: decoder.duration)
         self.queue = FrameQueue(capacityFrames: lookaheadFrames)

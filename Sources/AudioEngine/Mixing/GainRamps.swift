@@ -87,6 +87,9 @@ struct CrossfadeRamp: Sendable {
         self.startAtFromFrame = startAtFromFrame
     }
 
+    /// Progress this close to 1 is 1 (see `next`).
+    static let completionTolerance = 1e-9
+
     var isStarted: Bool { startAtFromFrame == nil }
     var isComplete: Bool { progress >= 1 }
 
@@ -107,6 +110,12 @@ struct CrossfadeRamp: Sendable {
     @inline(__always)
     mutating func next() -> (outgoing: Float, incoming: Float) {
         progress = min(1, progress + rate)
+        // Summing `rate` frame by frame drifts: 288 000 steps of 1/288 000 (a 6 s fade) end about
+        // 3e-12 short of 1, so the fade would need one frame more than it lasts; when the outgoing
+        // source ends exactly with the fade, that frame never comes and the fade is abandoned at
+        // 99.99...% instead of completing. The tolerance is far below one frame's step (at least
+        // 1/1 440 000 for a 30 s fade), so no gain moves audibly.
+        if progress > 1 - Self.completionTolerance { progress = 1 }
         let g = curve.gains(at: progress)
         return (Float(g.outgoing), Float(g.incoming))
     }

@@ -22,6 +22,9 @@ import PlayerCore
 /// `crossfade`, else 0); `loopCrossfade` (seconds between repeats of the same source, default 0);
 /// `curve` (`equal-power`, `linear`, `raised-cosine`, `log`; default the session's, else
 /// equal-power); `volume` (0-1, default 1). Unknown keys are an error, so a typo is not ignored.
+///
+/// A stage with `loops` or `duration` plays as one track (see `SessionPlanner`): its repeats are
+/// joined inside the deck, and the player crossfades only between stages.
 public struct SessionFile: Sendable, Hashable, Codable {
     public struct Stage: Sendable, Hashable, Codable {
         public var title: String?
@@ -41,7 +44,7 @@ public struct SessionFile: Sendable, Hashable, Codable {
 
     /// Longest stage list accepted (a bound against malicious files).
     public static let maximumStages = 1_000
-    /// Most repeats one stage may expand to.
+    /// Most `loops` one stage may ask for.
     public static let maximumRepeats = 10_000
 
     /// Reads and validates a session file. Errors are typed: missing file, unreadable, or

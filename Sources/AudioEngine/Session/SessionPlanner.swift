@@ -1,14 +1,17 @@
 import Foundation
 import PlayerCore
 
-/// Turns a session file into the queue the state machine plays: every repeat of a stage becomes
-/// its own item (with a distinct id, since a crossfade never goes from a track to itself), and a
-/// stage with a `duration` gets its last repeat shortened, so it hands over exactly on time.
+/// Turns a session file into the queue the state machine plays: one item per stage.
+///
+/// A stage with `loops` or `duration` is still one item, one track: its title, its clock and its
+/// duration are the stage's (a 25 s source looped to 40 s shows "Breath", 0:27 / 0:40), and its
+/// repeats are a `SourceLoop` the deck plays (see `LoopingDecoder`). The state machine crossfades
+/// only between stages, so a repeat never shows up as a handover.
 public enum SessionPlanner {
     /// - Parameters:
     ///   - base: the session file's folder, for relative sources.
-    ///   - probe: the duration of a source in seconds (nil if unknown), for `duration` stages and
-    ///     crossfade timing. Production probes with FFmpeg.
+    ///   - probe: the duration of a source in seconds (nil if unknown), for the length of looped
+    ///     stages and crossfade timing. Production probes with FFmpeg.
     public static func plan(
         _ session: SessionFile, base: URL, probe: (URL) -> Double? = FileDurationProbe.duration(of:)
     ) throws(PlaybackError) -> PlayRequest {
@@ -19,31 +22,14 @@ public enum SessionPlanner {
             let kind: Track.Kind = url.isFileURL ? .file : .episode
             let sourceDuration = probe(url)
             let title = stage.title ?? url.deletingPathExtension().lastPathComponent
-            let into = CrossfadeSpec(
-                duration: stage.crossfade ?? session.crossfade ?? 0, curve: stage.curve ?? session.curve ?? .equalPower)
-            let between = CrossfadeSpec(duration: stage.loopCrossfade ?? 0, curve: stage.curve ?? session.curve ?? .equalPower)
-
-            // Lengths of each repeat of the source.
-            var lengths: [Double?]
-            if let total = stage.duration {
-                lengths = repeats(filling: total, source: sourceDuration, overlap: between)
-                // A last piece too short for the crossfade out of the stage would shorten that
-                // crossfade; share the time equally between the pieces instead.
-                if lengths.count > 1, let last = lengths.last ?? nil, last < 2 * into.duration, between.duration == 0 {
-                    let even = total / Double(lengths.count)
-                    lengths = Array(repeating: even, count: lengths.count)
-                }
-            } else {
-                lengths = Array(repeating: sourceDuration, count: stage.loops ?? 1)
-            }
-            for (repeatIndex, length) in lengths.enumerated() {
-                let isLast = repeatIndex == lengths.count - 1
-                let repeatTitle = lengths.count > 1 ? "\(title) (\(repeatIndex + 1)/\(lengths.count))" : title
-                let track = Track(
-                    id: "\(sessionName)#\(index + 1).\(repeatIndex + 1)", url: url, kind: kind, title: repeatTitle,
-                    album: sessionName, duration: length, volume: stage.volume ?? 1)
-                items.append(QueueItem(track: track, crossfadeIntoNext: isLast ? into : between))
-            }
+            let curve = stage.curve ?? session.curve ?? .equalPower
+            let into = CrossfadeSpec(duration: stage.crossfade ?? session.crossfade ?? 0, curve: curve)
+            let loop = loop(for: stage, curve: curve)
+            let duration = loop.map { $0.playLength(source: sourceDuration) } ?? sourceDuration
+            let track = Track(
+                id: "\(sessionName)#\(index + 1)", url: url, kind: kind, title: title, album: sessionName,
+                duration: duration, volume: stage.volume ?? 1, loop: loop)
+            items.append(QueueItem(track: track, crossfadeIntoNext: into))
         }
         guard let request = PlayRequest(items: items) else {
             throw PlaybackError(.malformedData, underlying: "session file: nothing to play")
@@ -51,20 +37,13 @@ public enum SessionPlanner {
         return request
     }
 
-    /// Lengths of the repeats that fill `total` seconds with a source of `source` seconds, each
-    /// repeat overlapping the previous by the (shortened) loop crossfade. Unknown source length:
-    /// one piece cut at `total`.
-    static func repeats(filling total: Double, source: Double?, overlap: CrossfadeSpec) -> [Double?] {
-        guard let d = source, d > 0 else { return [total] }
-        var lengths: [Double] = [min(d, total)]
-        var covered = lengths[0]
-        while covered < total - 0.001 && lengths.count < SessionFile.maximumRepeats {
-            let o = overlap.effectiveDuration(outgoing: lengths[lengths.count - 1], incoming: d)
-            let length = min(d, total - covered + o)
-            lengths.append(length)
-            covered += max(0.001, length - overlap.effectiveDuration(outgoing: lengths[lengths.count - 2], incoming: length))
-        }
-        return lengths
+    /// How a stage repeats its source: `duration` seconds (cut exactly there), or `loops` times
+    /// overlapped by `loopCrossfade`; nil for a stage that plays its source once.
+    static func loop(for stage: SessionFile.Stage, curve: FadeCurve) -> SourceLoop? {
+        let between = CrossfadeSpec(duration: stage.loopCrossfade ?? 0, curve: curve)
+        if let total = stage.duration { return SourceLoop(.seconds(total), crossfade: between) }
+        if let n = stage.loops, n > 1 { return SourceLoop(.repeats(n), crossfade: between) }
+        return nil
     }
 
     /// Resolves a stage's source against the session file's folder.

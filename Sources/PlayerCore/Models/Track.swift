@@ -15,7 +15,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         case liveStream
     }
 
-    /// Stable identity; two queue entries of the same file (a looped stage) get distinct ids.
+    /// Stable identity; two queue entries of the same file (two stages of one session) get distinct ids.
     public let id: String
     public let url: URL
     public let kind: Kind
@@ -30,6 +30,8 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     public let duration: TimeInterval?
     /// Playback gain of this track, 0...1 (a session stage's volume).
     public let volume: Float
+    /// How the source repeats within this one track (a looped session stage); nil plays it once.
+    public let loop: SourceLoop?
 
     public init(
         id: String,
@@ -39,7 +41,8 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         artist: String? = nil,
         album: String? = nil,
         duration: TimeInterval? = nil,
-        volume: Float = 1
+        volume: Float = 1,
+        loop: SourceLoop? = nil
     ) {
         self.id = id
         self.url = url
@@ -49,6 +52,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         self.album = TextSanitizer.optionalSingleLine(album)
         self.duration = kind == .liveStream ? nil : duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         self.volume = volume.isFinite ? min(1, max(0, volume)) : 1
+        self.loop = kind == .liveStream ? nil : loop
     }
 
     /// A live stream has no end; its connection ending is a drop, not a finish.
@@ -75,7 +79,8 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
 
     /// How long the track plays: the decoder's length, unless the queue planned it shorter (a
     /// session stage with a `duration` hands over at that point). One rule for the state machine and
-    /// the engine's decks.
+    /// the engine's decks. For a looped track, `decoded` is the length of all its repeats
+    /// (`SourceLoop.playLength(source:)`), which the deck reports.
     public func playLength(decoded: TimeInterval?) -> TimeInterval? {
         switch (duration, decoded) {
         case let (planned?, decoded?): min(planned, decoded)
@@ -83,10 +88,10 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         }
     }
 
-    /// A copy with another id and, optionally, a known duration (used for looped stages and probing).
+    /// A copy with another id and, optionally, a known duration (used for probing).
     public func with(id: String? = nil, duration: TimeInterval? = nil) -> Track {
         Track(
             id: id ?? self.id, url: url, kind: kind, title: title, artist: artist, album: album,
-            duration: duration ?? self.duration, volume: volume)
+            duration: duration ?? self.duration, volume: volume, loop: loop)
     }
 }
