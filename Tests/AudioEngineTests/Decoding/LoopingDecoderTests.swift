@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 @testable import AudioEngine
@@ -7,7 +8,7 @@ import Testing
 /// A looped track's frames, decoded by FFmpeg from a real file whose samples number themselves:
 /// repeats butt together without a lost or repeated frame, an overlap is the fade curve's mix of
 /// tail and head, a fixed length is cut at exactly its frame count.
-@Suite("Looped track decoding")
+@Suite("Looped track decoding", .blocking)
 struct LoopingDecoderTests {
     /// 0.5 s: not a multiple of any decode chunk, so seams fall inside chunks.
     static let sourceFrames = 24_000

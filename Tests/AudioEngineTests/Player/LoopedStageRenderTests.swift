@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 @testable import AudioEngine
@@ -7,7 +8,7 @@ import Testing
 /// A looped session stage through the whole engine (session planner, FFmpeg, decks, mixer, state
 /// machine, WAV file): one track to the player, its repeats joined inside the deck. The sources'
 /// samples number themselves, so the rendered file says which source frame every frame is.
-@Suite("Looped session stages rendered")
+@Suite("Looped session stages rendered", .blocking)
 struct LoopedStageRenderTests {
     static let sourceFrames = LoopingDecoderTests.sourceFrames
     /// The start of playback ramps in over 10 ms (a de-click), scaling the first frames.

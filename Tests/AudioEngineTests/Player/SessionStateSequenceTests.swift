@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 @testable import AudioEngine
@@ -8,7 +9,7 @@ import Testing
 /// playing, then preparingCrossfade -> crossfading (progress 0 -> 1) -> playing into each next
 /// stage, then fadingOut -> finished. Its middle stage loops a 25 s source to 40 s, and that loop
 /// is not a handover: the stage is one track, "Breath", with a 40 s clock.
-@Suite("Session state sequence")
+@Suite("Session state sequence", .blocking)
 struct SessionStateSequenceTests {
     static let demo = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

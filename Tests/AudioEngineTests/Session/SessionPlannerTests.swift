@@ -1,12 +1,13 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 @testable import AudioEngine
 
 /// A session file becomes one queue item per stage: a stage with `loops` or `duration` is one
 /// track whose length is the whole stage, and its repeats are the track's loop.
-@Suite("Session planning")
+@Suite("Session planning", .blocking)
 struct SessionPlannerTests {
     static func plan(_ json: String, source: Double?) throws -> PlayRequest {
         try SessionPlanner.plan(try SessionFile.decode(Data(json.utf8)), base: URL(fileURLWithPath: "/sessions"), probe: { _ in source })
