@@ -85,7 +85,8 @@ struct PlaybackRunner {
             mpris?.observe(update)
         }
 
-        let progress = rendering ? RenderProgress(total: request.flatMap { Self.expectedLength(of: $0, configuration: configuration) }) : nil
+        let progress = rendering
+            ? RenderProgress(total: request.flatMap { Self.expectedLength(of: $0, configuration: configuration) }, language: language) : nil
         listenForSignals(player)
         var interface = options.interface(machineOutput: jsonl || progress != nil || fast)
         if interface != .terminal, interface == .plain || isatty(STDIN_FILENO) == 0 { forwardCommands(to: player) }
@@ -126,6 +127,7 @@ struct PlaybackRunner {
             progress?.update(audioTime: update.audioTime)
             latest.apply(update)
             guard case .state(let state, _, _) = update else { continue }
+            progress?.note(state)
             // Lines are written unbuffered, so a screen reader (or a script on a pipe) hears each at once.
             if interface == .plain {
                 for line in announcer.lines(for: latest.view(language: language)) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }

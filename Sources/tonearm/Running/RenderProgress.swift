@@ -1,13 +1,36 @@
 import Foundation
 
-/// Progress of `tonearm render`: a bar on a terminal, plain lines every 10 % otherwise.
+/// Progress of a render: a bar on a terminal, plain lines every 10 % otherwise, and a line whenever
+/// the render waits on the network (a render never waits silently). Used from one task.
 final class RenderProgress: @unchecked Sendable {
     private let total: Double?
+    private let language: Language
     private let isTerminal = isatty(STDERR_FILENO) != 0
     private var lastTenth = -1
     private var lastDraw = Date.distantPast
+    private var waiting: PlayerState.Name?
 
-    init(total: Double?) { self.total = total }
+    init(total: Double?, language: Language) {
+        self.total = total
+        self.language = language
+    }
+
+    /// Says when the render starts waiting on the network (buffering, reconnecting with its
+    /// countdown) and when it goes on.
+    func note(_ state: PlayerState) {
+        let name = state.name
+        switch name {
+        case .buffering, .reconnecting:
+            let text = state.statusText(in: language)
+            FileHandle.standardError.write(Data("\(isTerminal ? "\r\u{1B}[K" : "")render: \(text)\n".utf8))
+            waiting = name
+        case .playing where waiting != nil:
+            waiting = nil
+            FileHandle.standardError.write(Data("render: \(state.statusText(in: language))\n".utf8))
+        default:
+            break
+        }
+    }
 
     func update(audioTime: Double) {
         guard let total, total > 0 else { return }
