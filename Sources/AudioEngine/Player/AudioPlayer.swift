@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PlayerCore
 
 /// The player: drives the pure `PlayerStateMachine` and performs its effects on the render thread,
@@ -42,6 +43,7 @@ public actor AudioPlayer {
     private let clock: PlayerClock
     private let options: Options
     private let analytics: PlayerAnalytics?
+    private let log: PlayerLog
     private var retryTask: Task<Void, Never>?
     /// The load in flight on each deck, so it can be abandoned (a stop, a skip, a new attempt).
     private var loads: [PlayerNode: LoadCancellation] = [:]
@@ -55,9 +57,11 @@ public actor AudioPlayer {
         decoders: any DecoderFactory = FileDecoderFactory(),
         clock: C = ContinuousClock(),
         random: SeededRandom = .systemSeeded(),
-        analytics: ErrorAnalytics? = nil
+        analytics: ErrorAnalytics? = nil,
+        logger: Logger = Logger(label: "tonearm.player", factory: { _ in SwiftLogNoOpLogHandler() })
     ) where C.Duration == Duration {
         self.analytics = analytics.map(PlayerAnalytics.init)
+        self.log = PlayerLog(logger: logger)
         // A sink that does not pace itself (a file) is rendered: in real-time mode nothing would
         // keep the render thread from outrunning the machine's decisions.
         let options = output.isRealtime || options.mode == .asFastAsPossible
@@ -98,6 +102,7 @@ public actor AudioPlayer {
             throw PlaybackError(.invalidTransition, rejectedState: machine.state.name, underlying: "not a user intent")
         }
         let effects = try machine.handle(intent)
+        log.handled(intent, effects: effects, state: machine.state, now: clock.now())
         perform(effects)
         publishState()
     }
@@ -119,6 +124,7 @@ public actor AudioPlayer {
     /// A service beside playback failed (artwork, a status API), published in order as
     /// `.notice(.serviceProblem)`; playback goes on.
     public func publishProblem(_ error: PlaybackError) {
+        log.serviceProblem(error)
         continuation.yield(.notice(.serviceProblem(error), audioTime: audioTime))
     }
 
@@ -192,8 +198,10 @@ public actor AudioPlayer {
     private func apply(_ event: PlayerEvent) {
         do throws(PlaybackError) {
             let effects = try machine.handle(event)
+            log.handled(event, effects: effects, state: machine.state, now: clock.now())
             perform(effects)
         } catch {
+            log.refused(event, error: error)
             // The machine refused an internal change: a bug, reported rather than hidden.
             continuation.yield(.notice(.nonFatal(error), audioTime: audioTime))
         }
@@ -204,6 +212,7 @@ public actor AudioPlayer {
         let state = machine.state
         if force || lastPublished != state || lastPublished?.name != state.name {
             if lastPublished?.name != state.name || state.name == .reconnecting { analytics?.observe(state) }
+            log.stateChanged(from: lastPublished, to: state)
             lastPublished = state
             continuation.yield(.state(state, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
         }
