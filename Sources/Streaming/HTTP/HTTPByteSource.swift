@@ -383,6 +383,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     /// Records the first error (errors are sticky; a closed source stays closed) and wakes readers.
     private func fail(_ error: any Error) {
         let mapped = HTTPErrorMapping.map(error)
+        requestLog.ended(bytes: bytesReceived, error: mapped)
         condition.lock()
         var waiter: EventLoopPromise<Void>?
         if isOpen {
@@ -392,7 +393,6 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         }
         condition.broadcast()
         condition.unlock()
-        requestLog.ended(bytes: bytesReceived, error: mapped)
         waiter?.fail(mapped)
         watchdogCancel()
     }
