@@ -1,0 +1,148 @@
+import AudioEngine
+import Clocks
+import Foundation
+import Logging
+import PlayerCore
+import PlayerKit
+import Streaming
+import TestProcesses
+import Testing
+
+/// The privacy promise of the logs, end to end: a URL whose user info and query carry a canary is
+/// played through the real player stack (HTTP source, FFmpeg, decks, state machine) from a real
+/// HTTP server, with every logger at `trace`. Logging must have happened, and the canary must be
+/// in no record at any level, neither in a message nor in metadata.
+@Suite("Log canary", .serialized)
+struct LogCanaryTests {
+    static let canary = "CANARY-7f3a"
+    /// Carried by the stream's ICY title: a title may appear at `debug` and below, never above.
+    static let titleCanary = "TITLECANARY-91c2"
+
+    static func canaryURL(_ server: TestHTTPServer, path: String = "/stream.mp3") -> URL {
+        URL(string: "http://canaryuser:\(canary)@127.0.0.1:\(server.port)\(path)?token=\(canary)")!
+    }
+
+    /// No record holds the canary or the user name; none above `debug` holds the title.
+    static func expectClean(_ records: [LogCapture.Record], sourceLocation: SourceLocation = #_sourceLocation) {
+        for record in records {
+            let text = record.allText
+            #expect(!text.contains(canary), "\(record.level): \(text)", sourceLocation: sourceLocation)
+            #expect(!text.contains("canaryuser"), "\(record.level): \(text)", sourceLocation: sourceLocation)
+            if record.level > .debug {
+                #expect(!text.contains(titleCanary), "\(record.level): \(text)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test func aLiveStreamPlaysAndNoRecordHoldsTheCanary() async throws {
+        let body = RadioFixtures.icyBody(try RadioFixtures.audio(), metaint: 8192, titles: ["Band - \(Self.titleCanary)"])
+        let server = try TestHTTPServer { _ in
+            TestHTTPServer.Response(status: 200, headers: RadioFixtures.icyHeaders(metaint: 8192), body: [.bytes(body), .hold])
+        }
+        defer { server.stop() }
+        let capture = LogCapture()
+        let radio = try await RadioHarness(logger: capture.logger(level: .trace))
+        try await radio.playUntilPlaying(Self.canaryURL(server))
+        #expect(await radio.waitUntil("the title", timeout: 15) { radio.metadata.contains { $0.title == Self.titleCanary } })
+        #expect(await radio.waitUntil("a position", timeout: 15) { radio.updates.contains { if case .position = $0 { true } else { false } } })
+        try await radio.player.stop()
+        await radio.waitFor("the stop", timeout: 15) { $0.name == .finished || $0.name == .idle }
+        await radio.shutdown()
+
+        // The canary really went out: the server saw the token in the query.
+        #expect(server.requests.first?.uri.contains("token=\(Self.canary)") == true)
+        let records = capture.all
+        let messages = records.map(\.message)
+        #expect(messages.contains("HTTP request"))
+        #expect(messages.contains("HTTP response"))
+        #expect(messages.contains("HTTP request ended"))
+        #expect(records.contains { $0.message == "HTTP request" && $0.metadata["url"] == "http://127.0.0.1:\(server.port)/stream.mp3" })
+        #expect(records.contains { $0.message == "HTTP response" && $0.metadata["status"] == "200" })
+        #expect(records.contains { $0.level == .info && $0.message == "state" && $0.metadata["state"] == "playing" })
+        #expect(records.contains { $0.level == .notice && $0.message == "connected" && $0.metadata["host"] == "127.0.0.1:\(server.port)" })
+        #expect(records.contains { $0.level == .debug && $0.message == "event" && $0.metadata["event"] == "play" })
+        #expect(records.contains { $0.level == .debug && $0.message == "effect" && $0.metadata["effect"] == "load" })
+        #expect(records.contains { $0.level == .trace && $0.metadata["event"] == "positionChanged" })
+        Self.expectClean(records)
+    }
+
+    @Test func anEpisodePlaysThroughTheResumingSourceAndNoRecordHoldsTheCanary() async throws {
+        let audio = try RadioFixtures.audio()
+        let server = try TestHTTPServer { _ in .complete(contentType: "audio/mpeg", body: audio) }
+        defer { server.stop() }
+        let capture = LogCapture()
+        let radio = try await RadioHarness(logger: capture.logger(level: .trace))
+        try await radio.play(Self.canaryURL(server, path: "/episode.mp3"), kind: .episode, title: "Episode \(Self.titleCanary)")
+        await radio.waitFor("playing", timeout: 30) { $0.name == .playing }
+        try await radio.player.stop()
+        await radio.waitFor("the stop", timeout: 15) { $0.name == .finished || $0.name == .idle }
+        await radio.shutdown()
+
+        let records = capture.all
+        #expect(records.contains { $0.message == "HTTP response" && $0.metadata["status"] == "200" })
+        #expect(records.contains { $0.level == .info && $0.message == "state" && $0.metadata["state"] == "playing" })
+        Self.expectClean(records)
+    }
+
+    @Test func aRefusedStreamIsLoggedAsAFailureWithoutTheCanary() async throws {
+        let server = try TestHTTPServer { _ in .complete(status: 404, contentType: "text/plain", body: Data("no such mount".utf8)) }
+        defer { server.stop() }
+        let capture = LogCapture()
+        let radio = try await RadioHarness(logger: capture.logger(level: .trace))
+        try await radio.play(Self.canaryURL(server))
+        await radio.waitFor("failed", timeout: 30) { $0.name == .failed }
+        await radio.shutdown()
+
+        let records = capture.all
+        let fault = records.first { $0.level == .warning && $0.message == "playback fault" }
+        #expect(fault?.metadata["errorType"] == PlaybackError(.httpNotFound).errorType)
+        #expect(fault?.metadata["httpStatus"] == "404")
+        #expect(records.contains { $0.level == .error && $0.message == "playback failed" && $0.metadata["code"] == "\(PlaybackError.Code.httpNotFound.rawValue)" })
+        #expect(records.contains { $0.message == "HTTP request ended" && $0.metadata["outcome"] == "failed" && $0.metadata["status"] == "404" })
+        Self.expectClean(records)
+    }
+
+    @Test func aConnectionRefusedIsRetriedAndLoggedWithoutTheCanary() async throws {
+        let port = try TestHTTPServer.freePort()
+        let capture = LogCapture()
+        let radio = try await RadioHarness(logger: capture.logger(level: .trace))
+        let url = URL(string: "http://canaryuser:\(Self.canary)@127.0.0.1:\(port)/stream.mp3?token=\(Self.canary)")!
+        try await radio.play(url)
+        await radio.waitFor("reconnecting", timeout: 30) { $0.name == .reconnecting }
+        try await radio.player.stop()
+        await radio.shutdown()
+
+        let records = capture.all
+        #expect(records.contains { $0.level == .notice && $0.message == "reconnect scheduled" && $0.metadata["attempt"] == "1" })
+        #expect(records.contains { $0.level == .warning && $0.message == "playback fault" && $0.metadata["errorType"] == PlaybackError(.connectionFailed).errorType })
+        #expect(records.contains { $0.level == .info && $0.metadata["state"] == "reconnecting" })
+        Self.expectClean(records)
+    }
+
+    @Test func aNetworkClientRequestAndItsRetryAreLoggedWithoutTheCanary() async throws {
+        let counter = Counter()
+        let server = try TestHTTPServer { _ in
+            counter.next() == 1
+                ? .complete(status: 503, contentType: "text/plain", body: Data("busy".utf8), headers: [("Retry-After", "0")])
+                : .complete(contentType: "application/json", body: Data("{}".utf8))
+        }
+        defer { server.stop() }
+        let capture = LogCapture()
+        let client = NetworkClient(clock: ImmediateClock(), logger: capture.logger(level: .trace))
+        let response = try await client.data(from: Self.canaryURL(server, path: "/status.json"), operation: "status")
+        #expect(response.status == 200)
+
+        let records = capture.all
+        #expect(records.filter { $0.message == "HTTP request" }.count == 2)
+        #expect(records.contains { $0.message == "HTTP request failed" && $0.metadata["httpStatus"] == "503" })
+        #expect(records.contains { $0.level == .notice && $0.message == "HTTP retry scheduled" && $0.metadata["attempt"] == "2" })
+        #expect(records.contains { $0.message == "HTTP response" && $0.metadata["status"] == "200" && $0.metadata["bytes"] == "2" })
+        Self.expectClean(records)
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func next() -> Int { lock.withLock { count += 1; return count } }
+    }
+}
