@@ -62,7 +62,8 @@ struct PlayerLog: Sendable {
         logger.info("state", metadata: ["state": "\(state.name.rawValue)", "from": "\(previous?.name.rawValue ?? "none")"])
         switch state {
         case .failed(let error, let recoverable, _):
-            let gaveUp = previous?.name == .reconnecting
+            // An error the engine retries by itself ends here only when its retries ran out.
+            let gaveUp = error.isRetryable || previous?.name == .reconnecting
             logger.error(
                 gaveUp ? "reconnect given up" : "playback failed",
                 metadata: Self.metadata(LogFields.error(error), ["recoverable": String(recoverable)]))

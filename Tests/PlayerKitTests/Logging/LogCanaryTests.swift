@@ -116,6 +116,23 @@ struct LogCanaryTests {
         #expect(records.contains { $0.level == .notice && $0.message == "reconnect scheduled" && $0.metadata["attempt"] == "1" })
         #expect(records.contains { $0.level == .warning && $0.message == "playback fault" && $0.metadata["errorType"] == PlaybackError(.connectionFailed).errorType })
         #expect(records.contains { $0.level == .info && $0.metadata["state"] == "reconnecting" })
+        #expect(!records.contains { $0.level == .error })
+        Self.expectClean(records)
+    }
+
+    @Test func givingUpIsAnErrorRecordWithTheCauseAndWithoutTheCanary() async throws {
+        let port = try TestHTTPServer.freePort()
+        let capture = LogCapture()
+        let radio = try await RadioHarness(configuration: RadioHarness.configuration(giveUpAfter: 1), logger: capture.logger(level: .trace))
+        try await radio.play(URL(string: "http://canaryuser:\(Self.canary)@127.0.0.1:\(port)/stream.mp3?token=\(Self.canary)")!)
+        await radio.waitFor("failed", timeout: 60) { $0.name == .failed }
+        await radio.shutdown()
+
+        let records = capture.all
+        let gaveUp = records.first { $0.level == .error && $0.message == "reconnect given up" }
+        #expect(gaveUp?.metadata["errorType"] == PlaybackError(.connectionFailed).errorType)
+        #expect(gaveUp?.metadata["recoverable"] == "true")
+        #expect(gaveUp?.metadata["underlying"]?.isEmpty == false)
         Self.expectClean(records)
     }
 
