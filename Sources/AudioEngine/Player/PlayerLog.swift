@@ -23,7 +23,9 @@ struct PlayerLog: Sendable {
     /// One event the machine handled, with the effects it returned and the state it left.
     func handled(_ event: PlayerEvent, effects: [PlayerEffect], state: PlayerState, now: Double) {
         let level: Logger.Level = LogFields.isHighFrequency(event) ? .trace : .debug
-        logger.log(level: level, "event", metadata: Self.metadata(LogFields.event(event), ["effects": LogFields.effectNames(effects), "state": state.name.rawValue]))
+        logger.log(
+            level: level, "event",
+            metadata: Self.metadata(LogFields.event(event), ["effects": LogFields.effectNames(effects), "state": state.name.rawValue]))
         if logger.logLevel <= level {
             for effect in effects { logger.log(level: level, "effect", metadata: Self.metadata(LogFields.effect(effect))) }
         }

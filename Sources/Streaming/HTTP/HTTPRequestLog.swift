@@ -75,6 +75,18 @@ final class HTTPRequestLog: Sendable {
 }
 
 extension Logger {
+    /// Records what an episode's source decided after a failed request at `offset`: a new request
+    /// after `delay` seconds (`notice`), or none (`delay` nil): `warning` when the attempts ran out,
+    /// `debug` when the error is not one to retry (the player records it where it arrives).
+    func resumeDecision(_ error: PlaybackError, failures: Int, offset: Int64, delay: Double?) {
+        let fields = ["failures": String(failures), "offset": String(offset)]
+        if let delay {
+            mappedError(error, level: .notice, "episode request resumes", fields: fields.merging(["inSeconds": LogFields.seconds(delay)]) { a, _ in a })
+        } else {
+            mappedError(error, level: error.isRetryable ? .warning : .debug, "episode request given up", fields: fields)
+        }
+    }
+
     /// Records one mapped transport or HTTP error where it was mapped, with what the mapping kept
     /// of the original (`underlying`): the one place a report can show why a request failed.
     func mappedError(_ error: PlaybackError, level: Logger.Level = .debug, _ message: Logger.Message, fields: [String: String] = [:]) {

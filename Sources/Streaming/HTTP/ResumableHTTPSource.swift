@@ -312,7 +312,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
         failures += 1
         let policy = configuration.retryPolicy
         guard error.isRetryable, failures <= policy.maxAttempts else {
-            logger.mappedError(error, level: error.isRetryable ? .warning : .debug, "episode request given up", fields: ["failures": String(failures)])
+            logger.resumeDecision(error, failures: failures, offset: offset, delay: nil)
             // Sticky: the decoder never calls again, and the player's supervisor decides next.
             failure = error
             condition.unlock()
@@ -324,7 +324,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
             delay = policy.delay(forRetry: failures - 1, previous: previousDelay, using: &random)
             previousDelay = delay
         }
-        logger.mappedError(error, level: .notice, "episode request resumes", fields: ["attempt": String(failures), "inSeconds": LogFields.seconds(delay), "offset": String(offset)])
+        logger.resumeDecision(error, failures: failures, offset: offset, delay: delay)
         condition.unlock()
         dropped?.close()
         if delay > 0 { wait(delay) }

@@ -157,6 +157,48 @@ struct LogCanaryTests {
         Self.expectClean(records)
     }
 
+    @Test func anEpisodeDownloadThatIsCutResumesAndTheDecisionIsLoggedWithoutTheCanary() async throws {
+        let file = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let counter = Counter()
+        let server = try TestHTTPServer { request in
+            .file(file, for: request, ending: counter.next() == 1 ? .cut(after: 80_000) : .complete)
+        }
+        defer { server.stop() }
+        let capture = LogCapture()
+        var configuration = ResumableHTTPSource.Configuration()
+        configuration.sleep = { _ in }
+        configuration.capacity = 1 << 20
+        let source = ResumableHTTPSource(url: Self.canaryURL(server, path: "/episode.mp3"), configuration: configuration, logger: capture.logger())
+        defer { source.close() }
+        // `read` blocks: it runs on a thread of its own, never the cooperative pool.
+        let bytes = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
+            Thread.detachNewThread {
+                do {
+                    var result: [UInt8] = []
+                    var buffer = [UInt8](repeating: 0, count: 7_000)
+                    while result.count < 1 << 20 {
+                        let got = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+                        if got == 0 { break }
+                        result.append(contentsOf: buffer[0..<got])
+                    }
+                    continuation.resume(returning: result)
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+        #expect(bytes == [UInt8](file))
+        #expect(server.requests.map { $0.header("Range") } == [nil, "bytes=80000-"])
+
+        let records = capture.all
+        let resume = records.first { $0.level == .notice && $0.message == "episode request resumes" }
+        #expect(resume?.metadata["offset"] == "80000")
+        #expect(resume?.metadata["errorType"] == PlaybackError(.connectionLost).errorType)
+        #expect(records.contains { $0.message == "HTTP request" && $0.metadata["range"] == "bytes=80000-" })
+        #expect(records.contains { $0.message == "HTTP response" && $0.metadata["status"] == "206" })
+        Self.expectClean(records)
+    }
+
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var count = 0
