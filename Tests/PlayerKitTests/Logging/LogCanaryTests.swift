@@ -1,6 +1,7 @@
 import AudioEngine
 import Clocks
 import Foundation
+import Library
 import Logging
 import PlayerCore
 import PlayerKit
@@ -196,6 +197,36 @@ struct LogCanaryTests {
         #expect(resume?.metadata["errorType"] == PlaybackError(.connectionLost).errorType)
         #expect(records.contains { $0.message == "HTTP request" && $0.metadata["range"] == "bytes=80000-" })
         #expect(records.contains { $0.message == "HTTP response" && $0.metadata["status"] == "206" })
+        Self.expectClean(records)
+    }
+
+    @Test func aFeedThatFailsIsLoggedByTheLibraryWithoutTheCanary() async throws {
+        // A feed that parses on the first try, then a server error: the title and feed URL must
+        // appear in no record above debug, the canary in none at all.
+        let counter = Counter()
+        let feed = PodcastLibraryTests.feed(title: "Feed \(Self.titleCanary)", items: [("a", "Episode \(Self.titleCanary)", "https://cdn.example.org/1.mp3")])
+        let server = try TestHTTPServer { _ in
+            counter.next() == 1
+                ? .complete(contentType: "application/rss+xml", body: feed)
+                : .complete(status: 404, contentType: "text/plain", body: Data("gone".utf8))
+        }
+        defer { server.stop() }
+        let capture = LogCapture()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-log-podcasts-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try LibraryStore.open(directory: directory)
+        var options = PodcastLibrary.Options()
+        options.policy = .once
+        let library = PodcastLibrary(
+            store: store, network: NetworkClient(logger: capture.logger()), options: options, logger: capture.logger())
+        let podcast = try await library.add(feedURL: Self.canaryURL(server, path: "/feed.xml"))
+        await #expect(throws: PlaybackError.self) { try await library.refresh(podcast) }
+
+        let records = capture.all
+        let failure = records.first { $0.level == .warning && $0.message == "library operation failed" }
+        #expect(failure?.metadata["operation"] == "refreshPodcast")
+        #expect(failure?.metadata["errorType"] == PlaybackError(.httpNotFound).errorType)
+        #expect(records.contains { $0.message == "HTTP response" && $0.metadata["operation"] == "podcastFeed" && $0.metadata["status"] == "200" })
         Self.expectClean(records)
     }
 
