@@ -39,7 +39,7 @@ struct LoggingCommandTests {
         let r = try PlaybackCommandTests.run(
             ["play", url, "--output", "null", "--events", "jsonl", "--log-level", "trace", "--log-file", logFile.path],
             environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path],
-            inputs: [({ events in events.contains { $0["state"] as? String == "playing" } }, "stop")])
+            inputs: [({ events in events.contains { $0["event"] as? String == "position" } }, "stop")])
         #expect(r.status == 0, "stderr: \(r.err)")
         #expect(server.requests.first?.uri.contains("token=\(Self.canary)") == true)
 
