@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Pure: models, the state machine, errors, resilience, analytics. Foundation only.
@@ -48,14 +49,17 @@ let package = Package(
         // sd-bus (libsystemd) for MPRIS: the vtables and variadic calls wrapped in C.
         .systemLibrary(name: "CSDBus", providers: [.apt(["libsystemd-dev"])]),
         // Decoding, decks, mixer, sinks and the AudioPlayer actor that performs the machine's effects.
-        .target(name: "AudioEngine", dependencies: ["PlayerCore", "CFFmpeg", "CPulse"], swiftSettings: strictSettings),
+        .target(
+            name: "AudioEngine",
+            dependencies: ["PlayerCore", "CFFmpeg", "CPulse", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
         // Internet radio: the shared HTTP client, the HTTP byte source with ICY demux, playlists.
         .target(
             name: "Streaming",
             dependencies: [
                 "PlayerCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         // Metadata (ICY titles, status APIs), artwork (fetch, cache, type, colour), connectivity.
@@ -71,7 +75,12 @@ let package = Package(
         // Composition: routes each track to a file or network source and wires the services into
         // the player. What front ends (the CLI, the terminal UI, MPRIS) build on.
         .target(
-            name: "PlayerKit", dependencies: ["PlayerCore", "AudioEngine", "Streaming", "Services", "Library"], swiftSettings: strictSettings),
+            name: "PlayerKit",
+            dependencies: [
+                "PlayerCore", "AudioEngine", "Streaming", "Services", "Library",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         // The terminal screens: Presentation view states laid out on a character canvas (pure, so
         // every screen is snapshot-tested as text), key bindings.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
@@ -83,6 +92,7 @@ let package = Package(
                 "PlayerCore", "Presentation", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Demo")],
             swiftSettings: strictSettings
@@ -102,7 +112,10 @@ let package = Package(
             dependencies: ["AudioEngine", "PlayerCore", "TestProcesses", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "PlayerCore", "AudioEngine", "TestProcesses"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StreamingTests",
+            dependencies: ["Streaming", "PlayerCore", "AudioEngine", "TestProcesses", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
         // Real HTTP servers (a NIO one in the tests, Icecast) for the services.
         .testTarget(
             name: "ServicesTests",
@@ -122,7 +135,7 @@ let package = Package(
             name: "PlayerKitTests",
             dependencies: [
                 "PlayerKit", "AudioEngine", "Streaming", "Services", "Library", "PlayerCore", "TestProcesses",
-                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Clocks", package: "swift-clocks"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         // Test support: child processes for the harnesses that start real servers (PulseAudio,

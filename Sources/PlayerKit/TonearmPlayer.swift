@@ -1,5 +1,6 @@
 import AudioEngine
 import Foundation
+import Logging
 import PlayerCore
 import Services
 import Streaming
@@ -19,12 +20,16 @@ public final class TonearmPlayer: Sendable {
         public var connectivity: ConnectivityMonitor?
         /// Where errors and their resolutions are recorded (local only; no personal data).
         public var analytics: ErrorAnalytics?
+        /// Where the player and its network sources tell what they do (silent by default). The
+        /// `network` client takes its own logger, as it is shared with the library.
+        public var logger: Logger
 
         public init(
             network: NetworkClient = .shared, metadata: MetadataService.Configuration = .init(),
             artwork: ArtworkService.Configuration = .init(), streaming: StreamingDecoderFactory.Options = .init(),
-            connectivity: ConnectivityMonitor? = nil, analytics: ErrorAnalytics? = nil
+            connectivity: ConnectivityMonitor? = nil, analytics: ErrorAnalytics? = nil, logger: Logger = .silent
         ) {
+            self.logger = logger
             self.analytics = analytics
             self.network = network
             self.metadata = metadata
@@ -44,8 +49,12 @@ public final class TonearmPlayer: Sendable {
     ) where C.Duration == Duration {
         let (events, continuation) = AsyncStream.makeStream(of: StreamEvent.self, bufferingPolicy: .unbounded)
         streamEvents = continuation
-        let factory = StreamingDecoderFactory(network: services.network, options: services.streaming) { continuation.yield($0) }
-        let player = AudioPlayer(output: output, options: options, decoders: factory, clock: clock, random: random, analytics: services.analytics)
+        let factory = StreamingDecoderFactory(network: services.network, options: services.streaming, logger: services.logger) {
+            continuation.yield($0)
+        }
+        let player = AudioPlayer(
+            output: output, options: options, decoders: factory, clock: clock, random: random, analytics: services.analytics,
+            logger: services.logger)
         self.player = player
         let pipeline = NowPlayingPipeline(
             metadata: MetadataService(network: services.network, configuration: services.metadata, analytics: services.analytics),

@@ -24,6 +24,8 @@ struct CLITests {
         environment["LC_ALL"] = nil
         environment["LC_MESSAGES"] = nil
         environment["XDG_DATA_HOME"] = (dataHome ?? FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-data-\(UUID().uuidString)")).path
+        // Logs of test runs stay out of the user's state folder.
+        environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-state-\(UUID().uuidString)").path
         process.environment = environment
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()

@@ -22,6 +22,8 @@ struct PlaybackCommandTests {
         environment["LC_MESSAGES"] = nil
         // Each run gets its own library (and error analytics) unless the test shares one.
         environment["XDG_DATA_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-data-\(UUID().uuidString)").path
+        // Logs of test runs stay out of the user's state folder.
+        environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-state-\(UUID().uuidString)").path
         for (k, v) in extra { environment[k] = v }
         process.environment = environment
         if let directory { process.currentDirectoryURL = directory }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PlayerCore
 
 /// The player: drives the pure `PlayerStateMachine` and performs its effects on the render thread,
@@ -45,6 +46,7 @@ public actor AudioPlayer {
     private let clock: PlayerClock
     private let options: Options
     private let analytics: PlayerAnalytics?
+    private let log: PlayerLog
     /// The machine's timers, by slot; the token tells a current firing from a replaced one.
     private var timers: [PlayerTimer.Slot: (token: UInt64, task: Task<Void, Never>)] = [:]
     private var timerTokens: UInt64 = 0
@@ -60,9 +62,11 @@ public actor AudioPlayer {
         decoders: any DecoderFactory = FileDecoderFactory(),
         clock: C = ContinuousClock(),
         random: SeededRandom = .systemSeeded(),
-        analytics: ErrorAnalytics? = nil
+        analytics: ErrorAnalytics? = nil,
+        logger: Logger = Logger(label: "tonearm.player", factory: { _ in SwiftLogNoOpLogHandler() })
     ) where C.Duration == Duration {
         self.analytics = analytics.map(PlayerAnalytics.init)
+        self.log = PlayerLog(logger: logger)
         // A sink that does not pace itself (a file) is rendered: in real-time mode nothing would
         // keep the render thread from outrunning the machine's decisions.
         let options = output.isRealtime || options.mode == .asFastAsPossible
@@ -103,6 +107,7 @@ public actor AudioPlayer {
             throw PlaybackError(.invalidTransition, rejectedState: machine.state.name, underlying: "not a user intent")
         }
         let effects = try machine.handle(intent, at: PlayerTime(seconds: clock.now()))
+        log.handled(intent, effects: effects, state: machine.state, now: clock.now())
         perform(effects)
         publishState()
     }
@@ -124,6 +129,7 @@ public actor AudioPlayer {
     /// A service beside playback failed (artwork, a status API), published in order as
     /// `.notice(.serviceProblem)`; playback goes on.
     public func publishProblem(_ error: PlaybackError) {
+        log.serviceProblem(error)
         continuation.yield(.notice(.serviceProblem(error), audioTime: audioTime))
     }
 
@@ -197,8 +203,10 @@ public actor AudioPlayer {
     private func apply(_ event: PlayerEvent, at now: PlayerTime? = nil) {
         do throws(PlaybackError) {
             let effects = try machine.handle(event, at: now ?? PlayerTime(seconds: clock.now()))
+            log.handled(event, effects: effects, state: machine.state, now: clock.now())
             perform(effects)
         } catch {
+            log.refused(event, error: error)
             // The machine refused an internal change: a bug, reported rather than hidden.
             continuation.yield(.notice(.nonFatal(error), audioTime: audioTime))
         }
@@ -209,6 +217,7 @@ public actor AudioPlayer {
         let state = machine.state
         if force || lastPublished != state || lastPublished?.name != state.name {
             if lastPublished?.name != state.name || state.name == .reconnecting { analytics?.observe(state) }
+            log.stateChanged(from: lastPublished, to: state)
             lastPublished = state
             continuation.yield(.state(state, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Logging
 import PlayerCore
 import Streaming
 
@@ -42,8 +43,13 @@ public struct PodcastLibrary: Sendable {
     private let network: NetworkClient
     private let analytics: ErrorAnalytics?
     private let options: Options
+    private let logger: Logger
 
-    public init(store: LibraryStore, network: NetworkClient = .shared, analytics: ErrorAnalytics? = nil, options: Options = Options()) {
+    public init(
+        store: LibraryStore, network: NetworkClient = .shared, analytics: ErrorAnalytics? = nil, options: Options = Options(),
+        logger: Logger = .silent
+    ) {
+        self.logger = logger
         self.store = store
         self.network = network
         self.analytics = analytics
@@ -145,6 +151,7 @@ public struct PodcastLibrary: Sendable {
         do {
             return try await body()
         } catch {
+            logger.failure(error, "library operation failed", fields: ["operation": operation.rawValue])
             if let analytics { await analytics.record(error, operation: operation) }
             throw error
         }

@@ -1,5 +1,6 @@
 import AudioEngine
 import Foundation
+import Logging
 import PlayerCore
 import Streaming
 
@@ -47,12 +48,17 @@ public struct StreamingDecoderFactory: DecoderFactory {
     private let network: NetworkClient
     private let options: Options
     private let events: @Sendable (StreamEvent) -> Void
+    private let logger: Logger
 
-    /// - Parameter events: receives station details and ICY titles (on network threads, in order
-    ///   per stream); the now-playing pipeline turns them into metadata.
+    /// - Parameters:
+    ///   - logger: passed to every byte source, which records its requests (URLs redacted).
+    ///   - events: receives station details and ICY titles (on network threads, in order per
+    ///     stream); the now-playing pipeline turns them into metadata.
     public init(
-        network: NetworkClient = .shared, options: Options = Options(), events: @escaping @Sendable (StreamEvent) -> Void = { _ in }
+        network: NetworkClient = .shared, options: Options = Options(), logger: Logger = .silent,
+        events: @escaping @Sendable (StreamEvent) -> Void = { _ in }
     ) {
+        self.logger = logger
         self.network = network
         self.options = options
         self.events = events
@@ -77,7 +83,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
         let current = SourceReference()
         let source = HTTPByteSource(
             url: url, connectTimeout: options.connectTimeout, readTimeout: options.stallTimeout, capacity: options.ringCapacity,
-            endOfBodyIsEnd: !track.isLive,
+            endOfBodyIsEnd: !track.isLive, logger: logger,
             onMetadata: { [events] metadata in
                 events(.metadata(track, metadata, current.source?.stationInfo ?? IcyStationInfo(headers: [:])))
             })
@@ -110,7 +116,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
         configuration.capacity = options.ringCapacity
         configuration.retryPolicy = options.episodeRetryPolicy
         configuration.sleep = options.episodeRetrySleep
-        let source = ResumableHTTPSource(url: url, configuration: configuration)
+        let source = ResumableHTTPSource(url: url, configuration: configuration, logger: logger)
         load.onCancel { source.close() }
         do throws(PlaybackError) {
             try source.open()

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 import PlayerCore
@@ -54,6 +55,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     private let endOfBodyIsEnd: Bool
     private let startOffset: Int64?
     private let requestsIcyMetadata: Bool
+    private let requestLog: HTTPRequestLog
 
     private enum Phase {
         case idle, connecting, streaming, ended, failed(PlaybackError), closed
@@ -83,6 +85,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     ///   - endOfBodyIsEnd: true for finite files: the end of the body is the end of the stream.
     ///   - startOffset: asks for the file from this byte on (`Range: bytes=N-`); nil asks for all.
     ///   - requestsIcyMetadata: sends `Icy-MetaData: 1` (radio); false for files.
+    ///   - logger: receives the request's `debug` records (URL redacted); silent by default.
     ///   - onMetadata: receives each ICY metadata block.
     public init(
         url: URL,
@@ -93,6 +96,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         endOfBodyIsEnd: Bool = false,
         startOffset: Int64? = nil,
         requestsIcyMetadata: Bool = true,
+        logger: Logger = Logger(label: "tonearm.http", factory: { _ in SwiftLogNoOpLogHandler() }),
         onMetadata: (@Sendable (IcyMetadata) -> Void)? = nil
     ) {
         self.url = url
@@ -104,6 +108,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         self.requestsIcyMetadata = requestsIcyMetadata
         self.onMetadata = onMetadata
         self.ring = ByteRing(capacity: capacity)
+        self.requestLog = HTTPRequestLog(logger: logger, url: url)
     }
 
     deinit {
@@ -150,6 +155,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
             if let startOffset { headers.add(name: "Range", value: "bytes=\(startOffset)-") }
             headers.add(name: "Accept", value: "*/*")
             let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: headers)
+            requestLog.started(range: startOffset)
             let running = httpClient.execute(request: request, delegate: delegate)
             // Some failures (a redirect cycle) end the task without reaching the delegate.
             running.futureResult.whenFailure { [weak self] error in self?.fail(error) }
@@ -225,6 +231,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         let timer = watchdog
         condition.broadcast()
         condition.unlock()
+        requestLog.ended(bytes: bytesReceived, closed: true)
         waiter?.fail(CancellationError())
         running?.cancel()
         timer?.cancel()
@@ -319,11 +326,13 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
             if isOpen { phase = .ended }
             condition.broadcast()
         }
+        requestLog.ended(bytes: bytesReceived)
         watchdogCancel()
     }
 
     /// Checks the status and content type, reads the headers; returns the demuxer to use.
     private func handleHead(status: Int, headers responseHeaders: HTTPHeaders) throws(PlaybackError) -> IcyDemuxer {
+        requestLog.responded(status: status)
         let info = HTTPResponseInfo(status: status) { responseHeaders.first(name: $0) }
         condition.withLock { _responseInfo = info }
         guard (200...299).contains(status) else {
@@ -374,6 +383,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     /// Records the first error (errors are sticky; a closed source stays closed) and wakes readers.
     private func fail(_ error: any Error) {
         let mapped = HTTPErrorMapping.map(error)
+        requestLog.ended(bytes: bytesReceived, error: mapped)
         condition.lock()
         var waiter: EventLoopPromise<Void>?
         if isOpen {

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 import PlayerCore
@@ -79,11 +80,13 @@ public struct NetworkClient: Sendable {
     private let now: @Sendable () -> Date
     private let statistics: RetryStatistics?
     private let onRetry: @Sendable (RetryAttemptReport) -> Void
+    let logger: Logger
 
     /// - Parameters:
     ///   - clock: waits between retries; tests pass a test clock.
     ///   - seed: a fixed jitter seed for tests; nil seeds each request from the system.
     ///   - now: the wall clock for cache busting and HTTP-date Retry-After.
+    ///   - logger: receives each attempt and retry (URLs redacted); silent by default.
     public init(
         http: HTTPClient = SharedHTTPClient.client,
         httpWithoutRedirects: HTTPClient = SharedHTTPClient.withoutRedirects,
@@ -91,8 +94,10 @@ public struct NetworkClient: Sendable {
         seed: UInt64? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
         statistics: RetryStatistics? = nil,
-        onRetry: @escaping @Sendable (RetryAttemptReport) -> Void = { _ in }
+        onRetry: @escaping @Sendable (RetryAttemptReport) -> Void = { _ in },
+        logger: Logger = Logger(label: "tonearm.network", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
+        self.logger = logger
         self.http = http
         self.httpWithoutRedirects = httpWithoutRedirects
         self.clock = clock
@@ -117,9 +122,9 @@ public struct NetworkClient: Sendable {
         let now = self.now
         return try await withRetry(
             operation, policy: options.policy, clock: clock, random: seed.map(SeededRandom.init(seed:)) ?? .systemSeeded(),
-            statistics: statistics, now: now, onRetry: onRetry
-        ) {
-            try await Self.fetchOnce(target, http: http, options: options, now: now)
+            statistics: statistics, now: now, onRetry: Self.loggingRetries(onRetry, logger: logger)
+        ) { [logger] in
+            try await Self.logged(target, operation: operation, logger: logger) { try await Self.fetchOnce(target, http: http, options: options, now: now) }
         }
     }
 

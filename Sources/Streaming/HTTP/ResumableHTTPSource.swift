@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import PlayerCore
 
 /// The bytes of a finite file over HTTP (a podcast episode) that survive a dropped connection:
@@ -55,6 +56,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
     public let url: URL
     private let client: HTTPClient
     private let configuration: Configuration
+    private let logger: Logger
 
     private let condition = NSCondition()
     /// The request bytes come from now; nil between a drop or seek and the next read.
@@ -74,8 +76,14 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
     private var _requestCount = 0
     private var _bytesDiscarded: Int64 = 0
 
-    /// - Parameter client: defaults to `SharedHTTPClient.client` (redirect cap, fail-fast connects).
-    public init(url: URL, client: HTTPClient = SharedHTTPClient.client, configuration: Configuration = Configuration()) {
+    /// - Parameters:
+    ///   - client: defaults to `SharedHTTPClient.client` (redirect cap, fail-fast connects).
+    ///   - logger: receives each request's records and every resume decision; silent by default.
+    public init(
+        url: URL, client: HTTPClient = SharedHTTPClient.client, configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "tonearm.http", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.logger = logger
         self.url = url
         self.client = client
         self.configuration = configuration
@@ -184,7 +192,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
         let source = HTTPByteSource(
             url: url, client: client, connectTimeout: configuration.connectTimeout, readTimeout: configuration.readTimeout,
             capacity: configuration.capacity, endOfBodyIsEnd: true, startOffset: start > 0 ? start : nil,
-            requestsIcyMetadata: false)
+            requestsIcyMetadata: false, logger: logger)
         current = source
         _requestCount += 1
         condition.unlock()
@@ -304,6 +312,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
         failures += 1
         let policy = configuration.retryPolicy
         guard error.isRetryable, failures <= policy.maxAttempts else {
+            logger.resumeDecision(error, failures: failures, offset: offset, delay: nil)
             // Sticky: the decoder never calls again, and the player's supervisor decides next.
             failure = error
             condition.unlock()
@@ -315,6 +324,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
             delay = policy.delay(forRetry: failures - 1, previous: previousDelay, using: &random)
             previousDelay = delay
         }
+        logger.resumeDecision(error, failures: failures, offset: offset, delay: delay)
         condition.unlock()
         dropped?.close()
         if delay > 0 { wait(delay) }

@@ -15,7 +15,10 @@ struct LibraryCommand: AsyncParsableCommand {
     @Flag(help: "Do not open the terminal screens.")
     var noTui = false
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.start()
         let library = await LibraryContext.open()
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         if !noTui, !term.isEmpty, term != "dumb", isatty(STDOUT_FILENO) != 0, isatty(STDIN_FILENO) != 0 {

@@ -25,6 +25,7 @@ struct Play: AsyncParsableCommand {
 
     @OptionGroup var playback: PlaybackOptions
     @OptionGroup var stream: StreamOptions
+    @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         let chosen = [!sources.isEmpty, episode != nil, station != nil, session != nil].filter { $0 }.count
@@ -32,6 +33,7 @@ struct Play: AsyncParsableCommand {
     }
 
     func run() async throws {
+        logging.start()
         if let episode { return try await playEpisode(episode) }
         if let station { return try await playStation(station) }
         if let session { return try await playSession(session) }

@@ -48,7 +48,10 @@ struct SessionCommand: AsyncParsableCommand {
 
         @OptionGroup var playback: PlaybackOptions
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             try await PlaybackRunner(options: playback).run(SessionLoader.request(for: file), configuration: playback.configuration())
         }
     }
@@ -59,7 +62,10 @@ struct SessionCommand: AsyncParsableCommand {
         @Argument(help: "The session file.") var file: String
         @Option(help: "The name to keep it under.") var name: String?
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let url = URL(fileURLWithPath: file).standardizedFileURL
             let (session, json) = SessionLoader.check(url)
             let library = await LibraryContext.open()
@@ -74,7 +80,10 @@ struct SessionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List sessions kept in the library.")
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let library = await LibraryContext.open()
             let sessions = await library.attempt("listSessions") { () throws(PlaybackError) in try library.store.sessions() }
             if json { return JSONOutput.print(sessions) }
@@ -88,7 +97,10 @@ struct SessionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Forget a session (its file stays).")
         @Argument(help: "The session's name or id.") var name: String
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let library = await LibraryContext.open()
             await library.attempt("removeSession") { () throws(PlaybackError) in try library.store.removeSession(named: name) }
             print("Removed \(TextSanitizer.singleLine(name, maxLength: 120))")
@@ -112,7 +124,10 @@ struct Render: AsyncParsableCommand {
         }
     }
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.start()
         let path = session == "demo" && !FileManager.default.fileExists(atPath: session) ? DemoSession.path : session
         try await PlaybackRunner(options: playback, rendering: true).run(SessionLoader.request(for: path), configuration: playback.configuration())
     }
@@ -125,7 +140,10 @@ struct Demo: AsyncParsableCommand {
 
     @OptionGroup var playback: PlaybackOptions
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.start()
         try await PlaybackRunner(options: playback, fallbackWAV: "tonearm-demo.wav")
             .run(SessionLoader.request(for: DemoSession.path), configuration: playback.configuration())
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import PlayerCore
 
 /// Runs `body`, or prints its typed error and exits 1: list commands have nothing useful to do
@@ -24,6 +25,7 @@ func orFail<T>(_ body: () async throws(PlaybackError) -> T) async -> T {
 extension ErrorOutput {
     /// Reports a failure of one item of a batch (one feed of an import) and lets the batch go on.
     static func warn(_ error: PlaybackError, about item: String) {
+        CLILog.logger.warning("item failed", metadata: metadata(error))
         let text = error.text(in: .current)
         let name = TextSanitizer.singleLine(item, maxLength: 120)
         FileHandle.standardError.write(Data("tonearm: \(name): \(text.title): \(text.message) \(text.recoverySuggestion)\n".utf8))

@@ -12,7 +12,10 @@ struct ErrorsCommand: AsyncParsableCommand {
     @Flag(help: "Print the summary as JSON (seed 004's shape).") var json = false
     @Option(help: "Write every recorded event to this file as a JSON array.") var export: String?
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.start()
         let library = await LibraryContext.open()
         if let export {
             let data = await orFail { () async throws(PlaybackError) in try await Self.wrap { try await library.analytics.exportJSON() } }

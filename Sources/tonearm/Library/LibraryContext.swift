@@ -2,6 +2,7 @@ import Foundation
 import Library
 import PlayerCore
 import PlayerKit
+import Streaming
 
 /// The library as one command uses it: the store under `$XDG_DATA_HOME/tonearm`, the persistent
 /// error analytics on it, and the podcast service. Opening it tells the user when a damaged
@@ -56,7 +57,8 @@ struct LibraryContext {
                 Data("tonearm: \(text.title): \(text.message)\n\(text.recoverySuggestion)\n(kept at \(recovery.movedAsideTo.path))\n".utf8))
             await analytics.record(recovery.error, operation: "openLibrary")
         }
-        return LibraryContext(store: store, analytics: analytics, podcasts: PodcastLibrary(store: store, analytics: analytics))
+        let podcasts = PodcastLibrary(store: store, network: NetworkClient(logger: CLILog.logger), analytics: analytics, logger: CLILog.logger)
+        return LibraryContext(store: store, analytics: analytics, podcasts: podcasts)
     }
 
     private static func retention(_ store: LibraryStore) throws(PlaybackError) -> ErrorRetentionPolicy {

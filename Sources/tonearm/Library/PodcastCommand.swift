@@ -14,7 +14,10 @@ struct PodcastCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Subscribe to a podcast by its RSS feed URL.")
         @Argument(help: "The feed's http(s) URL.") var feedURL: String
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let url = try WebURL.parse(feedURL, what: "FEED_URL")
             let library = await LibraryContext.open()
             do throws(PlaybackError) {
@@ -30,7 +33,10 @@ struct PodcastCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List subscribed podcasts.")
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let library = await LibraryContext.open()
             let podcasts = await library.attempt("listPodcasts") { () throws(PlaybackError) in try library.store.podcasts() }
             if json { return JSONOutput.print(podcasts) }
@@ -46,7 +52,10 @@ struct PodcastCommand: AsyncParsableCommand {
         @Argument(help: "The podcast's id or title.") var podcast: String
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let library = await LibraryContext.open()
             let episodes = await library.attempt("listEpisodes") { () throws(PlaybackError) in
                 try library.store.episodes(podcastID: try library.store.podcast(matching: podcast).id)
@@ -86,7 +95,10 @@ struct PodcastCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Fetch new episodes of one podcast, or of all.")
         @Argument(help: "The podcast's id or title (all podcasts when left out).") var podcast: String?
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let library = await LibraryContext.open()
             let targets = await library.attempt("refreshPodcast") { () throws(PlaybackError) -> [PodcastRecord] in
                 if let podcast { return [try library.store.podcast(matching: podcast)] }
@@ -112,7 +124,10 @@ struct PodcastCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Unsubscribe from a podcast (its episodes and positions go too).")
         @Argument(help: "The podcast's id or title.") var podcast: String
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let library = await LibraryContext.open()
             let removed = await library.attempt("removePodcast") { () throws(PlaybackError) -> PodcastRecord in
                 let record = try library.store.podcast(matching: podcast)
@@ -127,7 +142,10 @@ struct PodcastCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Subscribe to every feed of an OPML file; a dead feed is reported and the rest import.")
         @Argument(help: "The OPML file.") var file: String
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let data = try LocalFile.read(file, maxBytes: LibraryLimits.maxOPMLBytes)
             let library = await LibraryContext.open()
             let outcomes = await library.attempt("importOPML") { () async throws(PlaybackError) in try await library.podcasts.importOPML(data) }
@@ -150,7 +168,10 @@ struct PodcastCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write the subscriptions as OPML (to stdout by default).")
         @Argument(help: "The file to write (stdout when left out).") var file: String?
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let library = await LibraryContext.open()
             let data = await library.attempt("exportOPML") { () throws(PlaybackError) in try library.podcasts.exportOPML() }
             guard let file else { return FileHandle.standardOutput.write(data) }

@@ -16,7 +16,10 @@ struct StationCommand: AsyncParsableCommand {
         @Argument(help: "Its stream or playlist URL (http or https).") var url: String
         @Option(help: "Its genre.") var genre: String?
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let streamURL = try WebURL.parse(url, what: "URL")
             let library = await LibraryContext.open()
             let station = await library.attempt("addStation") { () throws(PlaybackError) in try library.store.addStation(name: name, url: streamURL, genre: genre) }
@@ -29,7 +32,10 @@ struct StationCommand: AsyncParsableCommand {
             abstract: "Add the stations of a .pls, .m3u or .m3u8 file (http(s) entries; names from the file's titles).")
         @Argument(help: "The playlist file.") var file: String
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let data = try LocalFile.read(file, maxBytes: StreamingLimits.maxPlaylistBytes)
             let url = URL(fileURLWithPath: file)
             let kind = PlaylistKind.detect(contentType: nil, url: url, firstBytes: [UInt8](data.prefix(PlaylistKind.sniffLength))) ?? .m3u
@@ -64,7 +70,10 @@ struct StationCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List stations.")
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let library = await LibraryContext.open()
             let stations = await library.attempt("listStations") { () throws(PlaybackError) in try library.store.stations() }
             if json { return JSONOutput.print(stations) }
@@ -79,7 +88,10 @@ struct StationCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a station.")
         @Argument(help: "The station's name or id.") var name: String
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.start()
             let library = await LibraryContext.open()
             await library.attempt("removeStation") { () throws(PlaybackError) in try library.store.removeStation(named: name) }
             print("Removed \(TextSanitizer.singleLine(name, maxLength: 120))")

@@ -3,6 +3,7 @@ import AudioEngine
 import Foundation
 import PlayerCore
 import PlayerKit
+import Streaming
 import TerminalUI
 
 /// Runs one playback from the command line: chooses the output, starts the player, feeds it
@@ -41,6 +42,9 @@ struct PlaybackRunner {
     /// shows as a failure like any other).
     func run(_ intent: PlayerEvent, expected request: PlayRequest?, configuration: PlayerStateMachine.Configuration) async throws {
         var services = services
+        // The command's log: the player's decisions and every request of its sources and services.
+        services.logger = CLILog.logger
+        services.network = NetworkClient(logger: CLILog.logger)
         if services.analytics == nil {
             // Every error of every playback goes to the library's local analytics.
             let opened: LibraryContext?

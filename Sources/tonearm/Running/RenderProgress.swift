@@ -1,4 +1,5 @@
 import Foundation
+import PlayerCore
 
 /// Progress of a render: a bar on a terminal, plain lines every 10 % otherwise, and a line whenever
 /// the render waits on the network (a render never waits silently). Used from one task.

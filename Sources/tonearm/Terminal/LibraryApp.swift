@@ -5,6 +5,7 @@ import PlayerCore
 import PlayerKit
 import Presentation
 import Services
+import Streaming
 import Synchronization
 import TerminalUI
 
@@ -323,7 +324,9 @@ final class LibraryApp: Sendable {
         }
         let made = TonearmPlayer(
             output: output.makeSink(realtime: true),
-            services: TonearmPlayer.Services(connectivity: connectivity, analytics: library.analytics))
+            services: TonearmPlayer.Services(
+                network: NetworkClient(logger: CLILog.logger), connectivity: connectivity, analytics: library.analytics,
+                logger: CLILog.logger))
         try await made.player.start()
         composed.withLock { $0 = made }
         let player = made.player

@@ -1,5 +1,6 @@
 import AudioEngine
 import Foundation
+import Logging
 import PlayerCore
 import PlayerKit
 import Services
@@ -35,7 +36,8 @@ final class RadioHarness: @unchecked Sendable {
         connectivity: ConnectivityMonitor? = nil,
         output: any AudioSink = NullSink(realtime: true),
         mode: RenderMode = .realtime,
-        lookahead: Double? = nil
+        lookahead: Double? = nil,
+        logger: Logger = .silent
     ) async throws {
         var artwork = ArtworkService.Configuration()
         artwork.allowPrivateAddresses = true
@@ -44,7 +46,8 @@ final class RadioHarness: @unchecked Sendable {
             output: output,
             options: AudioPlayer.Options(configuration: configuration, mode: mode, lookahead: lookahead, network: network),
             services: TonearmPlayer.Services(
-                metadata: metadata, artwork: artwork, streaming: streaming, connectivity: connectivity, analytics: analytics),
+                metadata: metadata, artwork: artwork, streaming: streaming, connectivity: connectivity, analytics: analytics,
+                logger: logger),
             random: SeededRandom(seed: 4))
         try await composed.player.start()
         let updates = composed.player.updates

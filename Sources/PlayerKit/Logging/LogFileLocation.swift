@@ -1,0 +1,26 @@
+import Foundation
+
+/// Where Tonearm's log lives when the user does not say: `$XDG_STATE_HOME/tonearm/tonearm.log`,
+/// or `~/.local/state/tonearm/tonearm.log` when the variable is unset.
+///
+/// Why the state directory: the XDG Base Directory specification puts logs and history there
+/// (data the program keeps between runs that is not worth backing up), apart from the library in
+/// `$XDG_DATA_HOME` and the settings in `$XDG_CONFIG_HOME`.
+public enum LogFileLocation {
+    public static let folderName = "tonearm"
+    public static let fileName = "tonearm.log"
+
+    /// The default log file. A relative `XDG_STATE_HOME` is ignored, as the specification asks.
+    public static func defaultURL(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        home: URL = FileManager.default.homeDirectoryForCurrentUser
+    ) -> URL {
+        let base: URL
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = URL(fileURLWithPath: state, isDirectory: true)
+        } else {
+            base = home.appendingPathComponent(".local/state", isDirectory: true)
+        }
+        return base.appendingPathComponent(folderName, isDirectory: true).appendingPathComponent(fileName)
+    }
+}

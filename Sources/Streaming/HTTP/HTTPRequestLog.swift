@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import PlayerCore
+import Synchronization
+
+/// The `debug` records of one HTTP request: when it went out, what answered, and how it ended
+/// (bytes, seconds, the mapped error). A separate type so the byte sources only say where each
+/// moment happens, and so a request that ends several ways at once (a failure racing a close) is
+/// reported once.
+///
+/// Privacy: the URL is written as `LogRedaction` renders it (no user info, query or fragment),
+/// and only at `debug`; errors carry their code, type and redacted `underlying`.
+final class HTTPRequestLog: Sendable {
+    private struct Progress {
+        var startedAt: ContinuousClock.Instant?
+        var status: Int?
+        var ended = false
+    }
+
+    private let logger: Logger
+    private let method: String
+    private let url: URL
+    private let progress = Mutex(Progress())
+
+    init(logger: Logger, method: String = "GET", url: URL) {
+        self.logger = logger
+        self.method = method
+        self.url = url
+    }
+
+    /// The request went out (`range`: the first byte asked for, if not 0).
+    func started(range: Int64? = nil) {
+        progress.withLock { $0.startedAt = .now }
+        logger.debug("HTTP request", metadata: metadata(range.map { ["range": "bytes=\($0)-"] } ?? [:]))
+    }
+
+    /// The response head arrived.
+    func responded(status: Int) {
+        let elapsed = progress.withLock { (state) -> Duration? in
+            state.status = status
+            return state.startedAt.map { $0.duration(to: .now) }
+        }
+        logger.debug("HTTP response", metadata: metadata(["status": String(status), "seconds": Self.seconds(elapsed)]))
+    }
+
+    /// The request is over: the body ended (`error` nil), failed, or was closed by its owner.
+    func ended(bytes: Int, error: PlaybackError? = nil, closed: Bool = false) {
+        let report = progress.withLock { (state) -> (Duration?, Int?)? in
+            guard !state.ended else { return nil }
+            state.ended = true
+            return (state.startedAt.map { $0.duration(to: .now) }, state.status)
+        }
+        guard let report else { return }
+        let (elapsed, status) = report
+        var fields = ["bytes": String(bytes), "seconds": Self.seconds(elapsed), "outcome": closed ? "closed" : (error == nil ? "end" : "failed")]
+        if let status { fields["status"] = String(status) }
+        if let error {
+            fields.merge(LogFields.error(error, keepPaths: true)) { a, _ in a }
+        }
+        logger.debug("HTTP request ended", metadata: metadata(fields))
+    }
+
+    private func metadata(_ fields: [String: String]) -> Logger.Metadata {
+        var metadata: Logger.Metadata = [
+            "method": .string(method), "host": .string(LogRedaction.host(url) ?? "?"), "url": .string(LogRedaction.url(url)),
+        ]
+        for (key, value) in fields { metadata[key] = .string(value) }
+        return metadata
+    }
+
+    static func seconds(_ duration: Duration?) -> String {
+        guard let duration else { return "?" }
+        return LogFields.seconds(Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18)
+    }
+}
+
+extension Logger {
+    /// Records what an episode's source decided after a failed request at `offset`: a new request
+    /// after `delay` seconds (`notice`), or none (`delay` nil): `warning` when the attempts ran out,
+    /// `debug` when the error is not one to retry (the player records it where it arrives).
+    func resumeDecision(_ error: PlaybackError, failures: Int, offset: Int64, delay: Double?) {
+        let fields = ["failures": String(failures), "offset": String(offset)]
+        if let delay {
+            mappedError(error, level: .notice, "episode request resumes", fields: fields.merging(["inSeconds": LogFields.seconds(delay)]) { a, _ in a })
+        } else {
+            mappedError(error, level: error.isRetryable ? .warning : .debug, "episode request given up", fields: fields)
+        }
+    }
+
+    /// Records one mapped transport or HTTP error where it was mapped, with what the mapping kept
+    /// of the original (`underlying`): the one place a report can show why a request failed.
+    func mappedError(_ error: PlaybackError, level: Logger.Level = .debug, _ message: Logger.Message, fields: [String: String] = [:]) {
+        log(level: level, message, metadata: {
+            var metadata = Logger.Metadata()
+            for (key, value) in LogFields.error(error, keepPaths: level <= .debug) { metadata[key] = .string(value) }
+            for (key, value) in fields { metadata[key] = .string(value) }
+            return metadata
+        }())
+    }
+}
