@@ -54,6 +54,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     private let endOfBodyIsEnd: Bool
     private let startOffset: Int64?
     private let requestsIcyMetadata: Bool
+    private let health: ConnectionHealth
 
     private enum Phase {
         case idle, connecting, streaming, ended, failed(PlaybackError), closed
@@ -83,6 +84,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     ///   - endOfBodyIsEnd: true for finite files: the end of the body is the end of the stream.
     ///   - startOffset: asks for the file from this byte on (`Range: bytes=N-`); nil asks for all.
     ///   - requestsIcyMetadata: sends `Icy-MetaData: 1` (radio); false for files.
+    ///   - breakers: asked before connecting (`circuitOpen` while the host's is open) and told how
+    ///     the connection went, at connection time only; nil: no breaker.
     ///   - onMetadata: receives each ICY metadata block.
     public init(
         url: URL,
@@ -93,8 +96,10 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         endOfBodyIsEnd: Bool = false,
         startOffset: Int64? = nil,
         requestsIcyMetadata: Bool = true,
+        breakers: HostCircuitBreakers? = nil,
         onMetadata: (@Sendable (IcyMetadata) -> Void)? = nil
     ) {
+        self.health = ConnectionHealth(breakers: breakers, url: url)
         self.url = url
         self.httpClient = client
         self.connectTimeout = connectTimeout
@@ -144,6 +149,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         lastActivity = startedAt
         let delegate = BodyDelegate(source: self)
         do {
+            try health.begin()
             var headers = HTTPHeaders()
             headers.add(name: "User-Agent", value: SharedHTTPClient.userAgent)
             if requestsIcyMetadata { headers.add(name: "Icy-MetaData", value: "1") }
@@ -156,6 +162,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
             task = running
         } catch {
             phase = .failed(HTTPErrorMapping.map(error))
+            health.abandoned()
         }
         // A Dispatch timer, not a task: the watchdog must fire on time even when the Swift
         // concurrency pool (two threads on a two-core machine) is busy.
@@ -228,6 +235,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         waiter?.fail(CancellationError())
         running?.cancel()
         timer?.cancel()
+        health.abandoned()
     }
 
     // MARK: - Body (on the client's event loop)
@@ -324,6 +332,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
 
     /// Checks the status and content type, reads the headers; returns the demuxer to use.
     private func handleHead(status: Int, headers responseHeaders: HTTPHeaders) throws(PlaybackError) -> IcyDemuxer {
+        health.answered(status: status)
         let info = HTTPResponseInfo(status: status) { responseHeaders.first(name: $0) }
         condition.withLock { _responseInfo = info }
         guard (200...299).contains(status) else {
@@ -374,6 +383,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     /// Records the first error (errors are sticky; a closed source stays closed) and wakes readers.
     private func fail(_ error: any Error) {
         let mapped = HTTPErrorMapping.map(error)
+        health.failed(mapped)
         condition.lock()
         var waiter: EventLoopPromise<Void>?
         if isOpen {
