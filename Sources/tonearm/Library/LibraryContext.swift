@@ -2,6 +2,7 @@ import Foundation
 import Library
 import PlayerCore
 import PlayerKit
+import Streaming
 
 /// The library as one command uses it: the store under `$XDG_DATA_HOME/tonearm`, the persistent
 /// error analytics on it, and the podcast service. Opening it tells the user when a damaged
@@ -9,6 +10,11 @@ import PlayerKit
 struct LibraryContext {
     let store: LibraryStore
     let analytics: ErrorAnalytics
+    /// Retry counts per operation, added to the library's totals as each operation ends.
+    let retryStatistics: RetryStatistics
+    /// This command run's network client: the process's host breakers, this run's retry budget,
+    /// and the persistent retry statistics.
+    let network: NetworkClient
     let podcasts: PodcastLibrary
 
     /// Settings keys for the analytics retention (defaults: 10,000 events, 90 days).
@@ -56,7 +62,11 @@ struct LibraryContext {
                 Data("tonearm: \(text.title): \(text.message)\n\(text.recoverySuggestion)\n(kept at \(recovery.movedAsideTo.path))\n".utf8))
             await analytics.record(recovery.error, operation: "openLibrary")
         }
-        return LibraryContext(store: store, analytics: analytics, podcasts: PodcastLibrary(store: store, analytics: analytics))
+        let statistics = RetryStatistics(store: store.retryStatistics)
+        let network = NetworkClient(statistics: statistics, retryBudget: RetryBudget())
+        return LibraryContext(
+            store: store, analytics: analytics, retryStatistics: statistics, network: network,
+            podcasts: PodcastLibrary(store: store, network: network, analytics: analytics))
     }
 
     private static func retention(_ store: LibraryStore) throws(PlaybackError) -> ErrorRetentionPolicy {

@@ -213,7 +213,8 @@ final class LibraryApp: Sendable {
         if model.withLock({ $0.tab == .diagnostics }) {
             Task { [library] in
                 let summary = try? await library.analytics.summary()
-                self.model.withLock { $0.diagnostics = summary; $0.changed() }
+                let retries = try? await library.retryStatistics.persistedSummary()
+                self.model.withLock { $0.diagnostics = summary; $0.retries = retries; $0.changed() }
             }
         }
     }
@@ -323,7 +324,7 @@ final class LibraryApp: Sendable {
         }
         let made = TonearmPlayer(
             output: output.makeSink(realtime: true),
-            services: TonearmPlayer.Services(connectivity: connectivity, analytics: library.analytics))
+            services: TonearmPlayer.Services(network: library.network, connectivity: connectivity, analytics: library.analytics))
         try await made.player.start()
         composed.withLock { $0 = made }
         let player = made.player

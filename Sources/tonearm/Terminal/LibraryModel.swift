@@ -25,6 +25,7 @@ struct LibraryModel: Sendable {
     var prompt: (label: String, text: String)?
     var alert: PlaybackError?
     var diagnostics: ErrorAnalyticsSummary?
+    var retries: RetryStatisticsSummary?
     var helpShown = false
     /// The full Now Playing screen is open (after Enter on something to play).
     var nowPlayingOpen = false
@@ -83,7 +84,7 @@ struct LibraryModel: Sendable {
         let context = PlaybackContext(connectivity: player.connectivity, now: player.now, language: language, nowPlaying: player.metadata)
         let mini = player.started ? MiniPlayerViewState(state: player.state, context: context) : nil
         return LibraryScreen(
-            tab: tab, list: list, episodesOf: episodesOf?.title, selection: selection, search: search, diagnostics: diagnostics,
+            tab: tab, list: list, episodesOf: episodesOf?.title, selection: selection, search: search, diagnostics: diagnostics, retries: retries,
             miniPlayer: mini, connectivity: player.connectivity, alert: alert.map { ErrorAlertViewState(error: $0, language: language) },
             prompt: prompt, language: language, bindings: bindings, spinnerTick: tick)
     }
