@@ -272,7 +272,11 @@ final class LibraryApp: Sendable {
                 self.model.withLock { $0.reload(library.store, analytics: library.analytics) }
             } catch {
                 if tab == .stations { await library.analytics.record(error, operation: "addStation") }
-                self.model.withLock { $0.alert = error; $0.changed() }
+                self.model.withLock {
+                    $0.alert = error
+                    $0.alertOperation = tab == .podcasts ? .feed : .playback
+                    $0.changed()
+                }
             }
         }
     }
@@ -352,6 +356,7 @@ final class LibraryApp: Sendable {
         model.withLock { model in
             model.nowPlayingOpen = false
             model.alert = error
+            model.alertOperation = .playback
             model.changed()
         }
     }
