@@ -33,7 +33,7 @@ struct ErrorsCommand: AsyncParsableCommand {
         print(Self.table(retries))
     }
 
-    /// Seed 004's summary with one more key, `retryStatistics` (per operation: runs, attempts,
+    /// The analytics summary with one more key, `retryStatistics` (per operation: runs, attempts,
     /// retried runs, successes after a retry and the retry success rate).
     static func json(_ summary: ErrorAnalyticsSummary, retries: RetryStatisticsSummary) throws -> Data {
         let encoder = ErrorAnalytics.makeEncoder()
