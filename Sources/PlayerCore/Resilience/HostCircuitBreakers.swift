@@ -30,6 +30,19 @@ import Synchronization
 /// }
 /// ```
 /// or hand a `Connection` (from `connection(to:)`) to code that reports from callbacks.
+///
+/// From a reconnect policy: stream and episode sources already ask the breaker when they connect,
+/// so a refused reconnect fails its load with `circuitOpen`, which is retryable and carries
+/// `retryAfter = .seconds(until the probe)`. A policy that waits max(backoff, Retry-After)
+/// therefore reconnects exactly when the probe may go through. Before scheduling a retry, take a
+/// token from the session's `RetryBudget`; when it says no, give up with the error that caused
+/// the retry:
+/// ```swift
+/// guard cause.isRetryable, budget.tryAcquire() else { return fail(cause) }
+/// var delay = policy.delay(forRetry: attempt, previous: last, using: &random)
+/// if case .seconds(let asked)? = cause.retryAfter { delay = max(delay, asked) }   // circuitOpen too
+/// // or, to ask without connecting: breakers.secondsUntilPermitted(host: HostCircuitBreakers.host(of: url)!)
+/// ```
 public final class HostCircuitBreakers: Sendable {
     /// The process's registry, on the real clock, with the defaults of `ResilienceDefaults`.
     public static let shared = HostCircuitBreakers()
