@@ -40,6 +40,9 @@ public final class TonearmPlayer: Sendable {
     }
 
     public let player: AudioPlayer
+    /// This player's retry budget (one per playback session), shared by its network client and
+    /// its stream sources: what a reconnect policy takes a token from before each retry.
+    public let retryBudget: RetryBudget
     private let tasks: [Task<Void, Never>]
     private let streamEvents: AsyncStream<StreamEvent>.Continuation
 
@@ -47,6 +50,11 @@ public final class TonearmPlayer: Sendable {
         output: any AudioSink, options: AudioPlayer.Options = .init(), services: Services = .init(),
         clock: C = ContinuousClock(), random: SeededRandom = .systemSeeded()
     ) where C.Duration == Duration {
+        var services = services
+        let budget = services.streaming.retryBudget ?? services.network.retryBudget ?? RetryBudget(clock: clock)
+        services.streaming.retryBudget = budget
+        services.network.retryBudget = budget
+        retryBudget = budget
         let (events, continuation) = AsyncStream.makeStream(of: StreamEvent.self, bufferingPolicy: .unbounded)
         streamEvents = continuation
         let factory = StreamingDecoderFactory(network: services.network, options: services.streaming, logger: services.logger) {

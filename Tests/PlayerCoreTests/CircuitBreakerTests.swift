@@ -137,7 +137,8 @@ struct CircuitBreakerTests {
                 return 1
             }
         }
-        #expect(second.failureValue?.code == .connectionFailed)
+        #expect(second.failureValue?.code == .circuitOpen)
+        #expect(second.failureValue?.host == host)
         #expect(second.failureValue?.underlying?.contains("circuit open") == true)
         #expect(calls.value == 5, "fail fast: the body was not called")
     }
@@ -175,7 +176,7 @@ struct CircuitBreakerTests {
                 return 1
             }
         }
-        #expect(refused.failureValue?.code == .connectionFailed)
+        #expect(refused.failureValue?.code == .circuitOpen)
         #expect(otherCalls.value == 0)
         gate.continuation.yield(())
         #expect(try await probe.value == "probe")

@@ -284,7 +284,7 @@ struct RetryTests {
         await run("artwork", failures: 3)
         await run("artwork", failures: 1, error: PlaybackError(.httpNotFound))
         #expect(await statistics.snapshot(for: "feed") == .init(attempts: 4, firstTrySuccesses: 2, successesAfterRetry: 1, failures: 0))
-        #expect(await statistics.snapshot(for: "artwork") == .init(attempts: 7, firstTrySuccesses: 0, successesAfterRetry: 1, failures: 2))
+        #expect(await statistics.snapshot(for: "artwork") == .init(attempts: 7, firstTrySuccesses: 0, successesAfterRetry: 1, failures: 2, failuresAfterRetry: 1))
         #expect(await statistics.snapshot(for: "never") == .init())
         #expect(await statistics.snapshots().keys.sorted() == ["artwork", "feed"])
     }

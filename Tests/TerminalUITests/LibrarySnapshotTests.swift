@@ -24,6 +24,13 @@ struct LibrarySnapshotTests {
         topErrorOperations: [.init(operation: "playStation", errorCount: 30), .init(operation: "refreshPodcast", errorCount: 12)],
         resolutionStats: [:], successRate: 0.8)
 
+    /// Retry statistics: feeds recovered by a retry 2 times in 3, artwork once in 1, status never retried.
+    static let retries = RetryStatisticsSummary([
+        "podcastFeed": .init(attempts: 14, firstTrySuccesses: 6, successesAfterRetry: 2, failures: 1, failuresAfterRetry: 1),
+        "artwork": .init(attempts: 5, firstTrySuccesses: 3, successesAfterRetry: 1),
+        "radioStatus": .init(attempts: 8, firstTrySuccesses: 8),
+    ])
+
     static func mini(_ label: String, _ language: Language) -> MiniPlayerViewState {
         let state = Samples.states.first { $0.label == label }!.state
         return MiniPlayerViewState(state: state, context: Samples.context(language))
@@ -47,7 +54,7 @@ struct LibrarySnapshotTests {
                 tab: .podcasts, list: .loaded([Row(title: "Episode 42: Resilience", detail: "12:34 / 1:00:00"), Row(title: "Episode 41", detail: "played")]),
                 episodesOf: "The Swift Show", miniPlayer: mini("failed recoverable", language), language: language)))
             out.append(("sessions-empty-\(l)", LibraryScreen(tab: .sessions, list: .empty, language: language)))
-            out.append(("diagnostics-\(l)", LibraryScreen(tab: .diagnostics, diagnostics: summary, language: language)))
+            out.append(("diagnostics-\(l)", LibraryScreen(tab: .diagnostics, diagnostics: summary, retries: retries, language: language)))
             out.append(("offline-alert-\(l)", LibraryScreen(
                 tab: .podcasts, list: .loaded([Row(title: "The Swift Show", detail: "2 episodes")]), connectivity: .offline,
                 alert: ErrorAlertViewState(error: PlaybackError(.invalidFeed), language: language), language: language)))

@@ -13,6 +13,7 @@ enum LibrarySchema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createLibrary)
         migrator.registerMigration("v2", migrate: addAnalyticsAndFeedValidators)
+        migrator.registerMigration("v3", migrate: addRetryStatistics)
         return migrator
     }
 
@@ -95,6 +96,23 @@ enum LibrarySchema {
             CREATE INDEX errorEvent_bySummaryGroup ON errorEvent(errorType, operation, isRetryable, resolution, timestamp);
             ALTER TABLE podcast ADD COLUMN etag TEXT;
             ALTER TABLE podcast ADD COLUMN lastModified TEXT;
+            """)
+    }
+
+    /// Retry totals per operation (exactly `RetryStatistics.Snapshot`'s counters), added to after
+    /// every retried network operation, so `tonearm errors` and Diagnostics show how retries fare
+    /// across runs. The key is an operation name (`AnalyticsIdentifier`), never a URL or host.
+    private static func addRetryStatistics(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE retryStatistic (
+                operation TEXT PRIMARY KEY NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                firstTrySuccesses INTEGER NOT NULL DEFAULT 0,
+                successesAfterRetry INTEGER NOT NULL DEFAULT 0,
+                failures INTEGER NOT NULL DEFAULT 0,
+                failuresAfterRetry INTEGER NOT NULL DEFAULT 0,
+                cancellations INTEGER NOT NULL DEFAULT 0
+            );
             """)
     }
 }

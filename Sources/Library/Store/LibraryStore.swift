@@ -25,6 +25,8 @@ public final class LibraryStore: Sendable {
     public let recovery: LibraryRecovery?
     /// The persistent store for `ErrorAnalytics`, in the same database.
     public let errorEvents: SQLiteErrorEventStore
+    /// The persistent totals of `RetryStatistics`, in the same database.
+    public let retryStatistics: SQLiteRetryStatisticsStore
 
     let pool: DatabasePool
     let now: @Sendable () -> Date
@@ -35,6 +37,7 @@ public final class LibraryStore: Sendable {
         self.recovery = recovery
         self.now = now
         self.errorEvents = SQLiteErrorEventStore(pool: pool)
+        self.retryStatistics = SQLiteRetryStatisticsStore(pool: pool)
     }
 
     /// Opens (creating the directory and file) and migrates. A file that is not a database or fails

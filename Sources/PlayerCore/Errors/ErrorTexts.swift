@@ -7,10 +7,11 @@
 /// status number, the refused action and state). URLs, paths, titles, credentials and
 /// `underlying` never reach them.
 enum ErrorTexts {
-    static func text(for error: PlaybackError, in language: Language) -> LocalizedErrorText {
+    static func text(for error: PlaybackError, in language: Language, operation: ErrorOperation = .playback) -> LocalizedErrorText {
+        if operation != .playback, let text = OperationErrorTexts.text(for: error, in: language, operation: operation) { return text }
         switch language {
-        case .english: english(error)
-        case .russian: russian(error)
+        case .english: return english(error)
+        case .russian: return russian(error)
         }
     }
 
@@ -180,6 +181,12 @@ enum ErrorTexts {
                 "Episode Changed",
                 "The episode's file changed on the server while it was playing.",
                 "Try again to continue from the same point in the new file.")
+        case .circuitOpen:
+            let host = error.host ?? "The server"
+            return make(
+                "Server Not Responding",
+                "\(host) failed several times in a row, so Tonearm stopped contacting it for a while.",
+                "Tonearm tries \(error.host ?? "it") again \(englishWhen(error)).")
         case .malformedData:
             return make(
                 "Unreadable Data",
@@ -223,7 +230,7 @@ enum ErrorTexts {
         }
     }
 
-    private static func englishStatus(_ message: String, _ status: Int?) -> String {
+    static func englishStatus(_ message: String, _ status: Int?) -> String {
         guard let status else { return message }
         return "\(message) The server answered with status \(status)."
     }
@@ -426,6 +433,12 @@ enum ErrorTexts {
                 "Эпизод изменился",
                 "Файл эпизода изменился на сервере во время воспроизведения.",
                 "Повторите, чтобы продолжить с того же места в новом файле.")
+        case .circuitOpen:
+            let host = error.host.map { "Сервер \($0)" } ?? "Сервер"
+            return make(
+                "Сервер не отвечает",
+                "\(host) несколько раз подряд не ответил, поэтому Tonearm временно к нему не обращается.",
+                "Tonearm снова попробует подключиться \(russianWhen(error)).")
         case .malformedData:
             return make(
                 "Нечитаемые данные",
@@ -469,7 +482,7 @@ enum ErrorTexts {
         }
     }
 
-    private static func russianStatus(_ message: String, _ status: Int?) -> String {
+    static func russianStatus(_ message: String, _ status: Int?) -> String {
         guard let status else { return message }
         return "\(message) Сервер ответил кодом \(status)."
     }
@@ -508,7 +521,28 @@ enum ErrorTexts {
         }
     }
 
-    private static func make(_ title: String, _ message: String, _ suggestion: String) -> LocalizedErrorText {
+    /// Whole seconds until an open breaker lets a probe through (its `retryAfter`), rounded up
+    /// so the text never promises a try earlier than it comes.
+    static func secondsUntilRetry(_ error: PlaybackError) -> Int? {
+        guard case .seconds(let seconds)? = error.retryAfter, seconds.isFinite else { return nil }
+        return Int(min(RetryAfter.maximumDelay, max(0, seconds)).rounded(.up))
+    }
+
+    /// "in 30 s", "in 2 min", "in a moment".
+    static func englishWhen(_ error: PlaybackError) -> String {
+        guard let seconds = secondsUntilRetry(error), seconds > 0 else { return "in a moment" }
+        if seconds < 120 { return "in \(seconds) s" }
+        return "in \((seconds + 59) / 60) min"
+    }
+
+    /// "через 30 с", "через 2 мин", "через несколько секунд".
+    static func russianWhen(_ error: PlaybackError) -> String {
+        guard let seconds = secondsUntilRetry(error), seconds > 0 else { return "через несколько секунд" }
+        if seconds < 120 { return "через \(seconds) с" }
+        return "через \((seconds + 59) / 60) мин"
+    }
+
+    static func make(_ title: String, _ message: String, _ suggestion: String) -> LocalizedErrorText {
         LocalizedErrorText(title: title, message: message, recoverySuggestion: suggestion)
     }
 }

@@ -12,8 +12,14 @@ public struct LocalizedErrorText: Sendable, Hashable, Codable {
 }
 
 extension PlaybackError {
-    /// Title, message and suggestion in `language`.
+    /// Title, message and suggestion in `language`, worded for playback.
     public func text(in language: Language) -> LocalizedErrorText { ErrorTexts.text(for: self, in: language) }
+
+    /// Title, message and suggestion in `language`, worded for what failed: a dropped connection
+    /// while fetching a feed must not talk about playback or promise a reconnect nobody makes.
+    public func text(in language: Language, for operation: ErrorOperation) -> LocalizedErrorText {
+        ErrorTexts.text(for: self, in: language, operation: operation)
+    }
 
     public func title(in language: Language) -> String { text(in: language).title }
     public func message(in language: Language) -> String { text(in: language).message }

@@ -16,6 +16,9 @@ public struct PlaybackError: Error, Sendable, Hashable, Codable, CustomStringCon
     public let rejectedAction: PlayerAction?
     /// For `invalidTransition`: the state that refused it.
     public let rejectedState: PlayerState.Name?
+    /// For `circuitOpen`: the host (and port, when not the scheme's default) that is not being
+    /// contacted. Only a host, never a URL: no path, query or credentials.
+    public let host: String?
     /// The original error's description, for logs only.
     public let underlying: String?
 
@@ -25,6 +28,7 @@ public struct PlaybackError: Error, Sendable, Hashable, Codable, CustomStringCon
         retryAfter: RetryAfter? = nil,
         rejectedAction: PlayerAction? = nil,
         rejectedState: PlayerState.Name? = nil,
+        host: String? = nil,
         underlying: String? = nil
     ) {
         self.code = code
@@ -32,13 +36,14 @@ public struct PlaybackError: Error, Sendable, Hashable, Codable, CustomStringCon
         self.retryAfter = retryAfter
         self.rejectedAction = rejectedAction
         self.rejectedState = rejectedState
+        self.host = host.map { TextSanitizer.singleLine($0, maxLength: 260) }
         self.underlying = underlying.map { TextSanitizer.singleLine($0, maxLength: 1000) }
     }
 
     /// Two errors are the same failure when code and typed details agree; the log text may differ.
     public static func == (lhs: PlaybackError, rhs: PlaybackError) -> Bool {
         lhs.code == rhs.code && lhs.httpStatus == rhs.httpStatus && lhs.retryAfter == rhs.retryAfter
-            && lhs.rejectedAction == rhs.rejectedAction && lhs.rejectedState == rhs.rejectedState
+            && lhs.rejectedAction == rhs.rejectedAction && lhs.rejectedState == rhs.rejectedState && lhs.host == rhs.host
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -46,11 +51,20 @@ public struct PlaybackError: Error, Sendable, Hashable, Codable, CustomStringCon
         hasher.combine(httpStatus)
         hasher.combine(rejectedAction)
         hasher.combine(rejectedState)
+        hasher.combine(host)
     }
 
     /// A refused intent (seed 001: invalid transitions are rejected, never silently applied).
     public static func invalidTransition(_ action: PlayerAction, in state: PlayerState.Name) -> PlaybackError {
         PlaybackError(.invalidTransition, rejectedAction: action, rejectedState: state)
+    }
+
+    /// A call refused by an open circuit breaker: names the host and, as `retryAfter`, the
+    /// seconds until the breaker lets a probe through (so the texts can say when).
+    public static func circuitOpen(host: String, retryIn seconds: Double) -> PlaybackError {
+        PlaybackError(
+            .circuitOpen, retryAfter: .seconds(max(0, seconds)), host: host,
+            underlying: "circuit open for \(host); next try in \(Int(max(0, seconds).rounded(.up))) s")
     }
 
     /// Seed 004's category.
@@ -73,6 +87,7 @@ public struct PlaybackError: Error, Sendable, Hashable, Codable, CustomStringCon
         var parts = ["\(errorType) (\(code.rawValue))"]
         if let httpStatus { parts.append("HTTP \(httpStatus)") }
         if let rejectedAction, let rejectedState { parts.append("\(rejectedAction.rawValue) in \(rejectedState.rawValue)") }
+        if let host { parts.append("host \(host)") }
         if let underlying { parts.append(underlying) }
         return parts.joined(separator: ": ")
     }

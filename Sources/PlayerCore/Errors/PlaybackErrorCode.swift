@@ -35,6 +35,9 @@ extension PlaybackError {
         /// An episode's file changed on the server while it played (a new size or ETag): the rest
         /// cannot be joined to what was already heard without damaging the audio.
         case sourceChanged = 2019
+        /// The host failed too often in a row, so its circuit breaker refuses calls for a while:
+        /// the call was never made. The error names the host and when it is tried again.
+        case circuitOpen = 2020
         // Parsing
         case malformedData = 3001
         case unsupportedFormat = 3002
@@ -63,7 +66,7 @@ extension PlaybackError {
         public var category: Category {
             switch self {
             case .offline, .connectionFailed, .connectionTimeout, .connectionLost, .dnsFailure, .tlsFailure,
-                .httpRetryable, .httpClientError, .bufferingTimeout, .stalled:
+                .httpRetryable, .httpClientError, .bufferingTimeout, .stalled, .circuitOpen:
                 return .network
             case .httpUnauthorized, .permissionDenied:
                 return .authorization
@@ -98,6 +101,10 @@ extension PlaybackError {
             switch self {
             case .offline, .connectionFailed, .connectionTimeout, .connectionLost, .dnsFailure, .httpRetryable,
                 .streamUnavailable, .bufferingTimeout, .stalled, .audioOutputLost:
+                return .automatic
+            // Automatic, with `retryAfter` set to the end of the breaker's cool-down: a reconnect
+            // policy that honours Retry-After waits exactly until the half-open probe may run.
+            case .circuitOpen:
                 return .automatic
             case .httpNotFound, .tlsFailure, .audioOutputUnavailable, .cancelled, .unknown, .wrongContentType,
                 .libraryCorrupt, .sourceChanged:

@@ -133,4 +133,11 @@ public enum ResilienceDefaults {
     public static let breakerOpenDuration: Double = 30
     /// Seconds a half-open probe may take before it counts as failed.
     public static let breakerProbeTimeout: Double = 10
+    /// Most requests one batch (an OPML import, a refresh of every podcast) has in flight to one
+    /// host at a time. Two keeps a batch quick while bounding what a dead host sees: when its
+    /// breaker opens after `breakerFailureThreshold` failures, at most one more attempt can
+    /// already be under way (5 + 1 connections, however many feeds the host serves).
+    public static let batchRequestsPerHost = 2
+    /// Most requests one batch has in flight in total.
+    public static let batchRequestsInFlight = 4
 }

@@ -142,6 +142,22 @@ public final class CircuitBreaker: Sendable {
         }
     }
 
+    /// Seconds until `key` lets a call through again: 0 when closed or a half-open probe slot is
+    /// free; the rest of the open period when open; the rest of the probe's timeout while a probe
+    /// is in flight (its answer may close the breaker sooner). Says *when* in refusal messages.
+    public func secondsUntilPermitted(_ key: String) -> Double {
+        let now = elapsed()
+        let phase = table.withLock { table in current(table.phases[key], now: now) }
+        let remaining: Duration
+        switch phase {
+        case .closed, .halfOpen(probe: nil, _): return 0
+        case .open(let since): remaining = since + .seconds(openDuration) - now
+        case .halfOpen(_?, let probeSince): remaining = probeSince + .seconds(probeTimeout) - now
+        }
+        let (whole, atto) = remaining.components
+        return max(0, Double(whole) + Double(atto) / 1e18)
+    }
+
     /// Applies the passage of time: an open period that ended becomes half-open with a free probe
     /// slot; a probe older than `probeTimeout` counts as failed, re-opening the breaker as of the
     /// instant it timed out (deterministic however late anyone looks).

@@ -34,8 +34,11 @@ public struct RetryAttemptReport: Sendable, Hashable {
 /// - After `policy.maxAttempts` tries the last error is thrown.
 /// - With a `budget`, each retry (never the first try) takes a token; an empty budget ends the run
 ///   with the last error.
-/// - With a `breaker`, each try asks it first (key `breakerKey`, or the operation name); an open
-///   circuit fails fast with `connectionFailed` without calling `body`.
+/// - With a `breaker`, each try asks it first (key `breakerKey`, usually
+///   `HostCircuitBreakers.host(of:)`, or the operation name); an open circuit fails fast with
+///   `circuitOpen` (naming the key and the seconds until it is tried again) without calling `body`;
+///   a retry refused that way ends the run with the error of its last try, like a spent budget.
+///   Each try's outcome is reported as `CircuitBreaker.Outcome(error)` classifies it.
 /// - Cancellation before a try or during a wait throws `.cancelled` with no further tries.
 ///
 /// - Parameters:
@@ -58,6 +61,7 @@ public func withRetry<T>(
     let key = breakerKey ?? operation
     var attempts = 0
     var previousDelay: Double?
+    var lastFailure: PlaybackError?
 
     /// Records the run's end in the statistics and hands back the error to throw.
     func finish(_ error: PlaybackError) async -> PlaybackError {
@@ -71,7 +75,9 @@ public func withRetry<T>(
         var permit: CircuitBreaker.Permit?
         if let breaker {
             guard let granted = breaker.acquire(key) else {
-                throw await finish(PlaybackError(.connectionFailed, underlying: "circuit open for \(key)"))
+                // A run that already tried ends with what went wrong with it; a run refused before
+                // its first try says why it made none.
+                throw await finish(lastFailure ?? PlaybackError.circuitOpen(host: key, retryIn: breaker.secondsUntilPermitted(key)))
             }
             permit = granted
         }
@@ -86,12 +92,11 @@ public func withRetry<T>(
         } catch {
             failure = PlaybackError.from(error)
         }
+        lastFailure = failure
 
         if let breaker, let permit {
             // Only transient failures say something about the host's health; a 404 is an answer.
-            let outcome: CircuitBreaker.Outcome =
-                failure.code == .cancelled ? .abandoned : (failure.isRetryable ? .failure : .success)
-            breaker.record(permit, outcome)
+            breaker.record(permit, CircuitBreaker.Outcome(failure))
         }
 
         guard failure.isRetryable, attempts < policy.maxAttempts else { throw await finish(failure) }

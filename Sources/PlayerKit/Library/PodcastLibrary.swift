@@ -40,7 +40,7 @@ public struct PodcastLibrary: Sendable {
     }
 
     public let store: LibraryStore
-    private let network: NetworkClient
+    private var network: NetworkClient
     private let analytics: ErrorAnalytics?
     private let options: Options
     private let logger: Logger
@@ -85,28 +85,39 @@ public struct PodcastLibrary: Sendable {
     }
 
     /// Subscribes to every feed of an OPML document, each on its own: one dead feed is reported in
-    /// its outcome and the others are still added. Feeds are fetched a few at a time.
+    /// its outcome and the others are still added. Feeds are fetched a few at a time, at most
+    /// `ResilienceDefaults.batchRequestsPerHost` to one host (`HostLanes`), so a dead host's
+    /// breaker stops the import's attempts on it early: the feeds not tried fail with
+    /// `circuitOpen`, which names the host and when it is tried again. The import spends one
+    /// retry budget (the client's, or its own when the client has none).
     public func importOPML(_ data: Data) async throws(PlaybackError) -> [ImportOutcome] {
         let subscriptions = try OPMLParser.parse(data)
+        var budgeted = self
+        if budgeted.network.retryBudget == nil { budgeted.network.retryBudget = RetryBudget() }
+        let run = budgeted
         var outcomes = [ImportOutcome?](repeating: nil, count: subscriptions.count)
-        let parallel = 4
-        await withTaskGroup(of: (Int, ImportOutcome).self) { group in
+        let lanes = HostLanes.lanes(for: subscriptions.map(\.feedURL))
+        await withTaskGroup(of: [(Int, ImportOutcome)].self) { group in
             var next = 0
             func launch() {
-                guard next < subscriptions.count else { return }
-                let (index, url) = (next, subscriptions[next].feedURL)
+                guard next < lanes.count else { return }
+                let lane = lanes[next].map { ($0, subscriptions[$0].feedURL) }
                 next += 1
                 group.addTask {
-                    do throws(PlaybackError) {
-                        return (index, .added(try await add(feedURL: url)))
-                    } catch {
-                        return (index, error.code == .alreadyInLibrary ? .alreadyThere(url) : .failed(url, error))
+                    var done: [(Int, ImportOutcome)] = []
+                    for (index, url) in lane {
+                        do throws(PlaybackError) {
+                            done.append((index, .added(try await run.add(feedURL: url))))
+                        } catch {
+                            done.append((index, error.code == .alreadyInLibrary ? .alreadyThere(url) : .failed(url, error)))
+                        }
                     }
+                    return done
                 }
             }
-            for _ in 0..<parallel { launch() }
-            for await (index, outcome) in group {
-                outcomes[index] = outcome
+            for _ in 0..<ResilienceDefaults.batchRequestsInFlight { launch() }
+            for await finished in group {
+                for (index, outcome) in finished { outcomes[index] = outcome }
                 launch()
             }
         }

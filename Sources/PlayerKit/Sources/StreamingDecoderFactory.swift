@@ -40,6 +40,14 @@ public struct StreamingDecoderFactory: DecoderFactory {
         /// How an episode's source waits between those requests; nil waits on the wall clock.
         /// Tests pass a closure that returns at once.
         public var episodeRetrySleep: (@Sendable (Double) -> Void)?
+        /// The per-host breakers asked before every stream and episode connection (the process's
+        /// shared registry by default); a host whose breaker is open fails the load with
+        /// `circuitOpen`, whose `retryAfter` is when the host may be tried again.
+        public var breakers: HostCircuitBreakers? = .shared
+        /// The playback session's retry budget, handed to episode sources for the reconnect
+        /// policy (see `ResumableHTTPSource.Configuration.retryBudget`). `TonearmPlayer` gives
+        /// each player one when this is nil.
+        public var retryBudget: RetryBudget?
 
         public init() {}
     }
@@ -83,7 +91,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
         let current = SourceReference()
         let source = HTTPByteSource(
             url: url, connectTimeout: options.connectTimeout, readTimeout: options.stallTimeout, capacity: options.ringCapacity,
-            endOfBodyIsEnd: !track.isLive, logger: logger,
+            endOfBodyIsEnd: !track.isLive, logger: logger, breakers: options.breakers,
             onMetadata: { [events] metadata in
                 events(.metadata(track, metadata, current.source?.stationInfo ?? IcyStationInfo(headers: [:])))
             })
@@ -116,6 +124,8 @@ public struct StreamingDecoderFactory: DecoderFactory {
         configuration.capacity = options.ringCapacity
         configuration.retryPolicy = options.episodeRetryPolicy
         configuration.sleep = options.episodeRetrySleep
+        configuration.breakers = options.breakers
+        configuration.retryBudget = options.retryBudget
         let source = ResumableHTTPSource(url: url, configuration: configuration, logger: logger)
         load.onCancel { source.close() }
         do throws(PlaybackError) {

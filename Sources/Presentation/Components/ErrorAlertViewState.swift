@@ -11,8 +11,10 @@ public struct ErrorAlertViewState: Sendable, Hashable, Codable {
     public let dismissTitle: String
     public let error: PlaybackError
 
-    public init(error: PlaybackError, language: Language) {
-        let text = error.text(in: language)
+    /// - Parameter operation: what failed; it chooses the wording (a feed that could not be
+    ///   fetched is not described as playback).
+    public init(error: PlaybackError, language: Language, operation: ErrorOperation = .playback) {
+        let text = error.text(in: language, for: operation)
         icon = .warning
         title = text.title
         message = text.message

@@ -56,6 +56,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     private let startOffset: Int64?
     private let requestsIcyMetadata: Bool
     private let requestLog: HTTPRequestLog
+    private let health: ConnectionHealth
 
     private enum Phase {
         case idle, connecting, streaming, ended, failed(PlaybackError), closed
@@ -86,6 +87,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     ///   - startOffset: asks for the file from this byte on (`Range: bytes=N-`); nil asks for all.
     ///   - requestsIcyMetadata: sends `Icy-MetaData: 1` (radio); false for files.
     ///   - logger: receives the request's `debug` records (URL redacted); silent by default.
+    ///   - breakers: asked before connecting (`circuitOpen` while the host's is open) and told how
+    ///     the connection went, at connection time only; nil: no breaker.
     ///   - onMetadata: receives each ICY metadata block.
     public init(
         url: URL,
@@ -97,8 +100,10 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         startOffset: Int64? = nil,
         requestsIcyMetadata: Bool = true,
         logger: Logger = Logger(label: "tonearm.http", factory: { _ in SwiftLogNoOpLogHandler() }),
+        breakers: HostCircuitBreakers? = nil,
         onMetadata: (@Sendable (IcyMetadata) -> Void)? = nil
     ) {
+        self.health = ConnectionHealth(breakers: breakers, url: url)
         self.url = url
         self.httpClient = client
         self.connectTimeout = connectTimeout
@@ -149,6 +154,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         lastActivity = startedAt
         let delegate = BodyDelegate(source: self)
         do {
+            try health.begin()
             var headers = HTTPHeaders()
             headers.add(name: "User-Agent", value: SharedHTTPClient.userAgent)
             if requestsIcyMetadata { headers.add(name: "Icy-MetaData", value: "1") }
@@ -162,6 +168,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
             task = running
         } catch {
             phase = .failed(HTTPErrorMapping.map(error))
+            health.abandoned()
         }
         // A Dispatch timer, not a task: the watchdog must fire on time even when the Swift
         // concurrency pool (two threads on a two-core machine) is busy.
@@ -235,6 +242,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         waiter?.fail(CancellationError())
         running?.cancel()
         timer?.cancel()
+        health.abandoned()
     }
 
     // MARK: - Body (on the client's event loop)
@@ -333,6 +341,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     /// Checks the status and content type, reads the headers; returns the demuxer to use.
     private func handleHead(status: Int, headers responseHeaders: HTTPHeaders) throws(PlaybackError) -> IcyDemuxer {
         requestLog.responded(status: status)
+        health.answered(status: status)
         let info = HTTPResponseInfo(status: status) { responseHeaders.first(name: $0) }
         condition.withLock { _responseInfo = info }
         guard (200...299).contains(status) else {
@@ -384,6 +393,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     private func fail(_ error: any Error) {
         let mapped = HTTPErrorMapping.map(error)
         requestLog.ended(bytes: bytesReceived, error: mapped)
+        health.failed(mapped)
         condition.lock()
         var waiter: EventLoopPromise<Void>?
         if isOpen {

@@ -81,6 +81,11 @@ public struct NetworkClient: Sendable {
     private let statistics: RetryStatistics?
     private let onRetry: @Sendable (RetryAttemptReport) -> Void
     let logger: Logger
+    /// The per-host breakers every request asks first (the process's shared registry by default).
+    public var breakers: HostCircuitBreakers?
+    /// The retries one playback session or command run may spend in total; nil: unlimited.
+    /// Give each session or command its own (`var client = NetworkClient.shared; client.retryBudget = RetryBudget()`).
+    public var retryBudget: RetryBudget?
 
     /// - Parameters:
     ///   - clock: waits between retries; tests pass a test clock.
@@ -94,10 +99,14 @@ public struct NetworkClient: Sendable {
         seed: UInt64? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
         statistics: RetryStatistics? = nil,
+        breakers: HostCircuitBreakers? = .shared,
+        retryBudget: RetryBudget? = nil,
         onRetry: @escaping @Sendable (RetryAttemptReport) -> Void = { _ in },
         logger: Logger = Logger(label: "tonearm.network", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.logger = logger
+        self.breakers = breakers
+        self.retryBudget = retryBudget
         self.http = http
         self.httpWithoutRedirects = httpWithoutRedirects
         self.clock = clock
@@ -108,6 +117,8 @@ public struct NetworkClient: Sendable {
     }
 
     /// GETs `url` and returns the whole body, retrying transient failures with `options.policy`.
+    /// Each try asks `url`'s host breaker first (`circuitOpen` while it is open) and each retry
+    /// takes a token from `retryBudget` (when spent, the last error ends the run).
     ///
     /// - Parameter operation: a stable name for retry statistics (never a URL or a title).
     /// - Throws: `streamUnavailable` for a URL that is not http(s); the mapped status for non-2xx
@@ -122,6 +133,7 @@ public struct NetworkClient: Sendable {
         let now = self.now
         return try await withRetry(
             operation, policy: options.policy, clock: clock, random: seed.map(SeededRandom.init(seed:)) ?? .systemSeeded(),
+            budget: retryBudget, breaker: breakers?.breaker, breakerKey: HostCircuitBreakers.host(of: url),
             statistics: statistics, now: now, onRetry: Self.loggingRetries(onRetry, logger: logger)
         ) { [logger] in
             try await Self.logged(target, operation: operation, logger: logger) { try await Self.fetchOnce(target, http: http, options: options, now: now) }

@@ -49,6 +49,13 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
         public var sleep: (@Sendable (Double) -> Void)?
         /// The jitter's random source.
         public var random: SeededRandom = .systemSeeded()
+        /// Asked before every request (the first and each resume) and told how its connection
+        /// went; a host whose breaker is open fails the request with `circuitOpen`. Nil: none.
+        public var breakers: HostCircuitBreakers?
+        /// The playback session's retry budget, for the reconnect policy: take a token
+        /// (`tryAcquire()`) before each retry and stop with the causing error when it says no.
+        /// This source does not spend it by itself.
+        public var retryBudget: RetryBudget?
 
         public init() {}
     }
@@ -192,7 +199,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
         let source = HTTPByteSource(
             url: url, client: client, connectTimeout: configuration.connectTimeout, readTimeout: configuration.readTimeout,
             capacity: configuration.capacity, endOfBodyIsEnd: true, startOffset: start > 0 ? start : nil,
-            requestsIcyMetadata: false, logger: logger)
+            requestsIcyMetadata: false, logger: logger, breakers: configuration.breakers)
         current = source
         _requestCount += 1
         condition.unlock()

@@ -29,6 +29,8 @@ public struct LibraryScreen: Sendable {
     /// The `/` search being typed or applied; nil when not searching.
     public var search: String?
     public var diagnostics: ErrorAnalyticsSummary?
+    /// How retries fared per operation (the library's persistent retry statistics).
+    public var retries: RetryStatisticsSummary?
     public var miniPlayer: MiniPlayerViewState?
     public var connectivity: Connectivity
     public var alert: ErrorAlertViewState?
@@ -40,7 +42,8 @@ public struct LibraryScreen: Sendable {
 
     public init(
         tab: Tab, list: ListScreenState<Row> = .initial, episodesOf: String? = nil, selection: Int = 0, search: String? = nil,
-        diagnostics: ErrorAnalyticsSummary? = nil, miniPlayer: MiniPlayerViewState? = nil, connectivity: Connectivity = .unknown,
+        diagnostics: ErrorAnalyticsSummary? = nil, retries: RetryStatisticsSummary? = nil, miniPlayer: MiniPlayerViewState? = nil,
+        connectivity: Connectivity = .unknown,
         alert: ErrorAlertViewState? = nil, prompt: (label: String, text: String)? = nil, language: Language,
         bindings: KeyBindings = .standard, spinnerTick: Int = 0
     ) {
@@ -50,6 +53,7 @@ public struct LibraryScreen: Sendable {
         self.selection = selection
         self.search = search
         self.diagnostics = diagnostics
+        self.retries = retries
         self.miniPlayer = miniPlayer
         self.connectivity = connectivity
         self.alert = alert
@@ -190,7 +194,14 @@ public struct LibraryScreen: Sendable {
         }
         let label = { (key: TerminalStrings.Diagnostics) in TerminalStrings.diagnostics(key, in: self.language) }
         line("\(label(.total)): \(summary.totalErrors)    \(label(.last24Hours)): \(summary.errorsLast24Hours)    \(label(.last7Days)): \(summary.errorsLast7Days)", .bold)
-        line("\(label(.retryable)): \(Int(summary.retryableErrorsPercentage.rounded()))%    \(label(.successRate)): \(Int((summary.successRate * 100).rounded()))%")
+        line("\(label(.retryable)): \(Int(summary.retryableErrorsPercentage.rounded()))%    \(label(.resolvedByRetry)): \(Int((summary.successRate * 100).rounded()))%")
+        // The real retry success rate: of the operations that retried, how many then succeeded.
+        let retried = retries?.retriedRuns ?? 0
+        if let rate = retries?.retrySuccessRate {
+            line("\(label(.successRate)): \(Self.percent(rate))    (\(TerminalStrings.retriedOperations(retried, in: language)))")
+        } else {
+            line("\(label(.successRate)): —    (\(label(.nothingRetried)))", .dim)
+        }
         row += 1
         line(label(.topTypes), .bold)
         let most = max(1, summary.topErrorTypes.map(\.count).max() ?? 1)
@@ -204,7 +215,17 @@ public struct LibraryScreen: Sendable {
         row += 1
         line(label(.topOperations), .bold)
         for entry in summary.topErrorOperations { line("\(entry.operation): \(entry.errorCount)", .dim) }
+        let retriedOperations = retries?.operations.filter { $0.retriedRuns > 0 } ?? []
+        guard !retriedOperations.isEmpty else { return }
+        row += 1
+        line(label(.retriesByOperation), .bold)
+        for entry in retriedOperations {
+            let rate = entry.retrySuccessRate.map(Self.percent) ?? "—"
+            line("\(entry.operation): \(entry.successesAfterRetry)/\(entry.retriedRuns)  \(rate)", .dim)
+        }
     }
+
+    private static func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded()))%" }
 
     private func drawAlert(_ alert: ErrorAlertViewState, on canvas: inout Canvas) {
         let width = min(60, canvas.width - 4)

@@ -45,7 +45,8 @@ public enum TerminalStrings {
     }
 
     enum Diagnostics {
-        case total, last24Hours, last7Days, retryable, successRate, topTypes, topOperations
+        case total, last24Hours, last7Days, retryable, resolvedByRetry, successRate, nothingRetried, topTypes, topOperations,
+            retriesByOperation
     }
 
     /// Labels of seed 004's summary on the Diagnostics screen.
@@ -59,12 +60,29 @@ public enum TerminalStrings {
         case (.last7Days, .russian): "за 7 дней"
         case (.retryable, .english): "Retryable"
         case (.retryable, .russian): "Повторяемых"
+        case (.resolvedByRetry, .english): "Resolved by a retry"
+        case (.resolvedByRetry, .russian): "Устранено повтором"
         case (.successRate, .english): "Retry success rate"
         case (.successRate, .russian): "Успешных повторов"
+        case (.nothingRetried, .english): "nothing retried yet"
+        case (.nothingRetried, .russian): "повторов ещё не было"
+        case (.retriesByOperation, .english): "Retries by operation (recovered/retried)"
+        case (.retriesByOperation, .russian): "Повторы по операциям (успешно/всего)"
         case (.topTypes, .english): "Top error types"
         case (.topTypes, .russian): "Частые ошибки"
         case (.topOperations, .english): "By operation"
         case (.topOperations, .russian): "По операциям"
+        }
+    }
+
+    /// "of 12 retried operations", with the Russian form of «операция» after «из».
+    static func retriedOperations(_ count: Int, in language: Language) -> String {
+        switch language {
+        case .english: return "of \(count) retried \(count == 1 ? "operation" : "operations")"
+        case .russian:
+            // After «из» the genitive: «из 1 операции», «из 21 операции», otherwise «операций».
+            let noun = count % 10 == 1 && count % 100 != 11 ? "операции" : "операций"
+            return "из \(count) \(noun) с повторами"
         }
     }
 

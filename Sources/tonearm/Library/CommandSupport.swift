@@ -24,9 +24,9 @@ func orFail<T>(_ body: () async throws(PlaybackError) -> T) async -> T {
 
 extension ErrorOutput {
     /// Reports a failure of one item of a batch (one feed of an import) and lets the batch go on.
-    static func warn(_ error: PlaybackError, about item: String) {
+    static func warn(_ error: PlaybackError, about item: String, operation: ErrorOperation = .playback) {
         CLILog.logger.warning("item failed", metadata: metadata(error))
-        let text = error.text(in: .current)
+        let text = error.text(in: .current, for: operation)
         let name = TextSanitizer.singleLine(item, maxLength: 120)
         FileHandle.standardError.write(Data("tonearm: \(name): \(text.title): \(text.message) \(text.recoverySuggestion)\n".utf8))
     }

@@ -24,12 +24,39 @@ struct ErrorsCommand: AsyncParsableCommand {
             return
         }
         let summary = await orFail { () async throws(PlaybackError) in try await Self.wrap { try await library.analytics.summary() } }
+        let retries = await orFail { () async throws(PlaybackError) in
+            try await Self.wrap { try await library.retryStatistics.persistedSummary() }
+        }
         if json {
-            let data = try ErrorAnalytics.makeEncoder().encode(summary)
-            FileHandle.standardOutput.write(data + Data("\n".utf8))
+            FileHandle.standardOutput.write(try Self.json(summary, retries: retries) + Data("\n".utf8))
             return
         }
         print(Self.table(summary))
+        print("")
+        print(Self.table(retries))
+    }
+
+    /// The analytics summary with one more key, `retryStatistics` (per operation: runs, attempts,
+    /// retried runs, successes after a retry and the retry success rate).
+    static func json(_ summary: ErrorAnalyticsSummary, retries: RetryStatisticsSummary) throws -> Data {
+        let encoder = ErrorAnalytics.makeEncoder()
+        var object = try JSONSerialization.jsonObject(with: try encoder.encode(summary)) as? [String: Any] ?? [:]
+        object["retryStatistics"] = try JSONSerialization.jsonObject(with: try encoder.encode(retries))
+        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+    }
+
+    /// How retries fared per operation, across every run recorded in the library.
+    static func table(_ retries: RetryStatisticsSummary) -> String {
+        guard !retries.operations.isEmpty else { return "No network operations recorded yet." }
+        let rate = { (fraction: Double?) in fraction.map { String(format: "%.0f %%", $0 * 100) } ?? "-" }
+        return [
+            TextTable.render(
+                header: ["OPERATION", "RUNS", "ATTEMPTS", "RETRIED", "RECOVERED", "RETRY SUCCESS"],
+                rows: retries.operations.map {
+                    [$0.operation, "\($0.runs)", "\($0.attempts)", "\($0.retriedRuns)", "\($0.successesAfterRetry)", rate($0.retrySuccessRate)]
+                }),
+            "Retry success rate: \(rate(retries.retrySuccessRate)) of \(retries.retriedRuns) retried operations",
+        ].joined(separator: "\n")
     }
 
     /// Store reads throw untyped errors; the CLI reports them typed.

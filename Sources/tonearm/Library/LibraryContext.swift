@@ -10,6 +10,11 @@ import Streaming
 struct LibraryContext {
     let store: LibraryStore
     let analytics: ErrorAnalytics
+    /// Retry counts per operation, added to the library's totals as each operation ends.
+    let retryStatistics: RetryStatistics
+    /// This command run's network client: the process's host breakers, this run's retry budget,
+    /// and the persistent retry statistics.
+    let network: NetworkClient
     let podcasts: PodcastLibrary
 
     /// Settings keys for the analytics retention (defaults: 10,000 events, 90 days).
@@ -57,8 +62,11 @@ struct LibraryContext {
                 Data("tonearm: \(text.title): \(text.message)\n\(text.recoverySuggestion)\n(kept at \(recovery.movedAsideTo.path))\n".utf8))
             await analytics.record(recovery.error, operation: "openLibrary")
         }
-        let podcasts = PodcastLibrary(store: store, network: NetworkClient(logger: CLILog.logger), analytics: analytics, logger: CLILog.logger)
-        return LibraryContext(store: store, analytics: analytics, podcasts: podcasts)
+        let statistics = RetryStatistics(store: store.retryStatistics)
+        let network = NetworkClient(statistics: statistics, retryBudget: RetryBudget(), logger: CLILog.logger)
+        return LibraryContext(
+            store: store, analytics: analytics, retryStatistics: statistics, network: network,
+            podcasts: PodcastLibrary(store: store, network: network, analytics: analytics, logger: CLILog.logger))
     }
 
     private static func retention(_ store: LibraryStore) throws(PlaybackError) -> ErrorRetentionPolicy {

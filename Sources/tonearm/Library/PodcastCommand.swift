@@ -24,7 +24,7 @@ struct PodcastCommand: AsyncParsableCommand {
                 let podcast = try await library.podcasts.add(feedURL: url)
                 print("Added \(podcast.title) (podcast \(podcast.id), \(podcast.episodeCount) episodes)")
             } catch {
-                ErrorOutput.fail(error)
+                ErrorOutput.fail(error, operation: .feed)
             }
         }
     }
@@ -113,7 +113,7 @@ struct PodcastCommand: AsyncParsableCommand {
                     }
                 } catch {
                     failures += 1
-                    ErrorOutput.warn(error, about: target.title)
+                    ErrorOutput.warn(error, about: target.title, operation: .feed)
                 }
             }
             if failures > 0 { throw ExitCode(1) }
@@ -150,14 +150,27 @@ struct PodcastCommand: AsyncParsableCommand {
             let library = await LibraryContext.open()
             let outcomes = await library.attempt("importOPML") { () async throws(PlaybackError) in try await library.podcasts.importOPML(data) }
             var failed = 0
+            var notTried: [(host: String, error: PlaybackError, count: Int)] = []
             for outcome in outcomes {
                 switch outcome {
                 case .added(let podcast): print("Added \(podcast.title) (podcast \(podcast.id), \(podcast.episodeCount) episodes)")
                 case .alreadyThere(let url): print("Already subscribed: \(WebURL.display(url))")
+                case .failed(_, let error) where error.code == .circuitOpen:
+                    // One line per host, not one per feed: they all failed for the same reason.
+                    failed += 1
+                    let host = error.host ?? "?"
+                    if let index = notTried.firstIndex(where: { $0.host == host }) {
+                        notTried[index].count += 1
+                    } else {
+                        notTried.append((host, error, 1))
+                    }
                 case .failed(let url, let error):
                     failed += 1
-                    ErrorOutput.warn(error, about: WebURL.display(url))
+                    ErrorOutput.warn(error, about: WebURL.display(url), operation: .feed)
                 }
+            }
+            for group in notTried {
+                ErrorOutput.warn(group.error, about: "\(group.count) \(group.count == 1 ? "feed" : "feeds") not tried", operation: .feed)
             }
             print("\(outcomes.count - failed) of \(outcomes.count) feeds imported")
             if failed > 0 { throw ExitCode(1) }

@@ -7,10 +7,12 @@ import PlayerCore
 /// where it is logged with its code, type and underlying error (`detail`, often a path of the
 /// user, only at `debug`).
 enum ErrorOutput {
-    static func fail(_ error: PlaybackError, detail: String? = nil) -> Never {
+    /// - Parameter operation: what failed, which chooses the wording (a feed's dropped connection
+    ///   is not a playback's).
+    static func fail(_ error: PlaybackError, detail: String? = nil, operation: ErrorOperation = .playback) -> Never {
         CLILog.logger.log(level: .error, "command failed", metadata: ErrorOutput.metadata(error))
         if let detail { CLILog.logger.debug("command failed: detail", metadata: ["detail": "\(LogRedaction.text(detail, keepPaths: true))"]) }
-        let text = error.text(in: .current)
+        let text = error.text(in: .current, for: operation)
         var out = "tonearm: \(text.title): \(text.message)\n\(text.recoverySuggestion)\n"
         if let detail { out += "(\(detail))\n" }
         FileHandle.standardError.write(Data(out.utf8))

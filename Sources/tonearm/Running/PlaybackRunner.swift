@@ -50,6 +50,7 @@ struct PlaybackRunner {
             let opened: LibraryContext?
             if let library { opened = library } else { opened = await LibraryContext.openForPlayback() }
             services.analytics = opened?.analytics
+            if let opened { services.network = opened.network }
         }
         let language = Language.current
         var output = options.output

@@ -214,7 +214,8 @@ final class LibraryApp: Sendable {
         if model.withLock({ $0.tab == .diagnostics }) {
             Task { [library] in
                 let summary = try? await library.analytics.summary()
-                self.model.withLock { $0.diagnostics = summary; $0.changed() }
+                let retries = try? await library.retryStatistics.persistedSummary()
+                self.model.withLock { $0.diagnostics = summary; $0.retries = retries; $0.changed() }
             }
         }
     }
@@ -272,7 +273,11 @@ final class LibraryApp: Sendable {
                 self.model.withLock { $0.reload(library.store, analytics: library.analytics) }
             } catch {
                 if tab == .stations { await library.analytics.record(error, operation: "addStation") }
-                self.model.withLock { $0.alert = error; $0.changed() }
+                self.model.withLock {
+                    $0.alert = error
+                    $0.alertOperation = tab == .podcasts ? .feed : .playback
+                    $0.changed()
+                }
             }
         }
     }
@@ -325,8 +330,7 @@ final class LibraryApp: Sendable {
         let made = TonearmPlayer(
             output: output.makeSink(realtime: true),
             services: TonearmPlayer.Services(
-                network: NetworkClient(logger: CLILog.logger), connectivity: connectivity, analytics: library.analytics,
-                logger: CLILog.logger))
+                network: library.network, connectivity: connectivity, analytics: library.analytics, logger: CLILog.logger))
         try await made.player.start()
         composed.withLock { $0 = made }
         let player = made.player
@@ -354,6 +358,7 @@ final class LibraryApp: Sendable {
         model.withLock { model in
             model.nowPlayingOpen = false
             model.alert = error
+            model.alertOperation = .playback
             model.changed()
         }
     }

@@ -24,7 +24,10 @@ struct LibraryModel: Sendable {
     var typingSearch = false
     var prompt: (label: String, text: String)?
     var alert: PlaybackError?
+    /// What the alert's error interrupted, for its wording.
+    var alertOperation: ErrorOperation = .playback
     var diagnostics: ErrorAnalyticsSummary?
+    var retries: RetryStatisticsSummary?
     var helpShown = false
     /// The full Now Playing screen is open (after Enter on something to play).
     var nowPlayingOpen = false
@@ -83,8 +86,8 @@ struct LibraryModel: Sendable {
         let context = PlaybackContext(connectivity: player.connectivity, now: player.now, language: language, nowPlaying: player.metadata)
         let mini = player.started ? MiniPlayerViewState(state: player.state, context: context) : nil
         return LibraryScreen(
-            tab: tab, list: list, episodesOf: episodesOf?.title, selection: selection, search: search, diagnostics: diagnostics,
-            miniPlayer: mini, connectivity: player.connectivity, alert: alert.map { ErrorAlertViewState(error: $0, language: language) },
+            tab: tab, list: list, episodesOf: episodesOf?.title, selection: selection, search: search, diagnostics: diagnostics, retries: retries,
+            miniPlayer: mini, connectivity: player.connectivity, alert: alert.map { ErrorAlertViewState(error: $0, language: language, operation: alertOperation) },
             prompt: prompt, language: language, bindings: bindings, spinnerTick: tick)
     }
 }
