@@ -7,7 +7,7 @@ import Testing
 
 /// `ResumableHTTPSource` against a real HTTP server scripted to cut, stall, ignore `Range` or
 /// change the file between requests. Every test checks the bytes against the file itself and the
-/// `Range` each request carried. Backoff waits go through an injected sleep that only records.
+/// `Range` each request carried. The source never waits: every wait is the player's reconnect policy.
 ///
 /// Reads run on dedicated threads (`onThread`): `read` blocks, and the cooperative pool is small.
 @Suite("ResumableHTTPSource", .serialized, .blocking)
@@ -19,20 +19,10 @@ struct ResumableHTTPSourceTests {
         func next() -> Int { lock.withLock { count += 1; return count } }
     }
 
-    /// Records the waits the source asked for instead of waiting.
-    final class SleepLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var delays: [Double] = []
-        var all: [Double] { lock.withLock { delays } }
-        func record(_ seconds: Double) { lock.withLock { delays.append(seconds) } }
-    }
-
     static let file = EpisodeFixtures.counting(400_000)
 
-    static func source(_ url: URL, sleeps: SleepLog = SleepLog(), readTimeout: Double = 8) -> ResumableHTTPSource {
+    static func source(_ url: URL, readTimeout: Double = 8) -> ResumableHTTPSource {
         var configuration = ResumableHTTPSource.Configuration()
-        configuration.sleep = { sleeps.record($0) }
-        configuration.random = SeededRandom(seed: 7)
         configuration.readTimeout = readTimeout
         configuration.capacity = 1 << 20  // no backpressure: a cut's bytes all arrive before it
         return ResumableHTTPSource(url: url, configuration: configuration)
@@ -68,14 +58,12 @@ struct ResumableHTTPSourceTests {
             }
         }
         defer { server.stop() }
-        let sleeps = SleepLog()
-        let source = Self.source(server.url("/episode.mp3"), sleeps: sleeps)
+        let source = Self.source(server.url("/episode.mp3"))
         defer { source.close() }
         let bytes = try await onThread { try readAll(source) }
         #expect(bytes == [UInt8](Self.file))
         #expect(Self.ranges(server) == [nil, "bytes=70000-", "bytes=193457-"])
         // Bytes flowed between the cuts: each drop was a first attempt, made at once.
-        #expect(sleeps.all.isEmpty)
     }
 
     @Test("A stall (socket open, no bytes) resumes at the byte delivered")
@@ -174,29 +162,23 @@ struct ResumableHTTPSourceTests {
         #expect(source.requestCount == 3 && server.requests.count == 3)
     }
 
-    @Test("Drops with no recovery: the network preset's attempts, its waits, then the typed cause")
-    func attemptsFollowThePolicy() async throws {
+    @Test("Drops with no recovery: one request at once, then the typed cause, Retry-After kept, for the player's reconnect policy")
+    func oneImmediateRequestThenThePlayerDecides() async throws {
         let counter = Counter()
         let server = try TestHTTPServer { request in
             counter.next() == 1
                 ? .file(Self.file, for: request, ending: .cut(after: 60_000))
-                : .complete(status: 503, contentType: "text/plain", body: Data("busy".utf8))
+                : .complete(status: 503, contentType: "text/plain", body: Data("busy".utf8), headers: [("Retry-After", "7")])
         }
         defer { server.stop() }
-        let sleeps = SleepLog()
-        let source = Self.source(server.url("/episode.mp3"), sleeps: sleeps)
+        let source = Self.source(server.url("/episode.mp3"))
         defer { source.close() }
         let error = await #expect(throws: PlaybackError.self) { try await onThread { try readAll(source) } }
+        // The source never waits: every wait (backoff, Retry-After, offline) is the player's.
         #expect(error?.code == .httpRetryable)
-        let policy = BackoffPolicy.network
-        #expect(server.requests.count == 1 + policy.maxAttempts)
+        #expect(error?.retryAfter == .seconds(7))
+        #expect(server.requests.count == 2)
         #expect(Self.ranges(server).dropFirst().allSatisfy { $0 == "bytes=60000-" })
-        // The first attempt is immediate; each later one waits the policy's jittered delay.
-        #expect(sleeps.all.count == policy.maxAttempts - 1)
-        for (index, delay) in sleeps.all.enumerated() {
-            let nominal = policy.nominalDelay(forRetry: index + 1)
-            #expect(delay >= nominal * 0.85 - 1e-9 && delay <= nominal * 1.15 + 1e-9, "wait \(index + 1): \(delay)")
-        }
         #expect(source.position == 60_000)
     }
 
@@ -204,13 +186,11 @@ struct ResumableHTTPSourceTests {
     func openIsOneAttempt() async throws {
         let server = try TestHTTPServer { _ in .complete(status: 404, contentType: "text/plain", body: Data("no".utf8)) }
         defer { server.stop() }
-        let sleeps = SleepLog()
-        let source = Self.source(server.url("/gone.mp3"), sleeps: sleeps)
+        let source = Self.source(server.url("/gone.mp3"))
         defer { source.close() }
         let error = await #expect(throws: PlaybackError.self) { try await onThread { try source.open() } }
         #expect(error?.code == .httpNotFound)
         #expect(server.requests.count == 1)
-        #expect(sleeps.all.isEmpty)
     }
 
     @Test("close() wakes a read blocked on a silent server")

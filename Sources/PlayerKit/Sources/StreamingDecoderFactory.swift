@@ -20,8 +20,8 @@ public enum StreamEvent: Sendable, Equatable {
 ///
 /// It makes one attempt per call: retrying is the reconnect supervisor's job (the state machine),
 /// which shows every attempt to the listener. The one exception is an episode whose connection
-/// drops mid-body: its source asks for the rest at once (`episodeRetryPolicy`), so nothing is heard
-/// of it; only when that fails does the supervisor reconnect.
+/// drops mid-body: its source asks for the rest once, at once, so nothing is heard of a single
+/// drop; only when that fails does the supervisor reconnect.
 public struct StreamingDecoderFactory: DecoderFactory {
     /// Knobs of the network path; the defaults are DESIGN.md's.
     public struct Options: Sendable {
@@ -35,11 +35,6 @@ public struct StreamingDecoderFactory: DecoderFactory {
         public var probeSize: Int = 32 * 1024
         /// Entries of one playlist tried before giving up.
         public var maxEntriesTried: Int = 5
-        /// An episode's requests for the rest of its file after a drop (DESIGN.md's network preset).
-        public var episodeRetryPolicy: BackoffPolicy = .network
-        /// How an episode's source waits between those requests; nil waits on the wall clock.
-        /// Tests pass a closure that returns at once.
-        public var episodeRetrySleep: (@Sendable (Double) -> Void)?
         /// The per-host breakers asked before every stream and episode connection (the process's
         /// shared registry by default); a host whose breaker is open fails the load with
         /// `circuitOpen`, whose `retryAfter` is when the host may be tried again.
@@ -122,8 +117,6 @@ public struct StreamingDecoderFactory: DecoderFactory {
         configuration.connectTimeout = options.connectTimeout
         configuration.readTimeout = options.stallTimeout
         configuration.capacity = options.ringCapacity
-        configuration.retryPolicy = options.episodeRetryPolicy
-        configuration.sleep = options.episodeRetrySleep
         configuration.breakers = options.breakers
         configuration.retryBudget = options.retryBudget
         let source = ResumableHTTPSource(url: url, configuration: configuration, logger: logger)

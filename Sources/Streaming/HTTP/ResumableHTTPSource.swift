@@ -19,21 +19,20 @@ import PlayerCore
 ///   upload, dynamic ad insertion), and splicing two files would be damaged audio:
 ///   `sourceChanged`, which the user may retry (the player reopens it at the same time position).
 ///
-/// Attempts follow `Configuration.retryPolicy` (DESIGN.md's network preset, 3 attempts): after a
-/// drop the first new request goes out at once (most drops are single), the next ones after the
-/// policy's jittered delays. Attempts start again from zero once bytes flow. When they are spent,
-/// `read` throws the last (retryable) error and the player's reconnect supervisor takes over,
-/// reopening the episode at the position heard (the decoder seeks there). Requests never ask for
-/// ICY metadata. The first request (`open()`) is tried once: before any audio, retrying is the
-/// supervisor's job, which shows each attempt to the listener.
+/// After a drop (or a stall, or a timeout) before the known end, one new request goes out at once:
+/// most drops are single, and the listener hears nothing of them. This source never waits: when
+/// that request fails too, `read` throws its (retryable) error, and the player's reconnect policy,
+/// the one backoff loop there is, takes over: it shows the countdown, honours `Retry-After`, spends
+/// no attempt while offline, and reopens the episode at the position heard (the decoder seeks
+/// there). Once bytes flow again the next drop gets its immediate request too. Requests never ask
+/// for ICY metadata. The first request (`open()`) is tried once, for the same reason.
 ///
 /// `seek(to:)` only records the offset and closes the current request; the next `read` asks for
 /// the new range. A seek to where the reader already is costs nothing (demuxers do that often).
 ///
 /// Thread model (as `HTTPByteSource`): `read`, `seek` and `open` block and are called from one
 /// thread at a time (the decoder's), never an event loop or the Swift concurrency pool; `close()`
-/// may come from any thread and wakes a blocked read or a wait between attempts, which then throws
-/// `.cancelled`. Mutable state is guarded by `condition`; errors other than a retried drop are sticky.
+/// may come from any thread and wakes a blocked read, which then throws `.cancelled`. Mutable state is guarded by `condition`; errors other than a retried drop are sticky.
 public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable {
     /// Timeouts, buffering and retrying; the defaults are DESIGN.md's.
     public struct Configuration: Sendable {
@@ -42,13 +41,6 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
         public var readTimeout: Double = ResilienceDefaults.stallTimeout
         /// Bytes held between the socket and the decoder.
         public var capacity: Int = 64 * 1024
-        /// Attempts after a drop and the waits between them.
-        public var retryPolicy: BackoffPolicy = .network
-        /// Waits between attempts. Nil waits on the wall clock and is woken by `close()`; tests pass
-        /// a closure that records the delay and returns at once, so they never wait for backoff.
-        public var sleep: (@Sendable (Double) -> Void)?
-        /// The jitter's random source.
-        public var random: SeededRandom = .systemSeeded()
         /// Asked before every request (the first and each resume) and told how its connection
         /// went; a host whose breaker is open fails the request with `circuitOpen`. Nil: none.
         public var breakers: HostCircuitBreakers?
@@ -79,7 +71,6 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
     private var closed = false
     /// An error that ends the source; every later call throws it.
     private var failure: PlaybackError?
-    private var random: SeededRandom
     private var _requestCount = 0
     private var _bytesDiscarded: Int64 = 0
 
@@ -94,7 +85,6 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
         self.url = url
         self.client = client
         self.configuration = configuration
-        self.random = configuration.random
     }
 
     deinit {
@@ -125,7 +115,6 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(PlaybackError) -> Int {
         guard buffer.count > 0 else { return 0 }
         var failures = 0
-        var previousDelay: Double?
         while true {
             do throws(PlaybackError) {
                 guard let source = try currentOrOpen() else { return 0 }
@@ -137,7 +126,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
                 if let unfinished = bodyEndedEarly() { throw unfinished }
                 return 0
             } catch {
-                try recover(from: error, failures: &failures, previousDelay: &previousDelay)
+                try recover(from: error, failures: &failures)
             }
         }
     }
@@ -305,9 +294,9 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
         }
     }
 
-    /// After a failed request: drops it, and either returns (try again, after the policy's wait) or
-    /// throws (closed, not retryable, or attempts spent).
-    private func recover(from error: PlaybackError, failures: inout Int, previousDelay: inout Double?) throws(PlaybackError) {
+    /// After a failed request: drops it, and either returns (ask again at once, once per drop) or
+    /// throws (closed, not retryable, or the immediate request failed too: the player decides next).
+    private func recover(from error: PlaybackError, failures: inout Int) throws(PlaybackError) {
         condition.lock()
         let dropped = current
         current = nil
@@ -317,35 +306,19 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
             throw PlaybackError(.cancelled, underlying: "source closed")
         }
         failures += 1
-        let policy = configuration.retryPolicy
-        guard error.isRetryable, failures <= policy.maxAttempts else {
+        guard error.isRetryable, failures <= Self.immediateRequestsPerDrop else {
             logger.resumeDecision(error, failures: failures, offset: offset, delay: nil)
-            // Sticky: the decoder never calls again, and the player's supervisor decides next.
+            // Sticky: the decoder never calls again, and the player's reconnect policy decides next.
             failure = error
             condition.unlock()
             dropped?.close()
             throw error
         }
-        var delay = 0.0
-        if failures > 1 {
-            delay = policy.delay(forRetry: failures - 1, previous: previousDelay, using: &random)
-            previousDelay = delay
-        }
-        logger.resumeDecision(error, failures: failures, offset: offset, delay: delay)
+        logger.resumeDecision(error, failures: failures, offset: offset, delay: 0)
         condition.unlock()
         dropped?.close()
-        if delay > 0 { wait(delay) }
     }
 
-    /// Waits `seconds` between attempts: the injected sleep, or the wall clock woken by `close()`.
-    private func wait(_ seconds: Double) {
-        if let sleep = configuration.sleep {
-            sleep(seconds)
-            return
-        }
-        let deadline = Date().addingTimeInterval(seconds)
-        condition.lock()
-        while !closed, condition.wait(until: deadline) {}
-        condition.unlock()
-    }
+    /// New requests made at once after a drop, before the player's reconnect policy takes over.
+    static let immediateRequestsPerDrop = 1
 }

@@ -83,9 +83,7 @@ struct EpisodeResumeTests {
         RadioHarness, CapturingSink
     ) {
         let sink = CapturingSink()
-        var streaming = StreamingDecoderFactory.Options()
-        // The source's own retries after a drop do not wait on the wall clock here.
-        streaming.episodeRetrySleep = { _ in }
+        let streaming = StreamingDecoderFactory.Options()
         let configuration = PlayerStateMachine.Configuration(fadeOutAtEnd: false, reconnectGiveUpAfter: giveUpAfter)
         let harness = try await RadioHarness(
             configuration: configuration, streaming: streaming, output: sink, mode: .asFastAsPossible, lookahead: lookahead)

@@ -171,7 +171,6 @@ struct LogCanaryTests {
         defer { server.stop() }
         let capture = LogCapture()
         var configuration = ResumableHTTPSource.Configuration()
-        configuration.sleep = { _ in }
         configuration.capacity = 1 << 20
         let source = ResumableHTTPSource(url: Self.canaryURL(server, path: "/episode.mp3"), configuration: configuration, logger: capture.logger())
         defer { source.close() }
