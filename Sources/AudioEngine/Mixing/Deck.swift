@@ -57,6 +57,9 @@ final class Deck: @unchecked Sendable {
     /// The decoder has delivered everything (or failed); what is buffered is all there is.
     var sourceEnded: Bool { queue.sourceEnded }
 
+    /// `stop()` was called: nothing more will be decoded.
+    var isStopped: Bool { queue.isClosed }
+
     /// The error the source failed with, once it has.
     var sourceError: PlaybackError? { queue.sourceError }
 

@@ -333,7 +333,7 @@ public actor AudioPlayer {
         let target = Int(AudioFormat.frames(forSeconds: deck.isNetwork ? network.startSeconds : fileFillSeconds))
         var lastReported = -1
         var buffered = deck.bufferedFrames
-        while buffered < target && !deck.sourceEnded && !cancellation.isCancelled {
+        while buffered < target && !deck.sourceEnded && !deck.isStopped && !cancellation.isCancelled {
             if deck.isNetwork {
                 // Whole percents: enough for a progress bar, and few enough events.
                 let percent = min(99, buffered * 100 / max(1, target))

@@ -357,7 +357,7 @@ final class RenderEngine: @unchecked Sendable {
             // frames rather than open with silence (woken by each decoded chunk, not polled).
             let deadline = Date().addingTimeInterval(Self.startGrace)
             var buffered = deck.bufferedFrames
-            while buffered < frames && !deck.sourceEnded && Date() < deadline {
+            while buffered < frames && !deck.sourceEnded && !deck.isStopped && Date() < deadline {
                 buffered = deck.waitForBuffered(moreThan: buffered, until: deadline)
             }
         }
