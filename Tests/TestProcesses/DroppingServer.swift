@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import NIOPosix
 import Synchronization
 
 /// A TCP server on 127.0.0.1 that accepts every connection and closes it at once, counting the
@@ -11,51 +10,29 @@ import Synchronization
 /// that closes its listener from `stop()` can, one loop later, accept on a descriptor number that
 /// by then belongs to another test's server.
 public final class DroppingServer: Sendable {
-    public let port: Int
+    public var port: Int { server.port }
     public var baseURL: String { "http://127.0.0.1:\(port)" }
-    private let group: MultiThreadedEventLoopGroup
-    private let counted = Mutex(0)
-    private let stopped = Mutex(false)
+    private let server: LoopbackNIOServer
+    private let counted: Counter
 
     /// Connections accepted so far.
-    public var connections: Int { counted.withLock { $0 } }
+    public var connections: Int { counted.value }
 
     public init() throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        self.group = group
         let counter = Counter()
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 128)
-            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                counter.count()
-                return channel.close()
-            }
-        do {
-            port = try bootstrap.bind(host: "127.0.0.1", port: 0).wait().localAddress?.port ?? 0
-        } catch {
-            try? group.syncShutdownGracefully()
-            throw error
+        counted = counter
+        server = try LoopbackNIOServer(backlog: 128) { channel in
+            counter.add()
+            return channel.close()
         }
-        counter.owner = self
     }
-
-    deinit { stop() }
 
     /// Stops accepting and closes every socket, and waits until they are closed. Idempotent.
-    public func stop() {
-        let first = stopped.withLock { wasStopped in
-            defer { wasStopped = true }
-            return !wasStopped
-        }
-        if first { try? group.syncShutdownGracefully() }
-    }
+    public func stop() { server.stop() }
 
-    fileprivate func count() { counted.withLock { $0 += 1 } }
-
-    /// Lets the channel initializer, created before `self` exists, reach the counter.
-    private final class Counter: @unchecked Sendable {
-        weak var owner: DroppingServer?
-        func count() { owner?.count() }
+    private final class Counter: Sendable {
+        private let count = Mutex(0)
+        var value: Int { count.withLock { $0 } }
+        func add() { count.withLock { $0 += 1 } }
     }
 }

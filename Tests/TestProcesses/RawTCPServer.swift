@@ -14,40 +14,20 @@ import Synchronization
 /// accept loop here once closed a descriptor number after `stop()` had already closed it, by which
 /// time the number belonged to another test's socket.
 public final class RawTCPServer: Sendable {
-    public let port: Int
+    public var port: Int { server.port }
     public var baseURL: String { "http://127.0.0.1:\(port)" }
-    private let group: MultiThreadedEventLoopGroup
-    private let stopped = Mutex(false)
+    private let server: LoopbackNIOServer
 
     public init(response: [UInt8], keepOpen: Bool = false) throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        self.group = group
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Answer(response: response, keepOpen: keepOpen))
-                }
+        server = try LoopbackNIOServer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(Answer(response: response, keepOpen: keepOpen))
             }
-        do {
-            let channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
-            port = channel.localAddress?.port ?? 0
-        } catch {
-            try? group.syncShutdownGracefully()
-            throw error
         }
     }
-
-    deinit { stop() }
 
     /// Closes the listener and every connection, and waits until they are closed. Idempotent.
-    public func stop() {
-        let first = stopped.withLock { wasStopped in
-            defer { wasStopped = true }
-            return !wasStopped
-        }
-        if first { try? group.syncShutdownGracefully() }
-    }
+    public func stop() { server.stop() }
 
     /// Reads until the request head ends, then answers.
     private final class Answer: ChannelInboundHandler, Sendable {

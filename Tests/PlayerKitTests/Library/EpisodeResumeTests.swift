@@ -18,22 +18,9 @@ struct EpisodeResumeTests {
 
     /// A WAV file of `seconds` whose frame i holds (Int16(truncating: i), Int16(i >> 16)).
     static func countingWAV(seconds: Int) -> Data {
-        let frames = seconds * sampleRate
-        var data = Data()
-        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { data.append(contentsOf: $0) } }
-        func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { data.append(contentsOf: $0) } }
-        data.append(contentsOf: Array("RIFF".utf8))
-        u32(36 + frames * 4)
-        data.append(contentsOf: Array("WAVEfmt ".utf8))
-        u32(16); u16(1); u16(2); u32(sampleRate); u32(sampleRate * 4); u16(4); u16(16)
-        data.append(contentsOf: Array("data".utf8))
-        u32(frames * 4)
-        data.reserveCapacity(data.count + frames * 4)
-        for i in 0..<frames {
-            withUnsafeBytes(of: Int16(truncatingIfNeeded: i).littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: Int16(truncatingIfNeeded: i >> 16).littleEndian) { data.append(contentsOf: $0) }
-        }
-        return data
+        PCMWAV.data(
+            frames: seconds * sampleRate, sampleRate: sampleRate,
+            left: { Int16(truncatingIfNeeded: $0) }, right: { Int16(truncatingIfNeeded: $0 >> 16) })
     }
 
     /// The file frame each rendered frame came from.
