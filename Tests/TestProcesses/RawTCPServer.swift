@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import NIOPosix
 import Synchronization
 
 /// A TCP server on 127.0.0.1 that answers every connection with the same bytes, byte for byte:
