@@ -19,7 +19,12 @@ struct RadioCommandTests {
         let r = try PlaybackCommandTests.run(
             ["play", server.streamURL.absoluteString, "--output", "null", "--events", "jsonl"],
             inputs: [
-                ({ events in events.contains { $0["event"] as? String == "metadata" && $0["title"] as? String == "Slow Song" } }, "stop")
+                // Stop once the title came back and the stream plays: the title travels with the
+                // first bytes, and on a slow machine it can arrive while the player still buffers.
+                ({ events in
+                    events.contains { $0["event"] as? String == "metadata" && $0["title"] as? String == "Slow Song" }
+                        && events.contains { $0["event"] as? String == "state" && $0["state"] as? String == "playing" }
+                }, "stop")
             ])
         #expect(r.status == 0, "stderr: \(r.err)")
         #expect(PlaybackCommandTests.stateNames(r.events).prefix(2) == ["idle", "preparing"])
