@@ -9,8 +9,9 @@
 #   FUZZ_RSS_MB    memory limit per target in MB (default 2048)
 #   FUZZ_TIMEOUT   seconds one input may take before it counts as a hang (default 25)
 #   FUZZ_FLAGS     more libFuzzer flags, such as "-jobs=2" or "-detect_leaks=1"
-#   FUZZ_MERGE=1   afterwards, merge what the run found into the committed corpus (only inputs
-#                  that add coverage; keep Tests/Fuzz/Corpus to a few hundred KB)
+#   FUZZ_MERGE=1   afterwards, merge what the run found into the committed corpus
+#                  (-set_cover_merge: the fewest inputs that add coverage); keep
+#                  Tests/Fuzz/Corpus to a few hundred KB before committing it
 #   FUZZ_BUILD=0   skip the build (run what Fuzz/.build holds)
 #
 # Inputs libFuzzer finds go to Fuzz/.build/corpus/<target> (not in git); the committed inputs in
@@ -82,7 +83,7 @@ for target in "${targets[@]}"; do
         summary+=("$target: ${runs:-?} runs in ${time_line:-?}s clean  ${done_line}")
     fi
     if [ "${FUZZ_MERGE:-0}" = 1 ]; then
-        "$bin/$name" -merge=1 -rss_limit_mb="$rss" -timeout="$timeout" "$seeds" "$work" >>"$log" 2>&1 \
+        "$bin/$name" -set_cover_merge=1 -rss_limit_mb="$rss" -timeout="$timeout" "$seeds" "$work" >>"$log" 2>&1 \
             || echo "fuzz: merging $target failed; see ${log#"$root"/}" >&2
     fi
 done
