@@ -29,7 +29,7 @@ public enum OPMLParser {
             throw PlaybackError(.wrongContentType, underlying: "an HTML page where OPML was expected")
         }
         let reader = OPMLDocumentReader()
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: XMLInput.forXMLParser(data))
         parser.delegate = reader
         parser.shouldResolveExternalEntities = false
         parser.externalEntityResolvingPolicy = .never

@@ -77,7 +77,7 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
 
     /// Parses `data`; false when XMLParser reported an error (what was read before it is kept).
     func read(_ data: Data) -> Bool {
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: XMLInput.forXMLParser(data))
         parser.delegate = self
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = false
