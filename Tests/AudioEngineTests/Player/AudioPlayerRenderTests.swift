@@ -20,12 +20,7 @@ struct AudioPlayerRenderTests {
         let player = AudioPlayer(
             output: WAVFileSink(path: out, encoding: .float32),
             options: .init(configuration: Self.configuration(crossfade: 1), mode: .asFastAsPossible))
-        let log = UpdateLog()
-        player.record(into: log)
-        try await player.start()
-        try await player.play(PlayRequest(items: [QueueItem(track: track(a)), QueueItem(track: track(b))])!)
-        #expect(await log.wait(timeout: 30, reached(.finished)))
-        await player.shutdown()
+        let log = try await player.renderToTheEnd(PlayRequest(items: [QueueItem(track: track(a)), QueueItem(track: track(b))])!)
 
         #expect(await log.stateNames == [.idle, .preparing, .playing, .preparingCrossfade, .crossfading, .playing, .fadingOut, .finished])
         // Crossfade progress is published at least every 100 ms of audio, from 0 to 1.
@@ -87,8 +82,8 @@ struct AudioPlayerRenderTests {
 
     @Test func sessionStageWithDurationIsCutExactly() async throws {
         let fixtures = try AudioFixtures()
-        let loop = try fixtures.sine(.flac, sampleRate: 48_000, seconds: 2, name: "loop.flac")
-        let end = try fixtures.sine(.flac, sampleRate: 48_000, seconds: 2, frequency: 330, name: "end.flac")
+        _ = try fixtures.sine(.flac, sampleRate: 48_000, seconds: 2, name: "loop.flac")
+        _ = try fixtures.sine(.flac, sampleRate: 48_000, seconds: 2, frequency: 330, name: "end.flac")
         let json = """
             {"stages": [{"source": "loop.flac", "duration": 5, "crossfade": 0.5}, {"source": "end.flac"}]}
             """
@@ -97,16 +92,9 @@ struct AudioPlayerRenderTests {
         // 5 s of a 2 s source: one 5 s track (the source repeats inside it), then the end stage.
         #expect(request.items.count == 2)
         #expect(request.items.map { $0.track.duration ?? 0 }.reduce(0, +) - 2 == 5)
-        _ = loop
-        _ = end
         let out = fixtures.url("session.wav").path
         let player = AudioPlayer(output: WAVFileSink(path: out, encoding: .float32), options: .init(mode: .asFastAsPossible))
-        let log = UpdateLog()
-        player.record(into: log)
-        try await player.start()
-        try await player.play(request)
-        #expect(await log.wait(timeout: 30, reached(.finished)))
-        await player.shutdown()
+        _ = try await player.renderToTheEnd(request)
         // 5 s + 2 s - 0.5 s crossfade; the closing fade ends up to 0.1 s early (see above).
         let seconds = Double(try WAVReader.read(path: out).samples.count / 2) / 48_000
         #expect(seconds >= 6.39 && seconds <= 6.51, "rendered \(seconds) s")

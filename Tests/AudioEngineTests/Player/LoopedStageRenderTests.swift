@@ -35,12 +35,7 @@ struct LoopedStageRenderTests {
         let configuration = PlayerStateMachine.Configuration(fadeOutAtEnd: false)
         let player = AudioPlayer(
             output: WAVFileSink(path: out, encoding: .float32), options: .init(configuration: configuration, mode: .asFastAsPossible))
-        let log = UpdateLog()
-        player.record(into: log)
-        try await player.start()
-        try await player.play(request)
-        #expect(await log.wait(timeout: 30, reached(.finished)))
-        await player.shutdown()
+        let log = try await player.renderToTheEnd(request)
         let wav = try WAVReader.read(path: out)
         var titles: [String] = []
         var durations: Set<Double> = []

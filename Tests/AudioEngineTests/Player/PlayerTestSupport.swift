@@ -66,6 +66,20 @@ extension AudioPlayer {
     }
 }
 
+extension AudioPlayer {
+    /// Renders `request` (the player must not have started) until `finished`, expecting it within
+    /// `timeout` seconds, shuts the player down and returns every update it published.
+    func renderToTheEnd(_ request: PlayRequest, timeout: Double = 30) async throws -> UpdateLog {
+        let log = UpdateLog()
+        record(into: log)
+        try start()
+        try play(request)
+        #expect(await log.wait(timeout: timeout, reached(.finished)), "the render did not finish")
+        shutdown()
+        return log
+    }
+}
+
 func reached(_ name: PlayerState.Name) -> @Sendable ([PlayerUpdate]) -> Bool {
     { updates in updates.contains { if case .state(let s, _, _) = $0 { s.name == name } else { false } } }
 }

@@ -22,12 +22,7 @@ struct SessionStateSequenceTests {
         #expect(request.items[1].track.duration == 40)
 
         let player = AudioPlayer(output: NullSink(realtime: false), options: .init(mode: .asFastAsPossible))
-        let log = UpdateLog()
-        player.record(into: log)
-        try await player.start()
-        try await player.play(request)
-        #expect(await log.wait(timeout: 120, reached(.finished)))
-        await player.shutdown()
+        let log = try await player.renderToTheEnd(request, timeout: 120)
 
         let handover: [PlayerState.Name] = [.preparingCrossfade, .crossfading, .playing]
         #expect(await log.stateNames == [.idle, .preparing, .playing] + handover + handover + [.fadingOut, .finished])
