@@ -269,7 +269,7 @@ struct StreamFaultTests {
         // Measured from "playing", a little after the last byte arrived: never before the 8 s (the
         // precise window is checked through the proxy in IcecastRadioTests).
         #expect(detected > 6.5 && detected < 11, "stall detected \(detected) s after the last byte")
-        #expect(cause.underlying?.contains("no data for 8.0 s") == true)
+        #expect(cause.underlying?.contains("no bytes for 8.0 s") == true)
         // It underran first: buffering, shown with progress.
         #expect(radio.names.contains(.buffering))
         await radio.waitFor("playing again", timeout: 20, fresh: true) { $0.name == .playing }

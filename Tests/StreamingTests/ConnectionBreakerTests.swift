@@ -13,7 +13,7 @@ struct ConnectionBreakerTests {
     static func connect(_ url: URL, breakers: HostCircuitBreakers) async -> PlaybackError? {
         await withCheckedContinuation { (continuation: CheckedContinuation<PlaybackError?, Never>) in
             Thread.detachNewThread {
-                let source = HTTPByteSource(url: url, connectTimeout: 5, breakers: breakers)
+                let source = HTTPByteSource(url: url, breakers: breakers)
                 defer { source.close() }
                 do throws(PlaybackError) {
                     _ = try source.waitForResponse(timeout: 6)

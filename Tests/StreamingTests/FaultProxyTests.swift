@@ -33,7 +33,7 @@ struct FaultProxyTests {
         defer { server.stop() }
         let proxy = try FaultProxy(upstreamPort: server.port)
         defer { proxy.stop() }
-        let source = HTTPByteSource(url: proxy.url(IcecastServer.mount), readTimeout: 10)
+        let source = HTTPByteSource(url: proxy.url(IcecastServer.mount))
         defer { source.close() }
         _ = try await onOwnThread { try readUpTo(source, count: 16 * 1024, timeout: 15) }
         proxy.mode = .cut
@@ -44,24 +44,28 @@ struct FaultProxyTests {
         #expect(await eventually { proxy.openConnectionCount == 0 })
     }
 
-    @Test("Stall: no bytes for readTimeout is a typed stall (timeout) error")
+    @Test("Stall: a silent open socket is reported dry, never failed by the source; given up, it fails with the player's cause")
     func stall() async throws {
         let server = try await onOwnThread { try IcecastServer() }
         defer { server.stop() }
         let proxy = try FaultProxy(upstreamPort: server.port)
         defer { proxy.stop() }
-        let source = HTTPByteSource(url: proxy.url(IcecastServer.mount), readTimeout: 1.5)
+        let facts = ConnectionFactLog()
+        let source = HTTPByteSource(url: proxy.url(IcecastServer.mount), connection: facts.link)
         defer { source.close() }
         _ = try await onOwnThread { try readUpTo(source, count: 16 * 1024, timeout: 15) }
         proxy.mode = .stall
-        let error = await #expect(throws: PlaybackError.self) {
-            try await onOwnThread { try readUpTo(source, count: 100 << 20, timeout: 20) }
-        }
-        // A silent open socket: `.stalled`, the source's read timeout. (A connection the proxy had
-        // closed would be `.connectionLost`. Once the source gives up it closes its side, so how many
-        // connections are open after the error says nothing about the proxy.)
+        let reader = Task { try await onOwnThread { try readUpTo(source, count: 100 << 20, timeout: 60) } }
+        // The reader drains what was buffered and waits: the source says so, and goes on waiting
+        // (how long a silence may last is the state machine's decision, not the source's).
+        #expect(try await onOwnThread { facts.wait { $0.last == .dry } })
+        #expect(facts.all.contains(.receiving))
+        facts.link.abandon(cause: PlaybackError(.stalled, underlying: "the test's stall decision"))
+        let error = await #expect(throws: PlaybackError.self) { try await reader.value }
         #expect(error?.code == .stalled, "\(String(describing: error))")
+        #expect(error?.underlying == "the test's stall decision")
         #expect(proxy.connectionCount == 1, "one connection, silent, not a reconnect")
+        #expect(!facts.all.contains { if case .dropped = $0 { true } else { false } }, "given up by the player: not reported back as a drop")
     }
 
     @Test("A cut inside an ICY metadata block is a typed connectionLost")
@@ -71,7 +75,7 @@ struct FaultProxyTests {
         try await onOwnThread { try server.setTitle("A title long enough to span a block") }
         let proxy = try FaultProxy(upstreamPort: server.port, mode: .closeInsideMetadataBlock)
         defer { proxy.stop() }
-        let source = HTTPByteSource(url: proxy.url(IcecastServer.mount), readTimeout: 10)
+        let source = HTTPByteSource(url: proxy.url(IcecastServer.mount))
         defer { source.close() }
         let error = await #expect(throws: PlaybackError.self) {
             try await onOwnThread { try readUpTo(source, count: 100 << 20, timeout: 20) }
@@ -127,7 +131,7 @@ struct FaultProxyTests {
         defer { withExtendedLifetime(upstream) {} }
         let proxy = try FaultProxy(upstreamPort: upstream.port, mode: .trickle(bytesPerSecond: 4_000))
         defer { proxy.stop() }
-        let source = HTTPByteSource(url: proxy.url("/big.mp3"), readTimeout: 10, endOfBodyIsEnd: true)
+        let source = HTTPByteSource(url: proxy.url("/big.mp3"), endOfBodyIsEnd: true)
         defer { source.close() }
         // Reads for 2 s (the reader stops at its timeout and closes the source).
         let bytes = try await onOwnThread { () -> [UInt8] in
@@ -147,7 +151,7 @@ struct FaultProxyTests {
         defer { server.stop() }
         let proxy = try FaultProxy(upstreamPort: server.port)
         defer { proxy.stop() }
-        let source = HTTPByteSource(url: proxy.url(IcecastServer.mount), readTimeout: 10)
+        let source = HTTPByteSource(url: proxy.url(IcecastServer.mount))
         defer { source.close() }
         _ = try await onOwnThread { try readUpTo(source, count: 16 * 1024, timeout: 15) }
         proxy.mode = .stall
@@ -192,7 +196,7 @@ struct FaultProxyTests {
     func restart() async throws {
         let server = try await onOwnThread { try IcecastServer() }
         defer { server.stop() }
-        let first = HTTPByteSource(url: server.streamURL, readTimeout: 5)
+        let first = HTTPByteSource(url: server.streamURL)
         defer { first.close() }
         _ = try await onOwnThread { try readUpTo(first, count: 16 * 1024, timeout: 15) }
         server.kill()
@@ -213,7 +217,7 @@ struct FaultProxyTests {
     func sourceStopAndStart() async throws {
         let server = try await onOwnThread { try IcecastServer() }
         defer { server.stop() }
-        let listener = HTTPByteSource(url: server.streamURL, readTimeout: 5)
+        let listener = HTTPByteSource(url: server.streamURL)
         defer { listener.close() }
         _ = try await onOwnThread { try readUpTo(listener, count: 16 * 1024, timeout: 15) }
         try await onOwnThread { try server.stopSource() }

@@ -86,7 +86,7 @@ struct HTTPByteSourceTests {
     func dropWhileReading() async throws {
         let server = try await onThread { try IcecastServer() }
         defer { server.stop() }
-        let source = HTTPByteSource(url: server.streamURL, readTimeout: 5)
+        let source = HTTPByteSource(url: server.streamURL)
         defer { source.close() }
         _ = try await onThread { try readBytes(source, count: 16 * 1024, timeout: 10) }
         server.kill()
@@ -199,7 +199,7 @@ struct HTTPByteSourceTests {
     func closeWakesReader() async throws {
         let server = try RawTCPServer(response: Array("HTTP/1.1 200 OK\r\nContent-Type: audio/mpeg\r\n\r\n".utf8), keepOpen: true)
         defer { server.stop() }
-        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!, readTimeout: 30)
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
         _ = try await onThread { try source.waitForResponse(timeout: 10) }
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 0.3)

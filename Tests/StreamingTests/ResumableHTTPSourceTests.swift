@@ -21,11 +21,10 @@ struct ResumableHTTPSourceTests {
 
     static let file = EpisodeFixtures.counting(400_000)
 
-    static func source(_ url: URL, readTimeout: Double = 8) -> ResumableHTTPSource {
+    static func source(_ url: URL, connection: ConnectionLink = ConnectionLink()) -> ResumableHTTPSource {
         var configuration = ResumableHTTPSource.Configuration()
-        configuration.readTimeout = readTimeout
         configuration.capacity = 1 << 20  // no backpressure: a cut's bytes all arrive before it
-        return ResumableHTTPSource(url: url, configuration: configuration)
+        return ResumableHTTPSource(url: url, configuration: configuration, connection: connection)
     }
 
     static func ranges(_ server: TestHTTPServer) -> [String?] { server.requests.map { $0.header("Range") } }
@@ -66,18 +65,50 @@ struct ResumableHTTPSourceTests {
         // Bytes flowed between the cuts: each drop was a first attempt, made at once.
     }
 
-    @Test("A stall (socket open, no bytes) resumes at the byte delivered")
+    @Test("A stall (socket open, no bytes): reported dry; given up by the player, it resumes at the byte delivered")
     func resumesAfterAStall() async throws {
         let counter = Counter()
         let server = try TestHTTPServer { request in
             .file(Self.file, for: request, ending: counter.next() == 1 ? .stall(after: 99_999) : .complete)
         }
         defer { server.stop() }
-        let source = Self.source(server.url("/episode.mp3"), readTimeout: 0.5)
+        let facts = ConnectionFactLog()
+        let source = Self.source(server.url("/episode.mp3"), connection: facts.link)
         defer { source.close() }
-        let bytes = try await onThread { try readAll(source) }
+        let reader = Task { try await onThread { try readAll(source) } }
+        // The source never gives up a silent connection by itself: it says it is dry and waits.
+        #expect(try await onThread { facts.wait { source.position == 99_999 && $0.last == .dry } })
+        #expect(Self.ranges(server) == [nil])
+        facts.link.abandon(cause: PlaybackError(.stalled))
+        let bytes = try await reader.value
         #expect(bytes == [UInt8](Self.file))
         #expect(Self.ranges(server) == [nil, "bytes=99999-"])
+        #expect(!facts.all.contains { if case .dropped = $0 { true } else { false } }, "an episode's source resumes: no drop for the player")
+    }
+
+    @Test("Given up twice in one dry spell: the second time is the player's to handle (no third request)")
+    func aSecondStallInOneSpellIsThrown() async throws {
+        let counter = Counter()
+        let server = try TestHTTPServer { request in
+            .file(Self.file, for: request, ending: .stall(after: counter.next() == 1 ? 1_000 : 0))
+        }
+        defer { server.stop() }
+        let facts = ConnectionFactLog()
+        let source = Self.source(server.url("/episode.mp3"), connection: facts.link)
+        defer { source.close() }
+        let reader = Task { try await onThread { try readAll(source) } }
+        #expect(try await onThread { facts.wait { source.position == 1_000 && $0.last == .dry } })
+        let before = facts.all.count
+        facts.link.abandon(cause: PlaybackError(.stalled))
+        // The immediate second request answers with its head, then sends nothing.
+        #expect(try await onThread { facts.wait { $0.count >= before + 2 && $0.last == .dry } })
+        #expect(source.position == 1_000)
+        #expect(server.requests.count == 2)
+        facts.link.abandon(cause: PlaybackError(.stalled, underlying: "second"))
+        let error = await #expect(throws: PlaybackError.self) { try await reader.value }
+        #expect(error?.code == .stalled)
+        #expect(error?.underlying == "second")
+        #expect(server.requests.count == 2)
     }
 
     @Test("A server without Range support: the new whole body is read up to the offset and dropped")
@@ -197,7 +228,7 @@ struct ResumableHTTPSourceTests {
     func closeWakesReader() async throws {
         let server = try TestHTTPServer { request in .file(Self.file, for: request, ending: .stall(after: 0)) }
         defer { server.stop() }
-        let source = Self.source(server.url("/episode.mp3"), readTimeout: 60)
+        let source = Self.source(server.url("/episode.mp3"))
         try await onThread { try source.open() }
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 0.3)

@@ -40,6 +40,10 @@ public actor AudioPlayer {
     public nonisolated let updates: AsyncStream<PlayerUpdate>
     private let continuation: AsyncStream<PlayerUpdate>.Continuation
     private let reportContinuation: AsyncStream<(EngineReport, UInt64)>.Continuation
+    /// Network sources' connection facts, folded per deck (see `ConnectionMailbox`).
+    private let connections = ConnectionMailbox()
+    /// Wakes the actor when a deck's mailbox has news; at most one wake-up per deck is queued.
+    private let connectionWakeUps: AsyncStream<PlayerNode>.Continuation
     private var machine: PlayerStateMachine
     private let engine: RenderEngine
     private let decoders: any DecoderFactory
@@ -50,8 +54,9 @@ public actor AudioPlayer {
     /// The machine's timers, by slot; the token tells a current firing from a replaced one.
     private var timers: [PlayerTimer.Slot: (token: UInt64, task: Task<Void, Never>)] = [:]
     private var timerTokens: UInt64 = 0
-    /// The load in flight on each deck, so it can be abandoned (a stop, a skip, a new attempt).
-    private var loads: [PlayerNode: LoadCancellation] = [:]
+    /// The load in flight on each deck, so it can be abandoned (a stop, a skip, a new attempt), and
+    /// its id, so a fact from an abandoned load's connection is dropped.
+    private var loads: [PlayerNode: (id: LoadID, load: LoadCancellation)] = [:]
     private var audioTime: Double = 0
     private var lastPublished: PlayerState?
     private var running = false
@@ -76,6 +81,8 @@ public actor AudioPlayer {
         self.decoders = decoders
         self.clock = PlayerClock(clock)
         self.options = options
+        let (wakeUps, wakeUpContinuation) = AsyncStream.makeStream(of: PlayerNode.self, bufferingPolicy: .unbounded)
+        connectionWakeUps = wakeUpContinuation
         let (reports, reportContinuation) = AsyncStream.makeStream(of: (EngineReport, UInt64).self, bufferingPolicy: .unbounded)
         self.reportContinuation = reportContinuation
         engine = RenderEngine(sink: output, mode: options.mode, network: options.network) { report, sequence in
@@ -84,6 +91,11 @@ public actor AudioPlayer {
         Task { [weak self] in
             for await (report, sequence) in reports {
                 await self?.handle(report, sequence: sequence)
+            }
+        }
+        Task { [weak self] in
+            for await deck in wakeUps {
+                await self?.deliverConnectionNews(deck)
             }
         }
     }
@@ -144,13 +156,14 @@ public actor AudioPlayer {
     public func shutdown() {
         timers.values.forEach { $0.task.cancel() }
         timers.removeAll()
-        loads.values.forEach { $0.cancel() }
+        loads.values.forEach { $0.load.cancel() }
         loads.removeAll()
         engine.shutdown()
         if running { try? engine.sink.drain() }
         engine.sink.close()
         running = false
         reportContinuation.finish()
+        connectionWakeUps.finish()
         continuation.finish()
         analytics?.finish()
     }
@@ -200,6 +213,19 @@ public actor AudioPlayer {
         engine.acknowledge(sequence)
     }
 
+    /// Hands the machine what a deck's connection did since the last delivery: drops in order,
+    /// then whether the source is dry (and since when) or receiving. News of a load no longer on
+    /// the deck is dropped.
+    private func deliverConnectionNews(_ deck: PlayerNode) {
+        guard let news = connections.take(deck), loads[deck]?.id == news.load else { return }
+        for (cause, at) in news.drops { apply(.streamDropped(deck, cause: cause, at: at), at: at) }
+        guard let flow = news.flow else { return }
+        switch flow {
+        case .dry(let since): apply(.stalled(deck, at: since), at: since)
+        case .receiving(let at): apply(.receiving(deck, at: at), at: at)
+        }
+    }
+
     private func apply(_ event: PlayerEvent, at now: PlayerTime? = nil) {
         do throws(PlaybackError) {
             let effects = try machine.handle(event, at: now ?? PlayerTime(seconds: clock.now()))
@@ -231,7 +257,7 @@ public actor AudioPlayer {
             case .load(let id, let deck, let track, let from): load(id, deck: deck, track: track, from: from)
             case .start(let deck): engine.enqueue(.start(deck))
             case .unload(let deck):
-                loads.removeValue(forKey: deck)?.cancel()
+                loads.removeValue(forKey: deck)?.load.cancel()
                 engine.enqueue(.unload(deck))
             case .pauseOutput: engine.enqueue(.pauseOutput)
             case .resumeOutput: engine.enqueue(.resumeOutput)
@@ -243,6 +269,7 @@ public actor AudioPlayer {
             case .abortCrossfade(let keep): engine.enqueue(.abortCrossfade(keep: keep))
             case .fadeOut(let duration): engine.enqueue(.fadeOut(duration: duration))
             case .reopenOutput: engine.enqueue(.reopenOutput)
+            case .abandonConnection(let deck, let cause): loads[deck]?.load.connection.abandon(cause: cause)
             case .scheduleTimer(let timer, let at): schedule(timer, at: at)
             case .cancelTimer(let slot): timers.removeValue(forKey: slot)?.task.cancel()
             case .persistPosition(let point): notify(.savePosition(point))
@@ -279,6 +306,8 @@ public actor AudioPlayer {
     private func fire(_ timer: PlayerTimer, token: UInt64) {
         guard timers[timer.slot]?.token == token else { return }
         timers[timer.slot] = nil
+        // A stall is decided on the connections' latest facts, not on ones still queued.
+        if timer == .stallCheck { for deck in [PlayerNode.a, .b] { deliverConnectionNews(deck) } }
         apply(.timerFired(timer, at: PlayerTime(seconds: clock.now())))
     }
 
@@ -289,9 +318,16 @@ public actor AudioPlayer {
     /// the fill is reported (`bufferProgress`). How long that may take is the machine's decision
     /// (its still-connecting and opening timers), not the loader's.
     private func load(_ id: LoadID, deck node: PlayerNode, track: Track, from: Double) {
-        loads.removeValue(forKey: node)?.cancel()
-        let cancellation = LoadCancellation()
-        loads[node] = cancellation
+        loads.removeValue(forKey: node)?.load.cancel()
+        let mailbox = connections
+        let wakeUps = connectionWakeUps
+        let clock = self.clock
+        mailbox.begin(node, load: id)
+        let connection = ConnectionLink { fact in
+            if mailbox.post(fact, deck: node, load: id, at: PlayerTime(seconds: clock.now())) { wakeUps.yield(node) }
+        }
+        let cancellation = LoadCancellation(connection: connection)
+        loads[node] = (id, cancellation)
         engine.enqueue(.expectLoad(node, id))
         let engine = self.engine
         let decoders = self.decoders

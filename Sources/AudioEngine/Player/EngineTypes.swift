@@ -64,12 +64,17 @@ public protocol DecoderFactory: Sendable {
 
 /// Lets the player abandon a load that is still opening (a stop, a skip, a new attempt): the
 /// factory registers how to wake its blocked work, the loader thread checks `isCancelled`.
+/// `connection` is the line between the load's network source (if any) and the state machine.
 public final class LoadCancellation: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
     private var handlers: [@Sendable () -> Void] = []
+    /// A network source reports its connection's facts here and is told when to give it up.
+    public let connection: ConnectionLink
 
-    public init() {}
+    public init(connection: ConnectionLink = ConnectionLink()) {
+        self.connection = connection
+    }
 
     public var isCancelled: Bool { lock.withLock { cancelled } }
 

@@ -11,8 +11,9 @@ import PlayerCore
 ///   the state it left; a refused user intent.
 /// - `info`: each change of state, by name only.
 /// - `notice`: a network track connected, a reconnect scheduled (attempt and delay), a recovery.
-/// - `warning`: a fault reaching the player as a fact (load failure, drop, stall, lost output),
-///   a problem of a service beside playback, a non-fatal skip.
+/// - `warning`: a fault reaching the player as a fact (load failure, drop, lost output), a
+///   connection the machine gave up as stalled, a problem of a service beside playback, a
+///   non-fatal skip.
 /// - `error`: playback failed, or gave up reconnecting; the machine refused one of its own facts.
 ///
 /// Privacy: records above `debug` carry no title, URL or path: a host at most, and an error's
@@ -45,6 +46,8 @@ struct PlayerLog: Sendable {
                 logger.notice("recovered", metadata: Self.metadata(["errorType": error.errorType, "by": how.rawValue]))
             case .reportNonFatal(let error):
                 logger.warning("non-fatal problem", metadata: Self.metadata(LogFields.error(error)))
+            case .abandonConnection(let deck, let cause):
+                logger.warning("connection given up", metadata: Self.metadata(LogFields.error(cause), ["deck": deck.rawValue]))
             default:
                 break
             }
@@ -88,7 +91,7 @@ struct PlayerLog: Sendable {
         switch event {
         case .loadFailed(_, let error, _), .streamDropped(_, let error, _), .errorOccurred(_, let error, _), .cannotPlay(let error):
             return error.code == .cancelled ? nil : LogFields.error(error)
-        case .stalled, .outputLost:
+        case .outputLost:
             return [:]
         case .timerFired(.openingTimeout, _), .timerFired(.underrunTimeout, _):
             return ["timer": "bufferingTimeout"]

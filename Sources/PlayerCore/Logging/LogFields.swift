@@ -43,6 +43,8 @@ public enum LogFields {
     public static func isHighFrequency(_ event: PlayerEvent) -> Bool {
         switch event {
         case .positionChanged, .bufferProgress, .crossfadeProgress: true
+        // A live stream's source runs dry between most packets.
+        case .stalled, .receiving: true
         default: false
         }
     }
@@ -65,7 +67,7 @@ public enum LogFields {
         case .loadFailed(let id, let error, _):
             fields["load"] = id.description
             fields.merge(Self.error(error, keepPaths: true)) { a, _ in a }
-        case .underrun(let node), .refilled(let node), .stalled(let node, _), .trackEnded(let node, _):
+        case .underrun(let node), .refilled(let node), .stalled(let node, _), .receiving(let node, _), .trackEnded(let node, _):
             fields["deck"] = node.rawValue
         case .bufferProgress(let node, let fill):
             fields["deck"] = node.rawValue
@@ -100,7 +102,7 @@ public enum LogFields {
         switch timer {
         case .retry(let attempt): fields["attempt"] = String(attempt)
         case .stillConnecting(let id), .openingTimeout(let id): fields["load"] = id.description
-        case .underrunTimeout, .starvationCheck: break
+        case .underrunTimeout, .starvationCheck, .stallCheck: break
         }
         return fields
     }
@@ -144,6 +146,9 @@ public enum LogFields {
         case .recovered(let error, let how):
             fields["by"] = how.rawValue
             fields["errorType"] = error.errorType
+        case .abandonConnection(let deck, let cause):
+            fields["deck"] = deck.rawValue
+            fields.merge(Self.error(cause, keepPaths: true)) { a, _ in a }
         case .trackFinished(let finished):
             fields["track.id"] = LogRedaction.text(finished.id, keepPaths: true)
         default:

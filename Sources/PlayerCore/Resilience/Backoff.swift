@@ -115,12 +115,12 @@ extension BackoffPolicy {
 public enum ResilienceDefaults {
     /// Seconds of failed reconnect attempts after which a stream gives up (issue: 2 minutes).
     public static let reconnectGiveUpAfter: Double = 120
-    /// Connect and read timeouts, seconds.
+    /// The TCP connect timeout of the shared HTTP client and whole-document fetches, seconds.
     public static let connectTimeout: Double = 8
-    public static let readTimeout: Double = 8
     /// Seconds before a slow connect is shown as "still connecting" (told early, failed late).
     public static let stillConnectingAfter: Double = 3
-    /// No bytes for this long on a live stream -> stall -> reconnect.
+    /// A network source dry this long (its reader waiting, no bytes coming) -> the state machine
+    /// gives the connection up: an episode asks again at the same byte, a live stream reconnects.
     public static let stallTimeout: Double = 8
     /// Buffering longer than this -> reconnect.
     public static let bufferingTimeout: Double = 30

@@ -32,6 +32,10 @@ public enum PlayerEffect: Sendable, Equatable {
     case cancelTimer(PlayerTimer.Slot)
     /// Try to open the audio output again; report `outputRestored` or `outputLost`.
     case reopenOutput
+    /// The deck's network connection is dead (the machine's stall decision): the source gives it up
+    /// with `cause`. A source that can resume (an episode) asks again at the same byte; any other
+    /// fails, and its deck reports the error once its buffered audio has played.
+    case abandonConnection(PlayerNode, cause: PlaybackError)
     /// Save where the listener is (pause, stop, failure; the shell also saves every 5 s).
     case persistPosition(ResumePoint)
     /// A problem that does not stop playback (the next item could not load and was skipped).

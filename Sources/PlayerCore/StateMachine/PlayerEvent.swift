@@ -43,10 +43,15 @@ public enum PlayerEvent: Sendable, Equatable {
     case fadeOutCompleted
     /// The deck's source reached its end (for a live stream: the connection ended cleanly).
     case trackEnded(PlayerNode, at: PlayerTime)
-    /// The deck's network connection broke.
+    /// The deck's network connection broke (reported by the source when it happens, before the
+    /// audio already buffered has played out).
     case streamDropped(PlayerNode, cause: PlaybackError, at: PlayerTime)
-    /// No bytes arrived for the stall timeout while the socket stayed open.
+    /// The deck's source ran dry at `at`, and has been dry since: its reader waits and no bytes
+    /// come (a slow or silent server, or one that has not answered yet). How long that may last is
+    /// the machine's decision (`Configuration.stallTimeout`).
     case stalled(PlayerNode, at: PlayerTime)
+    /// Bytes reach the deck's source again after `stalled`.
+    case receiving(PlayerNode, at: PlayerTime)
     /// Any other failure; `deck` is nil when it is not tied to one deck.
     case errorOccurred(PlayerNode?, PlaybackError, at: PlayerTime)
     /// A timer the machine scheduled (`PlayerEffect.scheduleTimer`) is due.
@@ -78,7 +83,7 @@ public enum PlayerEvent: Sendable, Equatable {
     /// The instant a fact carries, if any.
     public var instant: PlayerTime? {
         switch self {
-        case .loadFailed(_, _, let at), .trackEnded(_, let at), .streamDropped(_, _, let at), .stalled(_, let at),
+        case .loadFailed(_, _, let at), .trackEnded(_, let at), .streamDropped(_, _, let at), .stalled(_, let at), .receiving(_, let at),
             .errorOccurred(_, _, let at), .timerFired(_, let at),
             .connectivityChanged(_, let at), .outputLost(let at):
             return at

@@ -23,8 +23,8 @@ extension PlayerStateMachine {
         case .fadeOutCompleted: return fadeOutCompleted()
         case .trackEnded(let deck, let at): return trackEnded(deck, at: at)
         case .streamDropped(let deck, let cause, let at): return streamDropped(deck, cause: cause, at: at)
-        case .stalled(let deck, let at):
-            return streamDropped(deck, cause: PlaybackError(.stalled), at: at)
+        case .stalled(let deck, let at): return sourceRanDry(deck, at: at)
+        case .receiving(let deck, _): return sourceReceiving(deck)
         case .errorOccurred(let deck, let error, let at): return errorOccurred(deck, error, at: at)
         case .timerFired(let timer, let at): return timerFired(timer, at: at)
         case .connectivityChanged(let online, let at): return connectivityChanged(online: online, at: at)
@@ -256,19 +256,16 @@ extension PlayerStateMachine {
         }
     }
 
+    /// A network source says its connection broke. What the deck already holds still plays: a drop
+    /// reaches the listener when that audio runs out, as the deck's error (`errorOccurred`), and
+    /// the reconnect starts then. Only where nothing is left to play is the drop acted on at once.
     mutating func streamDropped(_ deck: PlayerNode, cause: PlaybackError, at: PlayerTime) -> [PlayerEffect] {
+        // The drop ends the dry spell's question: the connection is gone, not slow.
+        drySince[deck] = nil
         switch state {
-        case .preparing:
-            guard let pending = pendingLoad, pending.deck == deck else { return [] }
-            return loadFailed(pending.id, cause, at: at)
-        case .playing(let track), .buffering(let track, _, _):
+        case .buffering(let track, _, .underrun):
             guard deck == activeDeck, track.isRemote else { return [] }
             return beginRecovery(.source, cause: cause, at: at)
-        case .preparingCrossfade(let track, _):
-            if deck == activeDeck.opposite { return nextItemFailed(cause) }
-            guard track.isRemote else { return [] }
-            let effects = dropNext()
-            return effects + beginRecovery(.source, cause: cause, at: at)
         case .crossfading(_, let to, _, _):
             guard let run = crossfade else { return [] }
             if deck == run.from {
@@ -285,6 +282,7 @@ extension PlayerStateMachine {
             connectionLostWhilePaused = true
             return [.unload(activeDeck)]
         default:
+            // Opening, playing, or preparing the next item: the deck's buffered audio plays first.
             return []
         }
     }

@@ -93,6 +93,13 @@ extension PlayerStateMachine {
     }
 
     mutating func resume() -> [PlayerEffect] {
+        let effects = resumePlayback()
+        // Nobody waited on the sources while paused: a dry one's wait counts from now.
+        restartDrySpells(at: lastKnownTime)
+        return effects
+    }
+
+    private mutating func resumePlayback() -> [PlayerEffect] {
         switch state {
         case .paused(let track, let at):
             if connectionLostWhilePaused {

@@ -31,6 +31,10 @@ extension PlayerStateMachine {
         if case .playing = state, let check = starvationCheckAt {
             timers[.starvation] = ArmedTimer(timer: .starvationCheck, at: check)
         }
+        // Kept while anyone waits on a network source, dry or not: a short spell does not move it.
+        if let check = stallCheckAt, isWaitedOn(.a) || isWaitedOn(.b) {
+            timers[.stall] = ArmedTimer(timer: .stallCheck, at: check)
+        }
         return timers
     }
 
@@ -84,6 +88,8 @@ extension PlayerStateMachine {
             underrunSince = since
             state = .buffering(track: track, progress: 0, reason: .underrun)
             return []
+        case .stallCheck:
+            return checkStalls(at: now)
         }
     }
 }

@@ -40,6 +40,10 @@ public struct PlayerStateMachine: Sendable {
         /// all the time and writes no silence, so only a longer wait (the network, not the CPU) is
         /// worth showing (`ResilienceDefaults.renderWaitShownAfter`).
         public var underrunGrace: TimeInterval
+        /// A network source dry this long (its reader waiting, no bytes coming) has a dead
+        /// connection, which is given up: an episode asks again at the same byte, a live stream
+        /// reconnects. Opening, it is the connect timeout.
+        public var stallTimeout: TimeInterval
 
         public init(
             defaultCrossfade: CrossfadeSpec = CrossfadeSpec(duration: 0),
@@ -51,7 +55,8 @@ public struct PlayerStateMachine: Sendable {
             reconnectGiveUpAfter: TimeInterval = ResilienceDefaults.reconnectGiveUpAfter,
             stillConnectingAfter: TimeInterval = ResilienceDefaults.stillConnectingAfter,
             bufferingTimeout: TimeInterval = ResilienceDefaults.bufferingTimeout,
-            underrunGrace: TimeInterval = 0
+            underrunGrace: TimeInterval = 0,
+            stallTimeout: TimeInterval = ResilienceDefaults.stallTimeout
         ) {
             self.defaultCrossfade = defaultCrossfade
             self.skipCrossfade = skipCrossfade
@@ -63,6 +68,7 @@ public struct PlayerStateMachine: Sendable {
             self.stillConnectingAfter = stillConnectingAfter
             self.bufferingTimeout = bufferingTimeout
             self.underrunGrace = max(0, underrunGrace)
+            self.stallTimeout = max(0.1, stallTimeout)
         }
 
         /// Seed 001: stop fades over 0.3-1.0 s.
@@ -111,6 +117,10 @@ public struct PlayerStateMachine: Sendable {
     var starvingSince: PlayerTime?
     /// When to look at the starvation again; the timer is not moved for every short wait.
     var starvationCheckAt: PlayerTime?
+    /// Since when each deck's source has been dry (`stalled` without `receiving` since).
+    var drySince: [PlayerNode: PlayerTime] = [:]
+    /// When to look at the dry sources again; not moved for every short dry spell.
+    var stallCheckAt: PlayerTime?
 
     /// - Parameters:
     ///   - configuration: tunables.
@@ -231,6 +241,8 @@ extension PlayerStateMachine {
     mutating func makeLoad(deck: PlayerNode, track: Track, from: TimeInterval, purpose: PendingLoad.Purpose) -> PlayerEffect {
         loadCounter += 1
         let id = LoadID(loadCounter)
+        // A new source on this deck: the old one's silence says nothing about it.
+        drySince[deck] = nil
         let start = track.isLive ? 0 : from
         pendingLoad = PendingLoad(id: id, deck: deck, purpose: purpose, from: start, startedAt: lastKnownTime)
         return .load(id, deck: deck, track: track, from: start)
@@ -264,6 +276,8 @@ extension PlayerStateMachine {
         connectionLostWhilePaused = false
         starvingSince = nil
         starvationCheckAt = nil
+        drySince = [:]
+        stallCheckAt = nil
         return [.unload(.a), .unload(.b)]
     }
 

@@ -21,10 +21,12 @@ public enum PlayerTimer: Sendable, Hashable {
     /// Rendering has waited for data since a starvation began; decides whether that wait is long
     /// enough to show as buffering.
     case starvationCheck
+    /// A deck's source has been dry since some instant; decides whether that is a stall.
+    case stallCheck
 
     /// Timers that exclude each other share a slot: scheduling one replaces the timer in its slot.
     public enum Slot: Sendable, Hashable, CaseIterable {
-        case retry, stillConnecting, bufferingTimeout, starvation
+        case retry, stillConnecting, bufferingTimeout, starvation, stall
     }
 
     public var slot: Slot {
@@ -33,6 +35,7 @@ public enum PlayerTimer: Sendable, Hashable {
         case .stillConnecting: .stillConnecting
         case .openingTimeout, .underrunTimeout: .bufferingTimeout
         case .starvationCheck: .starvation
+        case .stallCheck: .stall
         }
     }
 }

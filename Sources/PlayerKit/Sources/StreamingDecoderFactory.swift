@@ -23,11 +23,10 @@ public enum StreamEvent: Sendable, Equatable {
 /// drops mid-body: its source asks for the rest once, at once, so nothing is heard of a single
 /// drop; only when that fails does the supervisor reconnect.
 public struct StreamingDecoderFactory: DecoderFactory {
-    /// Knobs of the network path; the defaults are DESIGN.md's.
+    /// Knobs of the network path. How long a connection may stay silent is not one of them: the
+    /// sources report their connections' facts on the load's `connection` link, and the player's
+    /// state machine decides (`PlayerStateMachine.Configuration.stallTimeout`).
     public struct Options: Sendable {
-        public var connectTimeout: Double = ResilienceDefaults.connectTimeout
-        /// No bytes for this long while the socket stays open: a stall.
-        public var stallTimeout: Double = ResilienceDefaults.stallTimeout
         /// Compressed bytes held between the socket and the decoder. Small on purpose: the decoded
         /// buffer holds the seconds, and a stall must reach the player while it still matters.
         public var ringCapacity: Int = 64 * 1024
@@ -85,7 +84,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
         // carries the station's headers (read before any body byte).
         let current = SourceReference()
         let source = HTTPByteSource(
-            url: url, connectTimeout: options.connectTimeout, readTimeout: options.stallTimeout, capacity: options.ringCapacity,
+            url: url, connection: load.connection, capacity: options.ringCapacity,
             endOfBodyIsEnd: !track.isLive, logger: logger, breakers: options.breakers,
             onMetadata: { [events] metadata in
                 events(.metadata(track, metadata, current.source?.stationInfo ?? IcyStationInfo(headers: [:])))
@@ -93,7 +92,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
         current.source = source
         load.onCancel { source.close() }
         do throws(PlaybackError) {
-            guard try source.waitForResponse(timeout: options.connectTimeout + 1) else {
+            guard try source.waitForResponse() else {
                 throw PlaybackError(track.isLive ? .connectionLost : .malformedData, underlying: "the response ended before any audio")
             }
             // A playlist behind an address without an extension: the content type tells.
@@ -114,12 +113,10 @@ public struct StreamingDecoderFactory: DecoderFactory {
     /// asked for; `.connected` carries empty station details, as a file has none.
     private func openEpisode(_ url: URL, track: Track, load: LoadCancellation, depth: Int) throws(PlaybackError) -> any AudioDecoder {
         var configuration = ResumableHTTPSource.Configuration()
-        configuration.connectTimeout = options.connectTimeout
-        configuration.readTimeout = options.stallTimeout
         configuration.capacity = options.ringCapacity
         configuration.breakers = options.breakers
         configuration.retryBudget = options.retryBudget
-        let source = ResumableHTTPSource(url: url, configuration: configuration, logger: logger)
+        let source = ResumableHTTPSource(url: url, configuration: configuration, connection: load.connection, logger: logger)
         load.onCancel { source.close() }
         do throws(PlaybackError) {
             try source.open()

@@ -8,7 +8,7 @@ import Synchronization
 /// accepts connections now, and the reconnect policy deals with it.
 ///
 /// Why a type of its own: `HTTPByteSource` learns the outcome on event-loop callbacks, from the
-/// watchdog and from `close()`, in any order; this keeps "ask before connecting, report exactly
+/// player giving the connection up and from `close()`, in any order; this keeps "ask before connecting, report exactly
 /// once" in one place and leaves the source's own locking alone. Without breakers it does nothing.
 final class ConnectionHealth: Sendable {
     private let breakers: HostCircuitBreakers?

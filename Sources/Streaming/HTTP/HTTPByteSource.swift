@@ -33,10 +33,14 @@ import PlayerCore
 /// reconnect supervisor retries (Icecast dying looks exactly like this to a listener). With
 /// `endOfBodyIsEnd: true` (finite files, episodes) `read` returns 0 instead.
 ///
-/// Timeouts (enforced here, independent of the client's configuration): no response head within
-/// `connectTimeout` seconds of the start -> `.connectionTimeout`; no body bytes for `readTimeout`
-/// (the stall timeout) seconds while the ring has room -> `.stalled`. Transport errors are mapped by
-/// `HTTPErrorMapping` (refused -> `connectionFailed`, DNS -> `dnsFailure`, ...). Errors are sticky.
+/// Time: this source decides nothing by the clock. It reports facts on `connection`: `dry` when a
+/// reader waits (for the head or for bytes) and the ring has room, `receiving` when the head or
+/// bytes arrive after that, and, for a live stream, `dropped` when the connection ends after its
+/// head. The player's state machine decides when a dry source is dead and gives its connection up
+/// (`ConnectionLink.abandon`), which fails this source with the machine's cause. (The shared
+/// client's TCP connect timeout still ends a connect attempt that never completes.) Transport
+/// errors are mapped by `HTTPErrorMapping` (refused -> `connectionFailed`, DNS -> `dnsFailure`,
+/// ...). Errors are sticky.
 ///
 /// Thread-safety: every mutable field is guarded by `condition`; `onMetadata` is called on the
 /// event loop, outside the lock. `read` blocks its thread: call it from a dedicated thread (the
@@ -50,8 +54,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     public let onMetadata: (@Sendable (IcyMetadata) -> Void)?
 
     private let httpClient: HTTPClient
-    private let connectTimeout: Double
-    private let readTimeout: Double
+    private let connection: ConnectionLink
     private let endOfBodyIsEnd: Bool
     private let startOffset: Int64?
     private let requestsIcyMetadata: Bool
@@ -68,10 +71,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     /// Body bytes that did not fit in the ring, and the promise that lets the client read more
     /// once they do (TCP backpressure reaches the server meanwhile).
     private var pending: (bytes: [UInt8], offset: Int, promise: EventLoopPromise<Void>)?
-    private var startedAt: Double = 0
-    private var lastActivity: Double = 0
     private var task: HTTPClient.Task<Void>?
-    private var watchdog: (any DispatchSourceTimer)?
     private var _stationInfo = IcyStationInfo(headers: [:])
     private var _contentType: String?
     private var _httpStatus: Int?
@@ -82,6 +82,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
 
     /// - Parameters:
     ///   - client: defaults to `SharedHTTPClient.client` (redirect cap, fail-fast connects).
+    ///   - connection: where the connection's facts go, and how the player gives it up; a link
+    ///     nobody listens to by default (the caller then closes a silent source itself).
     ///   - capacity: the ring's size in bytes (audio after demuxing).
     ///   - endOfBodyIsEnd: true for finite files: the end of the body is the end of the stream.
     ///   - startOffset: asks for the file from this byte on (`Range: bytes=N-`); nil asks for all.
@@ -93,8 +95,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     public init(
         url: URL,
         client: HTTPClient = SharedHTTPClient.client,
-        connectTimeout: Double = ResilienceDefaults.connectTimeout,
-        readTimeout: Double = ResilienceDefaults.stallTimeout,
+        connection: ConnectionLink = ConnectionLink(),
         capacity: Int = 1 << 20,
         endOfBodyIsEnd: Bool = false,
         startOffset: Int64? = nil,
@@ -106,8 +107,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         self.health = ConnectionHealth(breakers: breakers, url: url)
         self.url = url
         self.httpClient = client
-        self.connectTimeout = connectTimeout
-        self.readTimeout = readTimeout
+        self.connection = connection
         self.endOfBodyIsEnd = endOfBodyIsEnd
         self.startOffset = startOffset.map { max(0, $0) }
         self.requestsIcyMetadata = requestsIcyMetadata
@@ -118,7 +118,6 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
 
     deinit {
         task?.cancel()
-        watchdog?.cancel()
     }
 
     // MARK: - Observed state
@@ -150,8 +149,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
             return
         }
         phase = .connecting
-        startedAt = Self.now()
-        lastActivity = startedAt
+        connection.onAbandon { [weak self] cause in self?.abandon(cause) }
         let delegate = BodyDelegate(source: self)
         do {
             try health.begin()
@@ -170,22 +168,16 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
             phase = .failed(HTTPErrorMapping.map(error))
             health.abandoned()
         }
-        // A Dispatch timer, not a task: the watchdog must fire on time even when the Swift
-        // concurrency pool (two threads on a two-core machine) is busy.
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .userInitiated))
-        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(20))
-        timer.setEventHandler { [weak self] in self?.tick() }
-        timer.resume()
-        watchdog = timer
         condition.unlock()
     }
 
     /// Blocks until the response head arrived (true), the source ended, failed or closed, or
-    /// `timeout` passed. Throws the source's error when it failed before any byte was read.
+    /// `timeout` passed (nil: no limit; in the player, the state machine abandons a connection that
+    /// does not answer). Throws the source's error when it failed before any byte was read.
     @discardableResult
-    public func waitForResponse(timeout: Double) throws(PlaybackError) -> Bool {
+    public func waitForResponse(timeout: Double? = nil) throws(PlaybackError) -> Bool {
         start()
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = timeout.map { Date().addingTimeInterval($0) }
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -196,7 +188,12 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
             case .ended: return false
             case .idle, .connecting, .streaming: break
             }
-            if !condition.wait(until: deadline) { return _headersReceived }
+            connection.tell(.dry)
+            if let deadline {
+                if !condition.wait(until: deadline) { return _headersReceived }
+            } else {
+                condition.wait()
+            }
         }
     }
 
@@ -224,6 +221,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
                 if endOfBodyIsEnd { return 0 }
                 throw PlaybackError(.connectionLost, underlying: "the live stream's body ended")
             case .idle, .connecting, .streaming:
+                // Nothing buffered and room for more: the reader waits on the network.
+                connection.tell(.dry)
                 condition.wait()
             }
         }
@@ -235,13 +234,11 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         let waiter = pending?.promise
         pending = nil
         let running = task
-        let timer = watchdog
         condition.broadcast()
         condition.unlock()
         requestLog.ended(bytes: bytesReceived, closed: true)
         waiter?.fail(CancellationError())
         running?.cancel()
-        timer?.cancel()
         health.abandoned()
     }
 
@@ -300,9 +297,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         let result: EventLoopFuture<Void>? = condition.withLock {
             guard isOpen else { return nil }
             _bytesReceived += received
-            let now = Self.now()
-            _lastByteAt = now
-            lastActivity = now
+            _lastByteAt = Self.now()
+            connection.tell(.receiving)
             let written = ring.write(output.audio, from: 0)
             condition.broadcast()
             guard written < output.audio.count else { return eventLoop.makeSucceededVoidFuture() }
@@ -325,17 +321,19 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
             return nil
         }
         pending = nil
-        lastActivity = Self.now()
         return waiting.promise
     }
 
     private func bodyEnded() {
-        condition.withLock {
+        let droppedLive: Bool = condition.withLock {
+            let live = !endOfBodyIsEnd && isOpen
             if isOpen { phase = .ended }
             condition.broadcast()
+            return live
         }
         requestLog.ended(bytes: bytesReceived)
-        watchdogCancel()
+        // A live stream never ends: the end of its body is a dropped connection.
+        if droppedLive { connection.tell(.dropped(PlaybackError(.connectionLost, underlying: "the live stream's body ended"))) }
     }
 
     /// Checks the status and content type, reads the headers; returns the demuxer to use.
@@ -367,7 +365,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         condition.withLock {
             _headersReceived = true
             if case .connecting = phase { phase = .streaming }
-            lastActivity = Self.now()
+            connection.tell(.receiving)
             condition.broadcast()
         }
         return demuxer
@@ -390,13 +388,17 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     }
 
     /// Records the first error (errors are sticky; a closed source stays closed) and wakes readers.
-    private func fail(_ error: any Error) {
+    /// A live stream that fails after its head has dropped, which the player is told (unless the
+    /// player itself gave the connection up).
+    private func fail(_ error: any Error, toldByPlayer: Bool = false) {
         let mapped = HTTPErrorMapping.map(error)
         requestLog.ended(bytes: bytesReceived, error: mapped)
         health.failed(mapped)
         condition.lock()
         var waiter: EventLoopPromise<Void>?
+        var dropped = false
         if isOpen {
+            if case .streaming = phase, !endOfBodyIsEnd, !toldByPlayer { dropped = true }
             phase = .failed(mapped)
             waiter = pending?.promise
             pending = nil
@@ -404,40 +406,13 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         waiter?.fail(mapped)
-        watchdogCancel()
+        if dropped { connection.tell(.dropped(mapped)) }
     }
 
-    private func watchdogCancel() {
-        let timer = condition.withLock { watchdog }
-        timer?.cancel()
-    }
-
-    // MARK: - Watchdog
-
-    /// Every 100 ms: enforces `connectTimeout` (until the head) and `readTimeout` (between body
-    /// chunks, except while the ring is full and the reader is the slow side).
-    private func tick() {
-        let expired: PlaybackError? = condition.withLock {
-            let now = Self.now()
-            switch phase {
-            case .idle, .connecting:
-                if now - startedAt > connectTimeout {
-                    return PlaybackError(.connectionTimeout, underlying: "no response within \(connectTimeout) s")
-                }
-            case .streaming:
-                if pending == nil, now - lastActivity > readTimeout {
-                    // The socket is open but silent: a stall, which the player reconnects.
-                    return PlaybackError(.stalled, underlying: "no data for \(readTimeout) s")
-                }
-            case .ended, .failed, .closed:
-                return PlaybackError(.cancelled)  // finished: stop watching
-            }
-            return nil
-        }
-        guard let expired else { return }
-        watchdogCancel()
-        if expired.code == .cancelled { return }
-        fail(expired)
+    /// The player decided the connection is dead (`ConnectionLink.abandon`): fail with its cause
+    /// and end the request.
+    private func abandon(_ cause: PlaybackError) {
+        fail(cause, toldByPlayer: true)
         let running = condition.withLock { task }
         running?.cancel()
     }

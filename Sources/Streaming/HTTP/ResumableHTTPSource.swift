@@ -7,8 +7,9 @@ import PlayerCore
 /// the decoder sees one uninterrupted body, byte for byte, and can seek to any byte.
 ///
 /// It reads through one `HTTPByteSource` at a time and counts the bytes it has handed to the
-/// decoder. When the connection drops, stalls (`readTimeout`) or times out before the known end,
-/// it asks again with `Range: bytes=<that count>-` and checks the answer before using it:
+/// decoder. When the connection drops before the known end, or the player gives it up as stalled
+/// (`ConnectionLink.abandon`: the state machine decides what is too long a silence, not this
+/// source), it asks again with `Range: bytes=<that count>-` and checks the answer before using it:
 /// - 206 whose `Content-Range` starts there: the body continues the file; nothing is heard twice.
 /// - 200 (the server ignores `Range`): the new body starts at byte 0, so the bytes already heard are
 ///   read and thrown away (the "reopen and seek" fallback). It costs downloading the file again up
@@ -19,7 +20,7 @@ import PlayerCore
 ///   upload, dynamic ad insertion), and splicing two files would be damaged audio:
 ///   `sourceChanged`, which the user may retry (the player reopens it at the same time position).
 ///
-/// After a drop (or a stall, or a timeout) before the known end, one new request goes out at once:
+/// After a drop (or a connection given up) before the known end, one new request goes out at once:
 /// most drops are single, and the listener hears nothing of them. This source never waits: when
 /// that request fails too, `read` throws its (retryable) error, and the player's reconnect policy,
 /// the one backoff loop there is, takes over: it shows the countdown, honours `Retry-After`, spends
@@ -32,13 +33,13 @@ import PlayerCore
 ///
 /// Thread model (as `HTTPByteSource`): `read`, `seek` and `open` block and are called from one
 /// thread at a time (the decoder's), never an event loop or the Swift concurrency pool; `close()`
-/// may come from any thread and wakes a blocked read, which then throws `.cancelled`. Mutable state is guarded by `condition`; errors other than a retried drop are sticky.
+/// may come from any thread and wakes a blocked read, which then throws `.cancelled`. Mutable state
+/// is guarded by `condition`; errors other than a retried drop are sticky. Each request reports its
+/// connection's facts on the link given at creation (see `HTTPByteSource`); a dropped request is
+/// not reported as a drop, since this source resumes it.
 public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable {
-    /// Timeouts, buffering and retrying; the defaults are DESIGN.md's.
+    /// Buffering and the resilience core.
     public struct Configuration: Sendable {
-        public var connectTimeout: Double = ResilienceDefaults.connectTimeout
-        /// No body bytes for this long while the socket is open: a stall, answered by a new request.
-        public var readTimeout: Double = ResilienceDefaults.stallTimeout
         /// Bytes held between the socket and the decoder.
         public var capacity: Int = 64 * 1024
         /// Asked before every request (the first and each resume) and told how its connection
@@ -55,6 +56,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
     public let url: URL
     private let client: HTTPClient
     private let configuration: Configuration
+    private let connection: ConnectionLink
     private let logger: Logger
 
     private let condition = NSCondition()
@@ -76,11 +78,15 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
 
     /// - Parameters:
     ///   - client: defaults to `SharedHTTPClient.client` (redirect cap, fail-fast connects).
+    ///   - connection: where each request's connection facts go, and how the player gives the
+    ///     current one up; a link nobody listens to by default.
     ///   - logger: receives each request's records and every resume decision; silent by default.
     public init(
         url: URL, client: HTTPClient = SharedHTTPClient.client, configuration: Configuration = Configuration(),
+        connection: ConnectionLink = ConnectionLink(),
         logger: Logger = Logger(label: "tonearm.http", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
+        self.connection = connection
         self.logger = logger
         self.url = url
         self.client = client
@@ -186,7 +192,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
         }
         let start = offset
         let source = HTTPByteSource(
-            url: url, client: client, connectTimeout: configuration.connectTimeout, readTimeout: configuration.readTimeout,
+            url: url, client: client, connection: connection,
             capacity: configuration.capacity, endOfBodyIsEnd: true, startOffset: start > 0 ? start : nil,
             requestsIcyMetadata: false, logger: logger, breakers: configuration.breakers)
         current = source
@@ -195,8 +201,8 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
 
         let skip: Int64
         do throws(PlaybackError) {
-            guard try source.waitForResponse(timeout: configuration.connectTimeout + 1) else {
-                throw PlaybackError(.connectionTimeout, underlying: "no response within \(configuration.connectTimeout) s")
+            guard try source.waitForResponse() else {
+                throw PlaybackError(.connectionLost, underlying: "the connection ended before a response")
             }
             guard let info = source.responseInfo else {
                 throw PlaybackError(.malformedData, underlying: "a response without a head")

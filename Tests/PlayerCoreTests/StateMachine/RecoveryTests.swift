@@ -84,7 +84,7 @@ struct RecoveryTests {
     @Test func retryAfterIsHonouredWithoutExtraAttempts() throws {
         var d = try Driver.live()
         let busy = PlaybackError(.httpRetryable, httpStatus: 503, retryAfter: .seconds(20))
-        try d.send(.streamDropped(.a, cause: busy, at: PlayerTime(seconds: 100)))
+        try d.send(.errorOccurred(.a, busy, at: PlayerTime(seconds: 100)))
         guard case .reconnecting(_, 1, _, let at?, _) = d.state else { Issue.record("got \(d.state)"); return }
         #expect(at.seconds >= 120)
     }
@@ -107,7 +107,7 @@ struct RecoveryTests {
     @Test func dropWhileOfflineWaitsForNetwork() throws {
         var d = try Driver.live()
         try d.send(.connectivityChanged(online: false, at: PlayerTime(seconds: 1)))
-        let effects = try d.send(.streamDropped(.a, cause: PlaybackError(.offline), at: PlayerTime(seconds: 2)))
+        let effects = try d.send(.errorOccurred(.a, PlaybackError(.offline), at: PlayerTime(seconds: 2)))
         #expect(!effects.contains { if case .scheduleTimer(.retry, _) = $0 { true } else { false } })
         guard case .reconnecting(_, 1, _, nil, _) = d.state else { Issue.record("got \(d.state)"); return }
     }
@@ -123,6 +123,26 @@ struct RecoveryTests {
         guard case .failed(let error, true, let point?) = e.state else { Issue.record("got \(e.state)"); return }
         #expect(error == dropped)
         #expect(point.position == 0)
+    }
+
+    @Test func aDropWhileTheDeckStillSoundsWaitsForItsAudioToRunOut() throws {
+        var d = try Driver.live()
+        // The source says the connection broke; what the deck holds still plays.
+        #expect(try d.send(.streamDropped(.a, cause: dropped, at: PlayerTime(seconds: 5))).isEmpty)
+        #expect(d.state == .playing(track: Fixture.live()))
+        // The deck reports the drop once its audio ran out: the reconnect starts then.
+        try d.send(.errorOccurred(.a, dropped, at: PlayerTime(seconds: 8)))
+        guard case .reconnecting(_, 1, _, let at?, let cause) = d.state else { Issue.record("got \(d.state)"); return }
+        #expect(cause == dropped)
+        #expect(at.seconds > 8)
+    }
+
+    @Test func aDropWhileBufferingReconnectsAtOnce() throws {
+        var d = try Driver.buffering()
+        let effects = try d.send(.streamDropped(.a, cause: dropped, at: PlayerTime(seconds: 5)))
+        #expect(effects.first == .unload(.a))
+        guard case .reconnecting(_, 1, _, _?, let cause) = d.state else { Issue.record("got \(d.state)"); return }
+        #expect(cause == dropped)
     }
 
     @Test func pausedStreamThatDropsStaysPausedAndReconnectsOnResume() throws {
@@ -151,7 +171,7 @@ struct RecoveryTests {
     @Test func episodeReconnectResumesAtTheSamePosition() throws {
         var d = try Driver.playing(Fixture.episode("talk"))
         try d.send(.positionChanged(.a, position: 1234.5))
-        try d.send(.streamDropped(.a, cause: dropped, at: PlayerTime(seconds: 50)))
+        try d.send(.errorOccurred(.a, dropped, at: PlayerTime(seconds: 50)))
         try d.send(.timerFired(.retry(attempt: 1), at: d.lastScheduledRetry!.at))
         #expect(d.effects.withoutTimers.last == .load(d.lastLoad!, deck: .a, track: Fixture.episode("talk"), from: 1234.5))
     }
@@ -215,7 +235,7 @@ struct RecoveryTests {
             var d = Driver(Fixture.config(), seed: seed)
             try d.send(.play(Fixture.request(Fixture.live())))
             try d.send(.loaded(d.lastLoad!, duration: nil))
-            try d.send(.streamDropped(.a, cause: PlaybackError(.connectionLost), at: .zero))
+            try d.send(.errorOccurred(.a, PlaybackError(.connectionLost), at: .zero))
             var times: [Double] = []
             for attempt in 1...4 {
                 let due = d.lastScheduledRetry!

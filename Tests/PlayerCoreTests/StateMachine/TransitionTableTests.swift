@@ -68,7 +68,7 @@ struct TransitionTableTests {
         "preparingCrossfade->reconnecting": {
             var d = try Driver.playing(Fixture.episode("a"), Fixture.episode("b"))
             try d.send(.skip)
-            try d.send(.streamDropped(.a, cause: PlaybackError(.connectionLost), at: .zero)); return d
+            try d.send(.errorOccurred(.a, PlaybackError(.connectionLost), at: .zero)); return d
         },
         "crossfading->reconnecting": {
             var d = try Driver.playing(Fixture.episode("a"), Fixture.episode("b"))

@@ -148,7 +148,7 @@ struct Driver {
 
     static func reconnecting() throws -> Driver {
         var d = try live()
-        try d.send(.streamDropped(.a, cause: PlaybackError(.connectionLost), at: PlayerTime(seconds: 10)))
+        try d.send(.errorOccurred(.a, PlaybackError(.connectionLost), at: PlayerTime(seconds: 10)))
         return d
     }
 

@@ -106,10 +106,13 @@ final class RadioHarness: @unchecked Sendable {
     /// when `fresh`), for at most `timeout` seconds. Returns the state, or records an issue and nil.
     @discardableResult
     func waitFor(
-        _ what: String, timeout: Double, fresh: Bool = false, sourceLocation: SourceLocation = #_sourceLocation,
+        _ what: String, timeout: Double, fresh: Bool = false, after mark: Int? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation,
         _ predicate: @escaping (PlayerState) -> Bool
     ) async -> PlayerState? {
-        let skip = fresh ? states.count : 0
+        // `after`: only states published after `states.count` was `mark` (taken before an intent
+        // whose states may arrive before this call).
+        let skip = mark ?? (fresh ? states.count : 0)
         let deadline = Date().addingTimeInterval(timeout)
         // Checked once more after the deadline: a busy machine may wake this task late.
         while true {
