@@ -40,8 +40,10 @@ public final class TonearmPlayer: Sendable {
     }
 
     public let player: AudioPlayer
-    /// This player's retry budget (one per playback session), shared by its network client and
-    /// its stream sources: what a reconnect policy takes a token from before each retry.
+    /// This player's retry budget for the requests of its services (metadata, artwork, status
+    /// API). Reconnects of the stream spend the state machine's own budget of the same size
+    /// (`PlayerStateMachine.Configuration.reconnectBudgetCapacity`): the machine is pure, so it
+    /// keeps its bucket in its state rather than share this object.
     public let retryBudget: RetryBudget
     private let tasks: [Task<Void, Never>]
     private let streamEvents: AsyncStream<StreamEvent>.Continuation
@@ -51,8 +53,7 @@ public final class TonearmPlayer: Sendable {
         clock: C = ContinuousClock(), random: SeededRandom = .systemSeeded()
     ) where C.Duration == Duration {
         var services = services
-        let budget = services.streaming.retryBudget ?? services.network.retryBudget ?? RetryBudget(clock: clock)
-        services.streaming.retryBudget = budget
+        let budget = services.network.retryBudget ?? RetryBudget(clock: clock)
         services.network.retryBudget = budget
         retryBudget = budget
         let (events, continuation) = AsyncStream.makeStream(of: StreamEvent.self, bufferingPolicy: .unbounded)

@@ -35,8 +35,8 @@ import Synchronization
 /// so a refused reconnect fails its load with `circuitOpen`, which is retryable and carries
 /// `retryAfter = .seconds(until the probe)`. A policy that waits max(backoff, Retry-After)
 /// therefore reconnects exactly when the probe may go through. Before scheduling a retry, take a
-/// token from the session's `RetryBudget`; when it says no, give up with the error that caused
-/// the retry:
+/// token from the session's budget (the player's state machine keeps a `TokenBucket` for this);
+/// when it says no, give up with the error that caused the retry:
 /// ```swift
 /// guard cause.isRetryable, budget.tryAcquire() else { return fail(cause) }
 /// var delay = policy.delay(forRetry: attempt, previous: last, using: &random)

@@ -17,12 +17,7 @@ public final class RetryBudget: Sendable {
     public let capacity: Double
     public let refillPerSecond: Double
 
-    private struct Bucket {
-        var tokens: Double
-        var updatedAt: Duration
-    }
-
-    private let bucket: Mutex<Bucket>
+    private let bucket: Mutex<TokenBucket>
     private let elapsed: @Sendable () -> Duration
 
     /// - Parameters:
@@ -34,40 +29,32 @@ public final class RetryBudget: Sendable {
         refillPerSecond: Double = RetryBudget.defaultRefillPerSecond,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
-        self.capacity = max(0, capacity)
-        self.refillPerSecond = max(0, refillPerSecond)
         let elapsed = monotonicElapsed(clock)
         self.elapsed = elapsed
-        bucket = Mutex(Bucket(tokens: self.capacity, updatedAt: elapsed()))
+        let full = TokenBucket(capacity: capacity, refillPerSecond: refillPerSecond, at: Self.seconds(elapsed()))
+        self.capacity = full.capacity
+        self.refillPerSecond = full.refillPerSecond
+        bucket = Mutex(full)
     }
 
     /// Takes one token for a retry. False means the session's budget is spent: give up now.
     public func tryAcquire() -> Bool {
-        let now = elapsed()
-        return bucket.withLock { bucket in
-            refill(&bucket, now: now)
-            guard bucket.tokens >= 1 else { return false }
-            bucket.tokens -= 1
-            return true
-        }
+        let now = Self.seconds(elapsed())
+        return bucket.withLock { $0.take(at: now) }
     }
 
     /// Tokens available right now (fractional while refilling); for tests and diagnostics.
     public var available: Double {
-        let now = elapsed()
+        let now = Self.seconds(elapsed())
         return bucket.withLock { bucket in
-            refill(&bucket, now: now)
+            bucket.refill(at: now)
             return bucket.tokens
         }
     }
 
-    private func refill(_ bucket: inout Bucket, now: Duration) {
-        let (whole, atto) = (now - bucket.updatedAt).components
-        let seconds = Double(whole) + Double(atto) / 1e18
-        if seconds > 0 {
-            bucket.tokens = min(capacity, bucket.tokens + seconds * refillPerSecond)
-        }
-        bucket.updatedAt = max(bucket.updatedAt, now)
+    private static func seconds(_ duration: Duration) -> Double {
+        let (whole, atto) = duration.components
+        return Double(whole) + Double(atto) / 1e18
     }
 }
 

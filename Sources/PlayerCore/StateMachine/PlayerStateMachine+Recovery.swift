@@ -19,7 +19,9 @@ extension PlayerStateMachine {
         run.attempt += 1
         let policy = configuration.reconnectPolicy
         let elapsed = now.since(run.startedAt) - run.offlineSeconds
-        if run.attempt > policy.maxAttempts || elapsed >= configuration.reconnectGiveUpAfter {
+        let outOfTime = run.attempt > policy.maxAttempts || elapsed >= configuration.reconnectGiveUpAfter
+        // A source reconnect also spends the session's budget; the output's does not touch the network.
+        if outOfTime || (kind == .source && !takeReconnectToken(at: now)) {
             recovery = run
             return fail(cause, recoverable: true)
         }
@@ -118,5 +120,17 @@ extension PlayerStateMachine {
         recovery = nil
         state = .playing(track: track)
         return [.resumeOutput, .recovered(from: cause, by: .automaticRetry)]
+    }
+}
+
+extension PlayerStateMachine {
+    /// Takes a token from the session's reconnect budget; false when it is spent.
+    mutating func takeReconnectToken(at now: PlayerTime) -> Bool {
+        var budget = reconnectBudget ?? TokenBucket(
+            capacity: configuration.reconnectBudgetCapacity, refillPerSecond: configuration.reconnectBudgetRefillPerSecond,
+            at: now.seconds)
+        let granted = budget.take(at: now.seconds)
+        reconnectBudget = budget
+        return granted
     }
 }

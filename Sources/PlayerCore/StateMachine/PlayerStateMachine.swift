@@ -29,6 +29,11 @@ public struct PlayerStateMachine: Sendable {
         /// Backoff of automatic reconnects and how long they may go on.
         public var reconnectPolicy: BackoffPolicy
         public var reconnectGiveUpAfter: TimeInterval
+        /// The playback session's retry budget for reconnects (`RetryBudget`'s sizes by default):
+        /// each scheduled reconnect takes a token, and a spent budget ends the retries with the
+        /// error that caused them, however many attempts the policy would still allow.
+        public var reconnectBudgetCapacity: Double
+        public var reconnectBudgetRefillPerSecond: Double
         /// A network item that has not delivered audio this long after its load began is shown as
         /// still connecting (told early; the connect timeout fails it later).
         public var stillConnectingAfter: TimeInterval
@@ -56,7 +61,9 @@ public struct PlayerStateMachine: Sendable {
             stillConnectingAfter: TimeInterval = ResilienceDefaults.stillConnectingAfter,
             bufferingTimeout: TimeInterval = ResilienceDefaults.bufferingTimeout,
             underrunGrace: TimeInterval = 0,
-            stallTimeout: TimeInterval = ResilienceDefaults.stallTimeout
+            stallTimeout: TimeInterval = ResilienceDefaults.stallTimeout,
+            reconnectBudgetCapacity: Double = RetryBudget.defaultCapacity,
+            reconnectBudgetRefillPerSecond: Double = RetryBudget.defaultRefillPerSecond
         ) {
             self.defaultCrossfade = defaultCrossfade
             self.skipCrossfade = skipCrossfade
@@ -69,6 +76,8 @@ public struct PlayerStateMachine: Sendable {
             self.bufferingTimeout = bufferingTimeout
             self.underrunGrace = max(0, underrunGrace)
             self.stallTimeout = max(0.1, stallTimeout)
+            self.reconnectBudgetCapacity = reconnectBudgetCapacity
+            self.reconnectBudgetRefillPerSecond = reconnectBudgetRefillPerSecond
         }
 
         /// Seed 001: stop fades over 0.3-1.0 s.
@@ -103,6 +112,8 @@ public struct PlayerStateMachine: Sendable {
     /// The output went away while nothing was sounding: resume must reopen it.
     var outputMissing = false
     var online = true
+    /// The session's reconnect budget, made full at the first reconnect.
+    var reconnectBudget: TokenBucket?
     var random: SeededRandom
     var loadCounter: UInt64 = 0
     /// The latest instant the machine was told (a fact's instant, or `handle(_:at:)`'s); stamps

@@ -38,10 +38,6 @@ public struct StreamingDecoderFactory: DecoderFactory {
         /// shared registry by default); a host whose breaker is open fails the load with
         /// `circuitOpen`, whose `retryAfter` is when the host may be tried again.
         public var breakers: HostCircuitBreakers? = .shared
-        /// The playback session's retry budget, handed to episode sources for the reconnect
-        /// policy (see `ResumableHTTPSource.Configuration.retryBudget`). `TonearmPlayer` gives
-        /// each player one when this is nil.
-        public var retryBudget: RetryBudget?
 
         public init() {}
     }
@@ -115,7 +111,6 @@ public struct StreamingDecoderFactory: DecoderFactory {
         var configuration = ResumableHTTPSource.Configuration()
         configuration.capacity = options.ringCapacity
         configuration.breakers = options.breakers
-        configuration.retryBudget = options.retryBudget
         let source = ResumableHTTPSource(url: url, configuration: configuration, connection: load.connection, logger: logger)
         load.onCancel { source.close() }
         do throws(PlaybackError) {

@@ -45,10 +45,6 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
         /// Asked before every request (the first and each resume) and told how its connection
         /// went; a host whose breaker is open fails the request with `circuitOpen`. Nil: none.
         public var breakers: HostCircuitBreakers?
-        /// The playback session's retry budget, for the reconnect policy: take a token
-        /// (`tryAcquire()`) before each retry and stop with the causing error when it says no.
-        /// This source does not spend it by itself.
-        public var retryBudget: RetryBudget?
 
         public init() {}
     }

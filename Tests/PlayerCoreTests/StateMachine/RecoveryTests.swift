@@ -125,6 +125,44 @@ struct RecoveryTests {
         #expect(point.position == 0)
     }
 
+    @Test func aSpentReconnectBudgetEndsTheRetriesWithTheirCause() throws {
+        var config = Fixture.config()
+        config.reconnectBudgetCapacity = 2
+        config.reconnectBudgetRefillPerSecond = 0
+        var d = Driver(config)
+        try d.send(.play(Fixture.request(Fixture.live())), at: 0)
+        try d.send(.loaded(d.lastLoad!, duration: nil))
+        try d.send(.errorOccurred(.a, dropped, at: PlayerTime(seconds: 1)))
+        let refused = PlaybackError(.connectionFailed)
+        for attempt in 1...2 {
+            guard case .reconnecting(_, attempt, _, _?, _) = d.state else { Issue.record("attempt \(attempt): \(d.state)"); return }
+            let due = try #require(d.lastScheduledRetry)
+            try d.send(.timerFired(.retry(attempt: attempt), at: due.at))
+            try d.send(.loadFailed(d.lastLoad!, refused, at: due.at))
+        }
+        // Two reconnects spent the budget: the third is not scheduled, though the policy allows it.
+        #expect(config.reconnectPolicy.maxAttempts > 2)
+        guard case .failed(let error, true, _) = d.state else { Issue.record("got \(d.state)"); return }
+        #expect(error == refused)
+    }
+
+    @Test func theReconnectBudgetRefillsOverTime() throws {
+        var config = Fixture.config()
+        config.reconnectBudgetCapacity = 1
+        config.reconnectBudgetRefillPerSecond = 0.1
+        var d = Driver(config)
+        try d.send(.play(Fixture.request(Fixture.live())), at: 0)
+        try d.send(.loaded(d.lastLoad!, duration: nil))
+        try d.send(.errorOccurred(.a, dropped, at: PlayerTime(seconds: 1)))
+        let due = try #require(d.lastScheduledRetry)
+        try d.send(.timerFired(.retry(attempt: 1), at: due.at))
+        try d.send(.loaded(d.lastLoad!, duration: nil))
+        #expect(d.state.name == .playing)
+        // Ten seconds later one token has come back: the next drop reconnects again.
+        try d.send(.errorOccurred(.a, dropped, at: PlayerTime(seconds: 1 + 10.5)))
+        #expect(d.state.name == .reconnecting)
+    }
+
     @Test func aDropWhileTheDeckStillSoundsWaitsForItsAudioToRunOut() throws {
         var d = try Driver.live()
         // The source says the connection broke; what the deck holds still plays.
