@@ -19,9 +19,3 @@ public protocol AudioSink: AnyObject, Sendable {
     /// A route change since the last call (the device was removed while the server stays), if any.
     func takeRouteChange() -> RouteChange?
 }
-
-/// A change of where sound goes that the listener should know about (seed 002's route change).
-public enum RouteChange: Sendable, Equatable {
-    /// The device playback was on disappeared (headphones unplugged): playback pauses.
-    case deviceRemoved(name: String)
-}

@@ -78,23 +78,23 @@ extension PlayerState {
         .init(.preparingCrossfade, .reconnecting, "current stream dropped, or audio output lost", .tonearm),
         .init(.crossfading, .reconnecting, "incoming stream dropped, or audio output lost", .tonearm),
         .init(.reconnecting, .reconnecting, "attempt failed, or the network went away or came back", .tonearm),
-        .init(.reconnecting, .preparing, "retry due, retryNow(), or the network came back", .tonearm),
+        .init(.reconnecting, .preparing, "retry due, retryNow(), the network came back, or replace(item)", .tonearm),
         .init(.reconnecting, .playing, "audio output is back", .tonearm),
         .init(.reconnecting, .paused, "pause(): the connection is made again on resume", .tonearm),
         .init(.reconnecting, .idle, "stop()", .tonearm),
-        .init(.reconnecting, .failed, "attempts exhausted, cancelRetry(), or a final error", .tonearm),
+        .init(.reconnecting, .failed, "attempts exhausted, cancelRetry(), a final error, or replace(item that cannot play)", .tonearm),
         // Seeking, errors and stream drops while paused.
         .init(.playing, .playing, "seek()", .tonearm),
         .init(.paused, .paused, "seek(), or the paused stream's connection dropped", .tonearm),
-        .init(.paused, .preparing, "resume() after the paused stream's connection dropped", .tonearm),
-        .init(.paused, .failed, "final error", .tonearm),
-        .init(.crossfadePaused, .failed, "final error", .tonearm),
+        .init(.paused, .preparing, "resume() after the paused stream's connection dropped, or replace(item)", .tonearm),
+        .init(.paused, .failed, "final error, or replace(item that cannot play)", .tonearm),
+        .init(.crossfadePaused, .failed, "final error, or replace(item that cannot play)", .tonearm),
         .init(.preparingCrossfade, .failed, "final error on the current track", .tonearm),
         // The next item of a queue.
         .init(.preparingCrossfade, .preparingCrossfade, "skip(), or the next item failed and a later one loads", .tonearm),
         .init(.preparingCrossfade, .playing, "the next items failed to load (the current plays on), or the current ended with the next ready", .tonearm),
         .init(.playing, .preparing, "track ended with no time to crossfade: the next item loads", .tonearm),
-        .init(.buffering, .preparing, "track ended while buffering: the next item loads", .tonearm),
+        .init(.buffering, .preparing, "track ended while buffering: the next item loads; or replace(item)", .tonearm),
         .init(.buffering, .finished, "the last track ended while buffering", .tonearm),
         .init(.preparingCrossfade, .preparing, "current track ended before the next was ready", .tonearm),
         .init(.crossfading, .crossfading, "progress, or skip() quick-finishes", .tonearm),
@@ -103,6 +103,11 @@ extension PlayerState {
         .init(.idle, .failed, "play() of something that cannot play (episode without audio)", .tonearm),
         .init(.finished, .failed, "play() of something that cannot play", .tonearm),
         .init(.failed, .failed, "play() of something that cannot play", .tonearm),
+        // Replacing what plays with something new (what sounds fades out first).
+        .init(.preparing, .preparing, "replace(item)", .tonearm),
+        .init(.crossfadePaused, .preparing, "replace(item)", .tonearm),
+        .init(.fadingOut, .preparing, "the fade before a replacement is over", .tonearm),
+        .init(.fadingOut, .failed, "the fade before a replacement that cannot play is over", .tonearm),
     ]
 
     private static let allowedPairs: Set<Pair> = Set(transitionTable.map { Pair(from: $0.from, to: $0.to) })

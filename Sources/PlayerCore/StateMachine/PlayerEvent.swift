@@ -21,6 +21,11 @@ public enum PlayerEvent: Sendable, Equatable {
     case reset
     case retryNow
     case cancelRetry
+    /// Stop what plays and start something else: the one way a front end opens a new item while
+    /// another plays. Accepted in every state. What plays audibly fades out as on stop (an
+    /// episode's place is saved), then the replacement starts; the state goes straight from the
+    /// old item to the new one, never through `idle` or `finished`.
+    case replace(Replacement)
 
     // MARK: Engine and network facts
     /// The source of a `load` effect is open and ready to sound; `duration` if the decoder knows it.
@@ -63,7 +68,14 @@ public enum PlayerEvent: Sendable, Equatable {
     /// The sound server answers again.
     case outputRestored
 
-    /// The user action this event is, or nil for a fact.
+    /// What a `replace` starts.
+    public enum Replacement: Sendable, Equatable {
+        case play(PlayRequest)
+        /// Something that cannot be played at all, shown as a failure (`cannotPlay`).
+        case cannotPlay(PlaybackError)
+    }
+
+    /// The user action this event is, or nil for a fact and for `replace` (accepted in every state).
     public var action: PlayerAction? {
         switch self {
         case .play, .cannotPlay: .play

@@ -15,6 +15,7 @@ extension PlayerStateMachine {
         case .reset: return reset()
         case .retryNow: return retryNow()
         case .cancelRetry: return cancelRetry()
+        case .replace(let replacement): return replace(with: replacement)
         default: return applyFact(event)
         }
     }
@@ -43,6 +44,36 @@ extension PlayerStateMachine {
         let effects = releaseAll()
         state = .failed(error: error, recoverable: false, resumePoint: nil)
         return effects
+    }
+
+    mutating func replace(with replacement: PlayerEvent.Replacement) -> [PlayerEffect] {
+        switch state {
+        case .idle, .finished, .failed:
+            return start(replacement)
+        case .fadingOut:
+            // The fade under way ends first; the latest replacement asked for wins.
+            pendingReplacement = replacement
+            return []
+        case .playing, .preparingCrossfade, .crossfading:
+            // Something sounds: it fades out as on stop, and the replacement starts after.
+            let effects = stop()
+            pendingReplacement = replacement
+            return effects
+        case .preparing, .buffering, .paused, .crossfadePaused, .reconnecting:
+            // Nothing sounds (or nothing yet): let it go at once, keeping an episode's place.
+            let effects = persist(state.currentTrack)
+            recovery = nil
+            return effects + start(replacement)
+        }
+    }
+
+    /// Starts a replacement: play it, or show why it cannot play.
+    mutating func start(_ replacement: PlayerEvent.Replacement) -> [PlayerEffect] {
+        pendingReplacement = nil
+        switch replacement {
+        case .play(let request): return play(request)
+        case .cannotPlay(let error): return cannotPlay(error)
+        }
     }
 
     mutating func pause() -> [PlayerEffect] {

@@ -103,6 +103,8 @@ public struct PlayerStateMachine: Sendable {
     var next: NextItem?
     /// The crossfade that runs or is paused.
     var crossfade: CrossfadeRun?
+    /// What a `replace` starts once the fade-out under way is over.
+    var pendingReplacement: PlayerEvent.Replacement?
     /// The automatic recovery in progress.
     var recovery: RecoveryRun?
     /// The user's Retry from `failed`, reported as `recovered(by: .manualRetry)` once playing.
@@ -160,6 +162,10 @@ public struct PlayerStateMachine: Sendable {
         }
         let saved = self
         var effects = apply(event)
+        if let replacement = pendingReplacement, state.name == .finished {
+            // The fade a replacement waited for is over (or ended early by an error).
+            effects += start(replacement)
+        }
         if saved.state != state || saved.state.name != state.name {
             guard saved.state.canTransition(to: state), state.isValid else {
                 let refused = state.name

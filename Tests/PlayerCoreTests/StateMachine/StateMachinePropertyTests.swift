@@ -10,7 +10,7 @@ struct StateMachinePropertyTests {
     static let sequences = 10_000
 
     /// Each generated number becomes one event: the low bits choose the kind, the rest its details.
-    static let eventKinds = 30
+    static let eventKinds = 31
 
     static let pool: [Track] = [Fixture.stage1, Fixture.stage2, Fixture.episode("p"), Fixture.live("r"), Fixture.file("nodur", duration: nil)]
 
@@ -63,6 +63,10 @@ struct StateMachinePropertyTests {
             let due = driver.lastScheduledRetry
             return .timerFired(.retry(attempt: due?.attempt ?? 1), at: due?.at ?? now)
         case 28: return .connectivityChanged(online: p % 2 == 0, at: now)
+        case 30:
+            return p % 4 == 0
+                ? .replace(.cannotPlay(PlaybackError(.missingAudioURL)))
+                : .replace(.play(PlayRequest(track: pool[p % pool.count].with(id: "r\(p)"), startPosition: Double(p % 50))))
         default: return p % 2 == 0 ? .outputLost(at: now) : .outputRestored
         }
     }

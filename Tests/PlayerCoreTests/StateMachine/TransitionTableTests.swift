@@ -124,6 +124,21 @@ struct TransitionTableTests {
         "idle->failed": { var d = Driver(); try d.send(.cannotPlay(PlaybackError(.missingAudioURL))); return d },
         "finished->failed": { var d = try Driver.finished(); try d.send(.cannotPlay(PlaybackError(.missingAudioURL))); return d },
         "failed->failed": { var d = try Driver.failedFinal(); try d.send(.cannotPlay(PlaybackError(.missingAudioURL))); return d },
+        "preparing->preparing": {
+            var d = Driver(); try d.send(.play(Fixture.request(Fixture.stage1)))
+            try d.send(.replace(.play(Fixture.request(Fixture.stage2)))); return d
+        },
+        "crossfadePaused->preparing": {
+            var d = try Driver.crossfadePaused(); try d.send(.replace(.play(Fixture.request(Fixture.stage3)))); return d
+        },
+        "fadingOut->preparing": {
+            var d = try Driver.fadingOut(); try d.send(.replace(.play(Fixture.request(Fixture.stage2))))
+            try d.send(.fadeOutCompleted); return d
+        },
+        "fadingOut->failed": {
+            var d = try Driver.fadingOut(); try d.send(.replace(.cannotPlay(PlaybackError(.missingAudioURL))))
+            try d.send(.fadeOutCompleted); return d
+        },
         "playing->preparing": {
             var d = try Driver.playing(Fixture.file("a", duration: nil), Fixture.file("b", duration: nil))
             try d.send(.trackEnded(.a, at: .zero)); return d

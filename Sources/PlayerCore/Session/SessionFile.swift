@@ -1,5 +1,4 @@
 import Foundation
-import PlayerCore
 
 /// A multi-stage session (seed 001's 3-stage meditation), as a JSON file:
 ///

@@ -1,5 +1,3 @@
-import PlayerCore
-
 /// What the player publishes, in order, each stamped with the audio clock (seconds of audio
 /// written to the output): the public stream front ends, MPRIS and `--events jsonl` consume.
 public enum PlayerUpdate: Sendable, Equatable {
@@ -35,4 +33,10 @@ public enum PlayerNotice: Sendable, Equatable {
     /// A service beside playback failed (the artwork, a status API): front ends show it as an
     /// inline error; the service has recorded it in the analytics already.
     case serviceProblem(PlaybackError)
+}
+
+/// A change of where sound goes that the listener should know about.
+public enum RouteChange: Sendable, Equatable {
+    /// The device playback was on disappeared (headphones unplugged): playback pauses.
+    case deviceRemoved(name: String)
 }

@@ -1,5 +1,4 @@
 import Foundation
-import PlayerCore
 
 /// Turns a session file into the queue the state machine plays: one item per stage.
 ///
@@ -11,9 +10,9 @@ public enum SessionPlanner {
     /// - Parameters:
     ///   - base: the session file's folder, for relative sources.
     ///   - probe: the duration of a source in seconds (nil if unknown), for the length of looped
-    ///     stages and crossfade timing. Production probes with FFmpeg.
+    ///     stages and crossfade timing (the engine probes with FFmpeg, `plan(_:base:)`).
     public static func plan(
-        _ session: SessionFile, base: URL, probe: (URL) -> Double? = FileDurationProbe.duration(of:)
+        _ session: SessionFile, base: URL, probe: (URL) -> Double?
     ) throws(PlaybackError) -> PlayRequest {
         var items: [QueueItem] = []
         let sessionName = TextSanitizer.singleLine(session.name ?? "session", maxLength: 64)
@@ -57,13 +56,5 @@ public enum SessionPlanner {
         }
         if trimmed.hasPrefix("/") { return URL(fileURLWithPath: trimmed) }
         return base.appendingPathComponent(trimmed).standardizedFileURL
-    }
-}
-
-/// Reads a local file's duration with FFmpeg (nil for anything it cannot open or remote URLs).
-public enum FileDurationProbe {
-    public static func duration(of url: URL) -> Double? {
-        guard url.isFileURL, let decoder = try? FFmpegDecoder(url: url) else { return nil }
-        return decoder.duration
     }
 }

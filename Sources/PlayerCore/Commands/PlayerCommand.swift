@@ -1,0 +1,90 @@
+import Foundation
+
+/// What a listener asks a front end for (a key, an MPRIS call, a line on stdin, a row of the
+/// library screen) before the player's state says what it means. Every front end turns its input
+/// into a `PlayerCommand` and asks `intent(in:position:)`, so one request means one thing wherever
+/// it comes from.
+///
+/// The rules, one per command, each "the first intent the state allows":
+/// - `playPause`: pause, resume, retry. From a recoverable `failed` it retries at the saved place,
+///   from every front end (space, MPRIS PlayPause, stdin `play`).
+/// - `play`: resume, retry (never pauses).
+/// - `retry`: retry, or during a reconnect countdown retry now.
+/// - `seekBy`: from the position last shown, never before 0.
+/// - `open`: always accepted; it replaces what plays (`PlayerEvent.replace`).
+public enum PlayerCommand: Sendable, Equatable {
+    case playPause
+    case play
+    case pause
+    case stop
+    /// The next item of the queue.
+    case next
+    case retry
+    case retryNow
+    /// During a reconnect countdown: stop trying and show the failure with Retry.
+    case cancelRetry
+    case reset
+    /// Seconds from the current position (negative = back).
+    case seekBy(TimeInterval)
+    case seekTo(TimeInterval)
+    /// Something new to play, in place of what plays.
+    case open(PlayerEvent.Replacement)
+
+    /// The intent this command means in `state`, or nil when it means nothing there.
+    /// - Parameter position: the current track's position as last published, for relative seeks.
+    public func intent(in state: PlayerState, position: TimeInterval?) -> PlayerEvent? {
+        func first(_ actions: [PlayerAction]) -> PlayerEvent? {
+            actions.first(where: state.allows).flatMap(Self.event)
+        }
+        switch self {
+        case .playPause: return first([.pause, .resume, .retry])
+        case .play: return first([.resume, .retry])
+        case .pause: return first([.pause])
+        case .stop: return first([.stop])
+        case .next: return first([.skip])
+        case .retry: return first([.retry, .retryNow])
+        case .retryNow: return first([.retryNow])
+        case .cancelRetry: return first([.cancelRetry])
+        case .reset: return first([.reset])
+        case .seekBy(let offset):
+            guard state.allows(.seek), offset.isFinite else { return nil }
+            return .seek(to: max(0, (position ?? 0) + offset))
+        case .seekTo(let target):
+            guard state.allows(.seek), target.isFinite, target >= 0 else { return nil }
+            return .seek(to: target)
+        case .open(let replacement):
+            return .replace(replacement)
+        }
+    }
+
+    /// The action a front end names when the state refuses the command (for its message).
+    public var action: PlayerAction {
+        switch self {
+        case .playPause, .play: .resume
+        case .pause: .pause
+        case .stop: .stop
+        case .next: .skip
+        case .retry: .retry
+        case .retryNow: .retryNow
+        case .cancelRetry: .cancelRetry
+        case .reset: .reset
+        case .seekBy, .seekTo: .seek
+        case .open: .play
+        }
+    }
+
+    /// The intent of an action that needs no argument.
+    private static func event(_ action: PlayerAction) -> PlayerEvent? {
+        switch action {
+        case .pause: .pause
+        case .resume: .resume
+        case .stop: .stop
+        case .skip: .skip
+        case .retry: .retry
+        case .retryNow: .retryNow
+        case .cancelRetry: .cancelRetry
+        case .reset: .reset
+        case .play, .seek: nil
+        }
+    }
+}
