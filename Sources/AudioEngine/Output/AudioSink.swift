@@ -20,7 +20,7 @@ public protocol AudioSink: AnyObject, Sendable {
     func takeRouteChange() -> RouteChange?
 }
 
-/// A change of where sound goes that the listener should know about (seed 002's route change).
+/// A change of where sound goes that the listener should know about.
 public enum RouteChange: Sendable, Equatable {
     /// The device playback was on disappeared (headphones unplugged): playback pauses.
     case deviceRemoved(name: String)
