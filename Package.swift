@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// Tonearm: a resilient audio player for Linux. Targets follow the layers of DESIGN.md:
+// Tonearm: a resilient audio player for Linux. Targets are layers:
 // lower layers never import higher ones, and the pure layers (PlayerCore, Presentation)
 // depend on Foundation only.
 import PackageDescription

@@ -1,5 +1,5 @@
 /// The caps the library puts on what it reads from feeds and files, each a named constant in one
-/// place (DESIGN.md's security rules): a server or a file must not be able to make Tonearm hold
+/// place: a server or a file must not be able to make Tonearm hold
 /// unbounded text or spend unbounded time.
 public enum LibraryLimits {
     /// Largest RSS document parsed, bytes. Big real feeds (decades of a daily show with long show

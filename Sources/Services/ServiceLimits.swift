@@ -1,5 +1,5 @@
 /// Limits and schedules of the services (metadata, artwork, connectivity), each a named constant in
-/// one place (DESIGN.md's security rules and resilience defaults).
+/// one place.
 public enum ServiceLimits {
     /// Largest artwork image fetched, bytes.
     public static let maxArtworkBytes = 5 * 1024 * 1024

@@ -1,4 +1,4 @@
-/// Limits of the streaming layer, each a named constant in one place (DESIGN.md's security rules).
+/// Limits of the streaming layer, each a named constant in one place.
 public enum StreamingLimits {
     /// Longest ICY metadata value kept (StreamTitle, StreamUrl), in characters after sanitising.
     public static let maxMetadataValueLength = 256

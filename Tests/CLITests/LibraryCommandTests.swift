@@ -116,7 +116,7 @@ struct LibraryCommandTests {
         let episodeID = try #require(episodes.first?["id"] as? Int)
         #expect(episodes.first?["podcastID"] as? Int == podcastID)
 
-        // Seed 000: no enclosure -> failed, not recoverable, with the missing-audio message.
+        // No enclosure -> failed, not recoverable, with the missing-audio message.
         let played = try PlaybackCommandTests.run(
             ["play", "--episode", "\(episodeID)", "--output", "null", "--events", "jsonl"], environment: ["XDG_DATA_HOME": home.path])
         #expect(played.status == 1)

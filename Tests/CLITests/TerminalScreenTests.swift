@@ -47,7 +47,7 @@ struct TerminalScreenTests {
 }
 
 extension TerminalScreenTests {
-    /// Issue 6's security test: hostile ICY titles set through Icecast's admin URL while the
+    /// Security: hostile ICY titles set through Icecast's admin URL while the
     /// screen shows them. Every byte the program writes to the terminal is captured (tmux
     /// pipe-pane) and none of the injected controls is there; the titles' text is readable.
     @Test func hostileStreamTitlesNeverReachTheTerminal() throws {

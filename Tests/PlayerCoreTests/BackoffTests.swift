@@ -1,7 +1,7 @@
 import Testing
 @testable import PlayerCore
 
-/// Bounds of every backoff strategy over many seeds, and the presets of DESIGN.md.
+/// Bounds of every backoff strategy over many seeds, and the named presets.
 @Suite("Backoff policies")
 struct BackoffTests {
     static let seeds: [UInt64] = Array(0..<1_000).map { UInt64($0) &* 0x9E37_79B9 &+ 7 }

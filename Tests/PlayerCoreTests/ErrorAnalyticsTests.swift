@@ -228,7 +228,7 @@ struct ErrorAnalyticsJSONTests {
     }
 
     @Test func seedExampleDecodes() throws {
-        // Seed 004's example (without "unresolved", which Tonearm adds) must stay readable.
+        // A hand-written summary in the documented JSON shape must stay readable.
         let seed = """
             {"totalErrors": 47, "errorsLast24Hours": 12, "errorsLast7Days": 47, "retryableErrorsPercentage": 0.68,
              "topErrorTypes": [{"type": "Network.timeout", "count": 15}],

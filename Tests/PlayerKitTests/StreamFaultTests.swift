@@ -8,7 +8,7 @@ import TestProcesses
 import Testing
 
 /// The radio path end to end (HTTP source, ICY demux, FFmpeg, decks, state machine) against a real
-/// HTTP server scripted to fail in each way the issue lists. Each case asserts the final state, the
+/// HTTP server scripted to fail in each way a stream can. Each case asserts the final state, the
 /// error code, its texts in both languages and the analytics event.
 @Suite("Stream faults against a scripted server", .serialized, .blocking)
 struct StreamFaultTests {

@@ -33,7 +33,8 @@ public enum Samples {
     public static let network = PlaybackError(.connectionFailed)
     public static let missingURL = PlaybackError(.missingAudioURL)
 
-    /// One labelled state per case, plus the variants the brief names.
+    /// One labelled state per case, plus the variants that show differently (live, underrun, both
+    /// resume strategies, a scheduled and a waiting reconnect, a recoverable and a final failure).
     public static let states: [Sample] = [
         Sample("idle", .idle),
         Sample("preparing", .preparing(track: episodeTrack)),

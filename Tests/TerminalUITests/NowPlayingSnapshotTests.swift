@@ -6,7 +6,7 @@ import Testing
 
 @testable import TerminalUI
 
-/// Text snapshots of Now Playing in every state the issue lists, at 80x24 and 120x40, in English
+/// Text snapshots of Now Playing in every state of `labels`, at 80x24 and 120x40, in English
 /// and Russian. A snapshot is the canvas's text: what the terminal shows, colours aside. Snapshots
 /// are files under __Snapshots__; a changed screen fails until the new text is looked at and
 /// recorded (`SNAPSHOT_TESTING_RECORD=failed swift test --filter TerminalUITests`).

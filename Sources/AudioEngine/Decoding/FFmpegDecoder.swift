@@ -136,7 +136,7 @@ public final class FFmpegDecoder: AudioDecoder, @unchecked Sendable {
     ///     used only when probing the first bytes gives no confident answer (so a wrong
     ///     Content-Type never forces the wrong demuxer onto good audio).
     ///   - probeSize: bytes FFmpeg may read to identify the format and its parameters (about 32 KB
-    ///     for live streams, as DESIGN.md says: FFmpeg's default of 5 MB costs seconds).
+    ///     for live streams: FFmpeg's default of 5 MB costs seconds).
     ///
     /// The decoder never calls `source.close()`; its owner does, to wake a blocked read.
     public convenience init(source: any ByteSource, formatHint: String? = nil, probeSize: Int = 32_768)

@@ -10,7 +10,7 @@ import PlayerCore
 /// those are percent-encoded rather than the URL dropped.
 ///
 /// Written here rather than shared with `Streaming`'s playlist resolver because `Library` sits
-/// beside `Streaming`, not above it (DESIGN.md layers), and a feed never names local files.
+/// beside `Streaming`, not above it, and a feed never names local files.
 enum FeedURL {
     static func resolve(_ text: String, against base: URL?) -> URL? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -3,7 +3,7 @@ import Foundation
 /// A podcast feed as parsed from RSS: what the store keeps of a podcast and its episodes.
 ///
 /// The parser produces it and the store consumes it, so both agree on one value type rather than
-/// on XML. Every text in it is already sanitised (DESIGN.md security rules) and every URL is
+/// on XML. Every text in it is already sanitised and every URL is
 /// http(s); a field the feed does not give (or gives unusably) is nil.
 public struct PodcastFeed: Sendable, Equatable {
     public var title: String
@@ -38,7 +38,7 @@ public struct FeedEpisode: Sendable, Equatable {
     public var publishedAt: Date?
     /// Seconds, from `itunes:duration` in any common form.
     public var duration: TimeInterval?
-    /// The audio; nil for an item without a usable enclosure (seed 000: "no audio available").
+    /// The audio; nil for an item without a usable enclosure (playing it then fails: no audio available).
     public var enclosure: Enclosure?
     /// Podcasting 2.0 `podcast:chapters` document, when the feed names one.
     public var chaptersURL: URL?

@@ -11,7 +11,7 @@ import PlayerCore
 ///   opened keeps the items that were complete before the break. Foundation's XMLParser runs
 ///   libxml2 in recovery mode, so one stray `&nbsp;` does not cost a whole podcast; the store
 ///   only adds and updates episodes on refresh, so a short read loses nothing already known.
-/// - An item without a usable enclosure is kept with `enclosure == nil` (seed 000: the player
+/// - An item without a usable enclosure is kept with `enclosure == nil` (the player
 ///   then says "This episode doesn't have audio available"). Of several enclosures, the first
 ///   usable one counts.
 /// - Duplicate guids within one feed: the first item wins.

@@ -51,7 +51,7 @@ public final class LibraryStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            // The path is left out of the log text: it names the user's home (DESIGN.md errors).
+            // The path is left out of the log text: it names the user's home.
             throw PlaybackError(.libraryUnavailable, underlying: "cannot create the library directory")
         }
         let url = directory.appendingPathComponent(fileName, isDirectory: false)

@@ -1,7 +1,7 @@
 import Foundation
 import PlayerCore
 
-/// How the store cleans text on the way in (DESIGN.md security rules), and its length limits,
+/// How the store cleans text on the way in, and its length limits,
 /// in one place. The feed parser already sanitises, but the CLI feeds the same calls.
 enum LibraryText {
     /// Episode and podcast summaries, flattened to one line (the library lists them, it does not

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Privacy-preserving, local-only error analytics (seed 004): records typed errors with the
+/// Privacy-preserving, local-only error analytics: records typed errors with the
 /// operation and user action they interrupted, links each to its resolution, and summarises the
 /// patterns (most frequent types and operations, retryable share, success rate).
 ///
@@ -57,7 +57,7 @@ public actor ErrorAnalytics {
 
     /// Marks the event `id` as resolved (by `.automaticRetry` or `.manualRetry`) or back to
     /// `.unresolved`. Returns false when the event is unknown (never recorded, or pruned) or the
-    /// store failed. Seed 004 resolves by error type; Tonearm resolves the exact event, so the
+    /// store failed. Only the exact event is resolved, not every event of its type, so the
     /// success rate is not skewed by unrelated errors of the same type.
     @discardableResult
     public func recordResolution(_ id: ErrorEvent.ID, _ resolution: ErrorEvent.Resolution) async -> Bool {
@@ -75,7 +75,7 @@ public actor ErrorAnalytics {
         return try await store.allEvents()
     }
 
-    /// Seed 004's summary of the retained events at the injected `now`.
+    /// The summary of the retained events at the injected `now`.
     /// The store computes it (a database store with aggregate queries), after retention.
     public func summary(topCount: Int = 5) async throws -> ErrorAnalyticsSummary {
         await applyRetention()
@@ -88,7 +88,7 @@ public actor ErrorAnalytics {
         try Self.makeEncoder().encode(try await events())
     }
 
-    /// `summary(topCount:)` as JSON in seed 004's shape (sorted keys, pretty printed).
+    /// `summary(topCount:)` as JSON (sorted keys, pretty printed).
     public func summaryJSON(topCount: Int = 5) async throws -> Data {
         try Self.makeEncoder().encode(try await summary(topCount: topCount))
     }

@@ -1,16 +1,16 @@
 import Foundation
 
-/// Seed 004's analytics summary, with its exact JSON keys: `totalErrors`, `errorsLast24Hours`,
+/// The error analytics summary, with fixed JSON keys: `totalErrors`, `errorsLast24Hours`,
 /// `errorsLast7Days`, `retryableErrorsPercentage`, `topErrorTypes` (`type`, `count`),
 /// `topErrorOperations` (`operation`, `errorCount`), `resolutionStats` and `successRate`.
 ///
-/// Decisions where the seed is vague or contradicts itself:
-/// - `retryableErrorsPercentage` and `successRate` are both fractions in 0...1, as in the seed's
-///   JSON example (`0.68`), although its Swift sample prints `successRate` followed by `%`.
+/// Details:
+/// - `retryableErrorsPercentage` and `successRate` are both fractions in 0...1 (`0.68`), not
+///   percentages, whatever the first one's name says.
 /// - `successRate` is the fraction of events whose resolution is an automatic or a manual retry
 ///   (the error was overcome); 0 when there are no events.
-/// - `resolutionStats` maps each error type to `retry` (automatic), `manual` and, added by
-///   Tonearm so the three always sum to the type's total, `unresolved`.
+/// - `resolutionStats` maps each error type to `retry` (automatic), `manual` and `unresolved`, so
+///   the three always sum to the type's total.
 /// - The windows count events with `timestamp >= now - 24 h` (resp. 7 days); `totalErrors` counts
 ///   all retained events.
 /// - Top lists are sorted by count descending, then name ascending, so the output is deterministic.

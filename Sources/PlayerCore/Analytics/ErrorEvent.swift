@@ -3,7 +3,7 @@ import Foundation
 /// One recorded failure, as error analytics keeps it: what kind of error, during which operation,
 /// whether the engine retries it, and how it ended. Nothing else.
 ///
-/// Privacy: seed 004's rule is "track error patterns without PII". So an event has no free text,
+/// Privacy: error patterns are tracked without personal data. So an event has no free text,
 /// no URL, no title, no path, no message and no underlying error description, only:
 /// - `errorType`, taken from a typed `PlaybackError` (`Network.timeout`), never from a caller's string;
 /// - `operation` and `userAction`, validated `AnalyticsIdentifier`s (anything else becomes `other`);
@@ -11,7 +11,7 @@ import Foundation
 ///   the 24 h / 7 d windows; finer timing only helps fingerprinting, and whole seconds round-trip
 ///   exactly through ISO-8601 and SQLite).
 ///
-/// Seed 004 also lists `location` ("FavoritesService.swift:45"); Tonearm leaves it out: a source
+/// There is no source `location` ("FavoritesService.swift:45") either: a source
 /// location adds cardinality without telling a user anything the operation name does not.
 public struct ErrorEvent: Sendable, Codable, Hashable, Identifiable {
     /// How an error ended. Stored by raw value, so the names are stable.

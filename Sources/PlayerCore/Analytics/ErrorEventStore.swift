@@ -44,7 +44,7 @@ extension ErrorEventStore {
     }
 }
 
-/// How much error history Tonearm keeps: seed-sized defaults of 10,000 events or 90 days,
+/// How much error history Tonearm keeps: by default 10,000 events or 90 days,
 /// whichever is smaller. Local history is useful for patterns; older history is only risk.
 public struct ErrorRetentionPolicy: Sendable, Hashable, Codable {
     /// At most this many events (the oldest go first). Values below 0 count as 0.

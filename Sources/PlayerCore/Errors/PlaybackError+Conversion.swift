@@ -43,7 +43,7 @@ extension PlaybackError {
         }
     }
 
-    /// The HTTP statuses DESIGN.md calls retryable.
+    /// The HTTP statuses worth retrying: timeout, too many requests and transient server errors.
     public static let retryableHTTPStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
 
     /// Foundation's error domains, by name so PlayerCore needs no networking module.

@@ -1,4 +1,4 @@
-/// The three texts a person sees for an error (seed 004's title, message, recovery suggestion).
+/// The three texts a person sees for an error: title, message, recovery suggestion.
 public struct LocalizedErrorText: Sendable, Hashable, Codable {
     public let title: String
     public let message: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Every failure in Tonearm, typed: a stable code, a seed-004 category, a low-cardinality
+/// Every failure in Tonearm, typed: a stable code, one of five categories, a low-cardinality
 /// `errorType`, what may retry it, and plain-language texts in English and Russian.
 ///
 /// Privacy: the fields that leave this value (texts, `errorType`, code) never hold URLs,
@@ -54,7 +54,7 @@ public struct PlaybackError: Error, Sendable, Hashable, Codable, CustomStringCon
         hasher.combine(host)
     }
 
-    /// A refused intent (seed 001: invalid transitions are rejected, never silently applied).
+    /// A refused intent (invalid transitions are rejected, never silently applied).
     public static func invalidTransition(_ action: PlayerAction, in state: PlayerState.Name) -> PlaybackError {
         PlaybackError(.invalidTransition, rejectedAction: action, rejectedState: state)
     }
@@ -67,7 +67,7 @@ public struct PlaybackError: Error, Sendable, Hashable, Codable, CustomStringCon
             underlying: "circuit open for \(host); next try in \(Int(max(0, seconds).rounded(.up))) s")
     }
 
-    /// Seed 004's category.
+    /// The category of the error's code.
     public var category: Category { code.category }
 
     /// Stable, low-cardinality name for analytics, such as `Network.timeout`.
@@ -94,7 +94,7 @@ public struct PlaybackError: Error, Sendable, Hashable, Codable, CustomStringCon
 }
 
 extension PlaybackError {
-    /// Seed 004's five categories.
+    /// The five error categories.
     public enum Category: String, Sendable, Hashable, Codable, CaseIterable {
         case network = "Network"
         case authorization = "Authorization"

@@ -1,5 +1,5 @@
 /// The artwork shrunk for a text front end: `columns` x `rows` colours, row by row, and the
-/// picture's average colour (the screen's accent, seed 002's adaptive colour). Small on purpose:
+/// picture's average colour (the screen's accent). Small on purpose:
 /// a terminal draws at most a few dozen cells across.
 public struct ArtworkPicture: Sendable, Hashable, Codable {
     public let columns: Int

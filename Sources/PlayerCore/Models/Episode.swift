@@ -1,7 +1,7 @@
 import Foundation
 
 /// A podcast episode as the library knows it. Its audio URL may be missing (a feed item without
-/// an enclosure); seed 000 wants that to be a clear, non-recoverable error, not a silent no-op.
+/// an enclosure); playing it is then a clear, non-recoverable error, not a silent no-op.
 public struct Episode: Sendable, Hashable, Codable, Identifiable {
     public let id: String
     public let title: String

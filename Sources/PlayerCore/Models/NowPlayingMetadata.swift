@@ -2,9 +2,9 @@ import Foundation
 
 /// What a live stream says is playing now, as the listener sees it: ICY titles and status APIs
 /// resolved by the metadata service, with the kind of picture the artwork service found.
-/// Every text is sanitised before it gets here (DESIGN.md security rules).
+/// Every text is sanitised before it gets here.
 public struct NowPlayingMetadata: Sendable, Hashable, Codable {
-    /// What picture goes with the track (seed 002's ArtworkType).
+    /// What picture goes with the track.
     public enum ArtworkKind: String, Sendable, Hashable, Codable {
         /// The track's own cover.
         case real

@@ -1,4 +1,4 @@
-/// One of the two physical decks (A and B) the mixer crossfades between (seed 001's PlayerNode).
+/// One of the two physical decks (A and B) the mixer crossfades between.
 public enum PlayerNode: String, Sendable, Hashable, Codable, CaseIterable {
     case a
     case b

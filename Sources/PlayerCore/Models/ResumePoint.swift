@@ -1,6 +1,6 @@
 import Foundation
 
-/// Everything a Retry needs to resume exactly where playback stopped (seed 000: the failed state
+/// Everything a Retry needs to resume exactly where playback stopped (the failed state
 /// keeps episode, position and duration).
 public struct ResumePoint: Sendable, Hashable, Codable {
     public let track: Track

@@ -67,8 +67,8 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         return scheme == "http" || scheme == "https"
     }
 
-    /// The schemes Tonearm can play. Seed 001 demanded file URLs for crossfades; Tonearm
-    /// crossfades files, HTTP episodes and streams alike, so it validates the scheme instead.
+    /// The schemes Tonearm can play. Files, HTTP episodes and streams all crossfade, so a state
+    /// checks the URL's scheme rather than demanding a file URL.
     public static let playableSchemes: Set<String> = ["file", "http", "https"]
 
     /// True when the URL's scheme is one Tonearm can open.

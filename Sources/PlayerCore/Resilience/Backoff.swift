@@ -10,11 +10,11 @@ public struct BackoffPolicy: Sendable, Hashable, Codable {
         /// min(cap, random(base, previous * 3)): spreads clients, keeps growth (AWS blog).
         case decorrelatedJitter
         /// nominal * (1 + random(-fraction, +fraction)), capped: gRPC's connection backoff and
-        /// seed 004's presets.
+        /// the `critical`, `network` and `quick` presets.
         case proportionalJitter(fraction: Double)
         /// always `base`.
         case constant
-        /// base * n: 2 s, 4 s, 6 s for artwork (seed 002).
+        /// base * n: 2 s, 4 s, 6 s for artwork.
         case linear
     }
 
@@ -91,16 +91,16 @@ public struct BackoffPolicy: Sendable, Hashable, Codable {
 }
 
 extension BackoffPolicy {
-    /// User-initiated work that must succeed: 5 attempts from 0.5 s (seed 004).
+    /// User-initiated work that must succeed: 5 attempts from 0.5 s.
     public static let critical = BackoffPolicy(maxAttempts: 5, base: 0.5, multiplier: 2, cap: 60, strategy: .proportionalJitter(fraction: 0.15))
-    /// Ordinary network requests: 3 attempts from 1 s (seed 004).
+    /// Ordinary network requests: 3 attempts from 1 s.
     public static let network = BackoffPolicy(maxAttempts: 3, base: 1, multiplier: 2, cap: 60, strategy: .proportionalJitter(fraction: 0.15))
-    /// Background, non-critical requests: 2 attempts from 0.5 s (seed 004).
+    /// Background, non-critical requests: 2 attempts from 0.5 s.
     public static let quick = BackoffPolicy(maxAttempts: 2, base: 0.5, multiplier: 2, cap: 60, strategy: .proportionalJitter(fraction: 0.15))
     /// A single try: for work whose retries someone else schedules and shows (a stream's
     /// playlist, fetched inside a reconnect attempt).
     public static let once = BackoffPolicy(maxAttempts: 1, base: 0, multiplier: 1, cap: 0, strategy: .constant)
-    /// Artwork: a first try and retries after 2 s, 4 s and 6 s (seed 002's schedule, issue 4).
+    /// Artwork: a first try and retries after 2 s, 4 s and 6 s.
     public static let artwork = BackoffPolicy(maxAttempts: 4, base: 2, multiplier: 1, cap: 6, strategy: .linear)
     /// Stream reconnects: 1 s, x1.6, +-20 %, cap 30 s (gRPC connection backoff). `maxAttempts`
     /// is what fits in `ResilienceDefaults.reconnectGiveUpAfter`.
@@ -111,9 +111,9 @@ extension BackoffPolicy {
     }()
 }
 
-/// DESIGN.md's resilience defaults, each a named constant in one place.
+/// The resilience defaults, each a named constant in one place.
 public enum ResilienceDefaults {
-    /// Seconds of failed reconnect attempts after which a stream gives up (issue: 2 minutes).
+    /// Seconds of failed reconnect attempts after which a stream gives up (2 minutes).
     public static let reconnectGiveUpAfter: Double = 120
     /// The TCP connect timeout of the shared HTTP client and whole-document fetches, seconds.
     public static let connectTimeout: Double = 8

@@ -4,8 +4,8 @@ import Synchronization
 /// calls for a while instead of hammering a server that is down, then lets ONE probe through.
 ///
 /// Why: retries handle blips; a breaker handles outages. Without it every operation of every
-/// session keeps paying connect timeouts against a dead host (Polly, resilience4j; DESIGN.md
-/// "Resilience defaults": open after 5 consecutive failures, half-open probe after 30 s).
+/// session keeps paying connect timeouts against a dead host (Polly, resilience4j; the
+/// defaults in `ResilienceDefaults`: open after 5 consecutive failures, half-open probe after 30 s).
 ///
 /// States: `closed` (calls pass, failures counted) -> `open` (calls refused) -> after
 /// `openDuration` `halfOpen` (exactly one probe passes; its success closes, its failure re-opens).

@@ -1,5 +1,5 @@
 /// Cleans strings that come from the network or from files (ICY titles, tags, RSS, server bodies)
-/// before they enter Tonearm, as DESIGN.md's security rules ask.
+/// before they enter Tonearm.
 ///
 /// Written by hand because no library here strips exactly this set: C0 controls, DEL, C1
 /// (U+0080-U+009F) and the Unicode bidi overrides/isolates that can reorder what a terminal shows.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A multi-stage session (seed 001's 3-stage meditation), as a JSON file:
+/// A multi-stage session (such as a 3-stage meditation), as a JSON file:
 ///
 /// ```json
 /// {

@@ -7,7 +7,7 @@ public enum PlayerAction: String, Sendable, Hashable, Codable, CaseIterable {
     case stop
     case skip
     case seek
-    /// Retry from a recoverable failure, at the saved position (seed 000).
+    /// Retry from a recoverable failure, at the saved position.
     case retry
     /// Clear a terminal state back to idle.
     case reset

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Seed 001 section D's texts, in English and Russian. `now` turns a scheduled reconnect into a
+/// The state's display texts, in English and Russian. `now` turns a scheduled reconnect into a
 /// countdown ("Reconnecting in 3 s (attempt 2 of 8)"); without it the attempt alone is shown.
 extension PlayerState {
     /// Short status for compact places (status line, mini player, MPRIS clients).
@@ -64,7 +64,7 @@ extension PlayerState {
         }
     }
 
-    /// Seed 001 truncates progress to a whole percent.
+    /// Progress, truncated to a whole percent.
     static func percent(_ progress: Float) -> Int { Int((min(1, max(0, progress)) * 100).rounded(.down)) }
 
     /// A countdown never shows 0 while time remains: 2.1 s reads "3 s".

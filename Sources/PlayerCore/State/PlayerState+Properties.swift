@@ -1,9 +1,9 @@
 import Foundation
 
-/// Seed 001 section C, extended to `buffering` and `reconnecting`.
+/// What a state means for the user: activity, tracks, allowed actions and what to show.
 extension PlayerState {
-    /// Is the player making sound? Seed 001 lists playing, crossfading and fadingOut; its own
-    /// definition of `preparingCrossfade` has the current track playing, so Tonearm counts it too.
+    /// Is the player making sound? Playing, crossfading and fadingOut, and `preparingCrossfade`
+    /// too: the current track plays while the next one loads.
     public var isActive: Bool {
         switch self {
         case .playing, .crossfading, .fadingOut, .preparingCrossfade: true
@@ -33,9 +33,8 @@ extension PlayerState {
         }
     }
 
-    /// The track being heard, or last heard. During a crossfade it is the one fading out (seed 001).
-    /// Seed 001 returns nil for `failed`; its own doc says "or was last heard" and seed 000 keeps
-    /// the episode on failure, so Tonearm returns the resume point's track.
+    /// The track being heard, or last heard. During a crossfade it is the one fading out.
+    /// For `failed` it is the resume point's track, so a failed episode stays known.
     public var currentTrack: Track? {
         switch self {
         case .preparing(let t), .playing(let t), .paused(let t, _), .fadingOut(let t, _),
@@ -78,8 +77,8 @@ extension PlayerState {
         }
     }
 
-    /// Seed 001's allowed actions, extended: seek where the track can seek, pause while buffering or
-    /// reconnecting, retry-now and cancel in the reconnect countdown, and (seed 000) play from
+    /// What the user may do now: seek where the track can seek, pause while buffering or
+    /// reconnecting, retry-now and cancel in the reconnect countdown, and play from
     /// `failed` so a new episode clears the error.
     public var allowedActions: [PlayerAction] {
         switch self {
@@ -113,7 +112,7 @@ extension PlayerState {
     /// Is `action` allowed now?
     public func allows(_ action: PlayerAction) -> Bool { allowedActions.contains(action) }
 
-    /// Colour of the state indicator (seed 001 section D).
+    /// Colour of the state indicator.
     public var indicatorColor: IndicatorColor {
         switch self {
         case .idle, .finished: .gray
@@ -148,7 +147,7 @@ extension PlayerState {
     }
 }
 
-/// Seed 001's indicator colours, by name so every front end maps them its own way.
+/// The state indicator's colours, by name so every front end maps them its own way.
 public enum IndicatorColor: String, Sendable, Hashable, Codable, CaseIterable {
     case gray, orange, green, blue, yellow, red
 }

@@ -1,20 +1,17 @@
-/// The valid transitions: seed 001's table plus Tonearm's additions. This one list drives
+/// The valid transitions: the core ones plus Tonearm's additions. This one list drives
 /// `canTransition(to:)`, the tests and `tonearm states --markdown` (the README's diagram), so the
 /// documentation cannot drift from the code.
 ///
-/// Decisions where seed 001 contradicts itself:
-/// - Its diagram lets an error arrive in ANY state while its table lists a few; Tonearm accepts
-///   errors in every state where something is loaded (not idle, finished or failed itself).
-///   An error during `fadingOut` just finishes: the user already asked to stop.
-/// - Its table sends a quick-finishing resume straight to `playing`; for one second both decks
-///   still sound, so Tonearm shows that second as `crossfading` and goes to `playing` directly only
-///   when the pause came at 100%.
-/// - Its diagram lets stop go from `preparingCrossfade` to `fadingOut` (in `canTransition`) but
-///   not in the table; Tonearm follows `canTransition`, since the current track is audible.
+/// Decisions:
+/// - Errors are accepted in every state where something is loaded (not idle, finished or failed
+///   itself). An error during `fadingOut` just finishes: the user already asked to stop.
+/// - A quick-finishing resume still sounds both decks for one second, so that second shows as
+///   `crossfading`; a resume goes to `playing` directly only when the pause came at 100%.
+/// - Stop goes from `preparingCrossfade` to `fadingOut`, since the current track is audible.
 public struct TransitionRule: Sendable, Hashable, Codable {
     /// Where a rule comes from.
     public enum Origin: String, Sendable, Hashable, Codable {
-        /// Seed 001's transition table or its `canTransition`.
+        /// The core transitions of a crossfading player, without buffering or reconnects.
         case seed
         /// Added by Tonearm for buffering, reconnecting, seeking and errors.
         case tonearm
@@ -36,7 +33,7 @@ public struct TransitionRule: Sendable, Hashable, Codable {
 extension PlayerState {
     /// Every allowed (from, to) pair with what triggers it.
     public static let transitionTable: [TransitionRule] = [
-        // Seed 001's valid-transition table.
+        // The core transitions.
         .init(.idle, .preparing, "play(track)", .seed),
         .init(.preparing, .playing, "source loaded", .seed),
         .init(.preparing, .failed, "load error (final, or retries exhausted)", .seed),
@@ -117,7 +114,7 @@ extension PlayerState {
         let to: Name
     }
 
-    /// Is going from this state to `newState` one of the allowed transitions? Seed 001 section C.
+    /// Is going from this state to `newState` one of the allowed transitions?
     public func canTransition(to newState: PlayerState) -> Bool {
         PlayerState.allowedPairs.contains(Pair(from: name, to: newState.name))
     }

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Seed 001's `isValid`: a state must carry consistent context.
+/// `isValid`: a state must carry consistent context.
 extension PlayerState {
-    /// Rules: URLs use a playable scheme (file, http, https: seed 001 demanded file URLs for
-    /// crossfades, but Tonearm crossfades episodes and streams too); progress, fill and volumes lie in
-    /// 0...1; positions are >= 0; durations > 0; a crossfade never goes from a track to itself;
-    /// reconnect attempts lie in 1...maxAttempts; a recoverable failure keeps a resume point.
+    /// Rules: URLs use a playable scheme (file, http, https: episodes and streams crossfade like
+    /// files); progress, fill and volumes lie in 0...1; positions are >= 0; durations > 0; a
+    /// crossfade never goes from a track to itself; reconnect attempts lie in 1...maxAttempts; a
+    /// recoverable failure keeps a resume point.
     public var isValid: Bool {
         switch self {
         case .idle, .finished:

@@ -3,12 +3,11 @@ import Foundation
 /// The complete, honest state of the player: the single source of truth every screen, MPRIS
 /// property and JSON event is derived from.
 ///
-/// It has seed 001's ten cases, with their associated values and meaning, plus two that seeds
-/// 000/002 and every peer's blind spots ask for: `buffering` (waiting for data, with fill progress)
-/// and `reconnecting` (an automatic retry is scheduled and visible, with a countdown).
-/// `failed` also keeps the `ResumePoint` a Retry needs to resume exactly (seed 000).
+/// Ten cases describe a crossfading player; two more describe network playback: `buffering`
+/// (waiting for data, with fill progress) and `reconnecting` (an automatic retry is scheduled and
+/// visible, with a countdown). `failed` also keeps the `ResumePoint` a Retry needs to resume exactly.
 ///
-/// Equality follows seed 001: tracks compare by id, floats within 0.001.
+/// Equality: tracks compare by id, floats within 0.001.
 public enum PlayerState: Sendable {
     /// Nothing loaded. Initial state, after stop from a silent state, after reset.
     case idle
@@ -53,14 +52,14 @@ extension PlayerState {
         case underrun
     }
 
-    /// How a paused crossfade resumes (seed 001).
+    /// How a paused crossfade resumes.
     public enum ResumeStrategy: String, Sendable, Hashable, Codable {
         /// Progress < 50%: restore volumes and positions, play the remaining part of the fade.
         case continueFromProgress
         /// Progress >= 50%: finish the fade in one second rather than replaying most of it.
         case quickFinish
 
-        /// The strategy seed 001 prescribes for a pause at `progress`.
+        /// The strategy for a pause at `progress`: continue below 50 %, quick finish from 50 %.
         public static func forPause(at progress: Float) -> ResumeStrategy {
             progress < PlayerState.quickFinishThreshold ? .continueFromProgress : .quickFinish
         }
@@ -70,7 +69,7 @@ extension PlayerState {
     public static let quickFinishThreshold: Float = 0.5
     /// How long a quick finish takes.
     public static let quickFinishDuration: TimeInterval = 1.0
-    /// Float tolerance of equality (seed 001).
+    /// Float tolerance of equality.
     public static let floatTolerance = 0.001
 
     /// The case names, as written in the code. JSON events, MPRIS mapping and the generated state
@@ -99,7 +98,7 @@ extension PlayerState {
     }
 }
 
-/// Seed 001's snapshot of a crossfade at the moment of pause: enough to resume it exactly.
+/// A snapshot of a crossfade at the moment of pause: enough to resume it exactly.
 public struct CrossfadePauseSnapshot: Sendable, Hashable, Codable {
     /// Gain of the deck fading out.
     public let activeVolume: Float
@@ -131,7 +130,7 @@ public struct CrossfadePauseSnapshot: Sendable, Hashable, Codable {
         self.takenAt = takenAt
     }
 
-    /// Equal within seed 001's tolerance; the instant it was taken does not matter.
+    /// Equal within `PlayerState.floatTolerance`; the instant it was taken does not matter.
     public static func == (lhs: CrossfadePauseSnapshot, rhs: CrossfadePauseSnapshot) -> Bool {
         let tol = PlayerState.floatTolerance
         return abs(Double(lhs.activeVolume - rhs.activeVolume)) < tol
@@ -150,7 +149,7 @@ public struct CrossfadePauseSnapshot: Sendable, Hashable, Codable {
 }
 
 extension PlayerState: Equatable {
-    /// Seed 001's equality: tracks by id, floats within 0.001, errors by code and details.
+    /// Equality: tracks by id, floats within 0.001, errors by code and details.
     public static func == (lhs: PlayerState, rhs: PlayerState) -> Bool {
         func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) < floatTolerance }
         func close(_ a: Float, _ b: Float) -> Bool { abs(Double(a) - Double(b)) < floatTolerance }

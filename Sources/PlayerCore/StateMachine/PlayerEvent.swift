@@ -9,7 +9,7 @@ import Foundation
 public enum PlayerEvent: Sendable, Equatable {
     // MARK: User intents
     case play(PlayRequest)
-    /// The user asked to play something that cannot be played at all (seed 000: an episode
+    /// The user asked to play something that cannot be played at all (such as an episode
     /// without an audio URL). Counts as a play intent.
     case cannotPlay(PlaybackError)
     case pause
@@ -63,7 +63,7 @@ public enum PlayerEvent: Sendable, Equatable {
     case timerFired(PlayerTimer, at: PlayerTime)
     /// The connectivity monitor's verdict changed.
     case connectivityChanged(online: Bool, at: PlayerTime)
-    /// The sound server went away (seed 002's interrupted audio session).
+    /// The sound server went away.
     case outputLost(at: PlayerTime)
     /// The sound server answers again.
     case outputRestored

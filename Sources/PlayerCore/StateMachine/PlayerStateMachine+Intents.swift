@@ -35,7 +35,7 @@ extension PlayerStateMachine {
         return effects
     }
 
-    /// Seed 000: an episode without audio fails at once, with no Retry and no resume point.
+    /// An episode without audio fails at once, with no Retry and no resume point.
     mutating func cannotPlay(_ error: PlaybackError) -> [PlayerEffect] {
         queue = []
         index = 0
@@ -89,7 +89,7 @@ extension PlayerStateMachine {
             state = .paused(track: track, position: position)
             return [.pauseOutput] + persist(track)
         case .preparingCrossfade(let current, _):
-            // Seed 001: pause during preparation pauses the current track; the next one is
+            // Pause during preparation pauses the current track; the next one is
             // prepared again after resume, when its time comes.
             var effects: [PlayerEffect] = [.pauseOutput]
             if let pending = pendingLoad, pending.purpose == .next { pendingLoad = nil }

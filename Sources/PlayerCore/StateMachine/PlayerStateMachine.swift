@@ -13,17 +13,17 @@ import Foundation
 /// - Every state change is one of `PlayerState.transitionTable` and yields a valid state; a change
 ///   that would break this is refused (thrown, state kept) rather than applied silently.
 public struct PlayerStateMachine: Sendable {
-    /// Tunables; each default comes from DESIGN.md or the seeds.
+    /// Tunables, with the defaults Tonearm ships.
     public struct Configuration: Sendable, Hashable {
         /// Crossfade into the next item when the item does not say otherwise.
         public var defaultCrossfade: CrossfadeSpec
         /// Crossfade used when the user skips.
         public var skipCrossfade: CrossfadeSpec
-        /// Stop's fade-out, 0.3...1.0 s (seed 001).
+        /// Stop's fade-out, 0.3...1.0 s.
         public var fadeOutDuration: TimeInterval
         /// How long before a crossfade the next item starts loading.
         public var preloadLead: TimeInterval
-        /// The last item ends with the same gentle fade as stop (seed 001 Appendix A: playing ->
+        /// The last item ends with the same gentle fade as stop (playing ->
         /// fadingOut -> finished).
         public var fadeOutAtEnd: Bool
         /// Backoff of automatic reconnects and how long they may go on.
@@ -80,7 +80,7 @@ public struct PlayerStateMachine: Sendable {
             self.reconnectBudgetRefillPerSecond = reconnectBudgetRefillPerSecond
         }
 
-        /// Seed 001: stop fades over 0.3-1.0 s.
+        /// Stop fades over 0.3-1.0 s.
         public static let fadeOutRange: ClosedRange<TimeInterval> = 0.3...1.0
     }
 

@@ -11,7 +11,7 @@ import PlayerCore
 /// Decisions are the pure `shouldSave`; `observe` performs them. Store failures do not stop
 /// playback: they are counted and the first one is kept for the caller to report.
 public final class EpisodeProgressRecorder: @unchecked Sendable {
-    /// Seconds of playback between two saves. Below the 5 s so a crash between two saves
+    /// Seconds of playback between two saves. Below 5 s so a crash between two saves
     /// still loses less than 5 s.
     public static let defaultInterval: TimeInterval = 4
 

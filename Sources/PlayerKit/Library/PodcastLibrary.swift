@@ -17,7 +17,7 @@ public struct PodcastLibrary: Sendable {
         /// Seconds for one attempt, from request to the last body byte: feeds are bigger than the
         /// status documents the default is for.
         public var timeout: Double = 20
-        /// The retry preset for each feed (seed 004's network preset: 3 attempts from 1 s).
+        /// The retry preset for each feed (the network preset: 3 attempts from 1 s).
         public var policy: BackoffPolicy = .network
         /// The largest feed accepted.
         public var maxBytes: Int = LibraryLimits.maxFeedBytes

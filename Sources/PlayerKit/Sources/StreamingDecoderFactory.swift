@@ -30,7 +30,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
         /// Compressed bytes held between the socket and the decoder. Small on purpose: the decoded
         /// buffer holds the seconds, and a stall must reach the player while it still matters.
         public var ringCapacity: Int = 64 * 1024
-        /// Bytes FFmpeg may read to identify a live stream (DESIGN.md recipe: about 32 KB).
+        /// Bytes FFmpeg may read to identify a live stream (about 32 KB; FFmpeg's 5 MB default costs seconds).
         public var probeSize: Int = 32 * 1024
         /// Entries of one playlist tried before giving up.
         public var maxEntriesTried: Int = 5

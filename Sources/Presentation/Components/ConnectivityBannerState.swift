@@ -1,6 +1,6 @@
 import PlayerCore
 
-/// Seed 003's connectivity banner: shown only while offline.
+/// The connectivity banner: shown only while offline.
 public struct ConnectivityBannerState: Sendable, Hashable, Codable {
     public let isVisible: Bool
     public let icon: Icon

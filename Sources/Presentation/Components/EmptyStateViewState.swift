@@ -1,6 +1,6 @@
 import PlayerCore
 
-/// Seed 003's empty state: icon, title, message and an optional action.
+/// The empty state: icon, title, message and an optional action.
 public struct EmptyStateViewState: Sendable, Hashable, Codable {
     public let icon: Icon
     public let title: String

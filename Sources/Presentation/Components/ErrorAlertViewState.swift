@@ -1,6 +1,6 @@
 import PlayerCore
 
-/// Seed 004's error alert: a small dialog for a failed operation that is not playback (adding a
+/// The error alert: a small dialog for a failed operation that is not playback (adding a
 /// station or a feed, an import, a database problem): title, message, recovery suggestion, OK.
 public struct ErrorAlertViewState: Sendable, Hashable, Codable {
     public let icon: Icon

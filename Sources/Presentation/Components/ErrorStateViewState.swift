@@ -1,6 +1,6 @@
 import PlayerCore
 
-/// Seed 003's full-screen error state with a retry: "Something Went Wrong", the error's message
+/// The full-screen error state with a retry: "Something Went Wrong", the error's message
 /// and "Try Again".
 public struct ErrorStateViewState: Sendable, Hashable, Codable {
     public let icon: Icon

@@ -1,4 +1,4 @@
-/// An icon by name: an SF Symbols-style name (the seeds' vocabulary, for any graphical front end)
+/// An icon by name: an SF Symbols-style name (for any graphical front end)
 /// and a one-cell glyph for the terminal.
 public struct Icon: Sendable, Hashable, Codable {
     public let symbolName: String
@@ -9,9 +9,9 @@ public struct Icon: Sendable, Hashable, Codable {
         self.glyph = glyph
     }
 
-    /// Seed 000's large warning icon.
+    /// The error view's large warning icon.
     public static let warning = Icon(symbolName: "exclamationmark.triangle.fill", glyph: "⚠")
-    /// Seed 003's inline error icon.
+    /// The inline error icon.
     public static let inlineError = Icon(symbolName: "exclamationmark.circle.fill", glyph: "!")
     public static let retry = Icon(symbolName: "arrow.clockwise", glyph: "↻")
     public static let dismiss = Icon(symbolName: "xmark", glyph: "×")

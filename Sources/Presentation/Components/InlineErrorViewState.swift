@@ -1,6 +1,6 @@
 import PlayerCore
 
-/// Seed 003's inline error: a small message line for non-fatal problems (artwork failed, metadata
+/// The inline error: a small message line for non-fatal problems (artwork failed, metadata
 /// down), optionally dismissable.
 public struct InlineErrorViewState: Sendable, Hashable, Codable {
     public let icon: Icon

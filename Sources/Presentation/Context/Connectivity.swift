@@ -1,4 +1,4 @@
-/// What the app knows about the network (seed 003's connectivity monitor, as a value).
+/// What the app knows about the network (a connectivity monitor's verdict, as a value).
 public enum Connectivity: String, Sendable, Hashable, Codable, CaseIterable {
     case online
     case offline

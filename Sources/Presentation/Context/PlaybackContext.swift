@@ -7,7 +7,7 @@ import PlayerCore
 /// The caller passes the context of the item the state is about; view states trust it. Titles are
 /// sanitised on entry (as `Track` and `Episode` already do).
 public struct PlaybackContext: Sendable, Hashable, Codable {
-    /// The episode being played or that failed (seed 000: even one without audio).
+    /// The episode being played or that failed (even one without audio).
     public var episode: Episode?
     /// The podcast's title; falls back to `episode.podcastTitle`.
     public var podcastTitle: String? {

@@ -1,13 +1,13 @@
 import PlayerCore
 
-/// One line of context under the error (seed 000: what failed), e.g. the episode title.
+/// One line of context under the error saying what failed, e.g. the episode title.
 public struct ErrorContextLine: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case episode, podcast, track, station, artist
     }
 
     public let kind: Kind
-    /// The bare title, as the seed shows it.
+    /// The bare title, as the error view shows it.
     public let value: String
     /// The labelled form for speech and plain mode: "Episode: X".
     public let labelled: String

@@ -1,7 +1,7 @@
 import Foundation
 import PlayerCore
 
-/// Seed 000's error view of the expanded player: it replaces artwork and controls while `failed`.
+/// The error view of the expanded player: it replaces artwork and controls while `failed`.
 public struct PlaybackErrorViewState: Sendable, Hashable, Codable {
     public static let accessibilityIdentifier = "ExpandedPlayer.ErrorView"
 
@@ -28,7 +28,7 @@ public struct PlaybackErrorViewState: Sendable, Hashable, Codable {
     /// The error itself, for front ends that log or map codes.
     public let error: PlaybackError
 
-    /// The bare context titles, in order (seed 000 shows them under the message).
+    /// The bare context titles, in order (the view shows them under the message).
     public var contextLines: [String] { context.map(\.value) }
     public var isRecoverable: Bool { retry != nil }
 

@@ -1,7 +1,7 @@
 import Foundation
 import PlayerCore
 
-/// Seed 000's Retry Playback button, with where a retry resumes.
+/// The error view's Retry Playback button, with where a retry resumes.
 public struct RetryButtonState: Sendable, Hashable, Codable {
     public static let accessibilityIdentifier = "ExpandedPlayer.RetryButton"
 

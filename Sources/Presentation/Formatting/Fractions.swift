@@ -2,7 +2,7 @@ import Foundation
 
 /// Number helpers shared by the view states.
 enum Fractions {
-    /// Seed 001 truncates progress to a whole percent, as `PlayerState.statusText` does.
+    /// Progress is truncated to a whole percent, as `PlayerState.statusText` does.
     static func percent(_ progress: Float) -> Int {
         Int((min(1, max(0, progress.isFinite ? progress : 0)) * 100).rounded(.down))
     }

@@ -1,7 +1,7 @@
 import Foundation
 import PlayerCore
 
-/// Seed 003's list screen: loading (skeleton rows while nothing is there yet), error, empty,
+/// A list screen's state: loading (skeleton rows while nothing is there yet), error, empty,
 /// loaded. Loading or failing over existing items keeps them on screen.
 public enum ListScreenState<Item: Sendable & Equatable>: Sendable, Equatable {
     case loading(existing: [Item])

@@ -5,7 +5,7 @@ import PlayerCore
 /// `PlayerState.statusText`/`displayText` and error texts from `PlaybackError.text(in:)`; this
 /// table holds the rest. Templates mark their arguments `{1}`, `{2}`… (see `UIStrings.format`).
 public enum UIString: String, Sendable, Hashable, Codable, CaseIterable {
-    // Seed 000: the expanded player's error view.
+    // The expanded player's error view.
     case playbackErrorTitle
     case errorIconLabel
     case retryPlayback
@@ -42,7 +42,7 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable {
     case controlCancelRetry
     case controlRetry
     case controlReset
-    // Seed 003: components.
+    // Components.
     case errorStateTitle
     case tryAgain
     case dismiss

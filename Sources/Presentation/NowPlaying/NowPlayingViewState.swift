@@ -1,10 +1,10 @@
 import Foundation
 import PlayerCore
 
-/// The expanded player (issue 6's Now Playing): everything it shows, as a pure function of the
+/// The expanded player (Now Playing): everything it shows, as a pure function of the
 /// state and its context.
 public struct NowPlayingViewState: Sendable, Hashable, Codable {
-    /// How long `preparing` may take before the "still connecting" hint shows (DESIGN.md: tell the
+    /// How long `preparing` may take before the "still connecting" hint shows (tell the
     /// user early, fail late at the 8 s connect timeout).
     public static let defaultStillConnectingThreshold: TimeInterval = 3
 
@@ -33,7 +33,7 @@ public struct NowPlayingViewState: Sendable, Hashable, Codable {
     public let controls: [ControlViewState]
     /// True only while failed: the error view replaces the controls.
     public let controlsHidden: Bool
-    /// Seed 000's error view: present only while failed.
+    /// The error view: present only while failed.
     public let errorView: PlaybackErrorViewState?
     public let connectivityBanner: ConnectivityBannerState
     /// One sentence for screen readers and plain mode.

@@ -5,7 +5,7 @@ import PlayerCore
     import Glibc
 #endif
 
-/// Which hosts a URL named by a server may point at (DESIGN.md security rules). A station's status
+/// Which hosts a URL named by a server may point at. A station's status
 /// API or an ICY `StreamUrl` names artwork URLs; without this check a hostile or compromised
 /// server could make the player fetch from the listener's own machine or LAN (a router's admin
 /// page, a local service): server-side request forgery from a desktop.

@@ -1,8 +1,8 @@
 import Foundation
 import PlayerCore
 
-/// A picture for the now-playing screen, as the artwork service found it (seed 002's
-/// ArtworkResult). Carries the encoded bytes rather than a decoded bitmap: front ends differ in how
+/// A picture for the now-playing screen, as the artwork service found it.
+/// Carries the encoded bytes rather than a decoded bitmap: front ends differ in how
 /// they show a picture (a terminal renders half-blocks, MPRIS passes a file), and the bytes are
 /// what the cache keeps. The average colour is computed once, when the bytes are first decoded.
 public struct Artwork: Sendable, Equatable {

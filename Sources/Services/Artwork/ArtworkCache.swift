@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// One cached picture: its bytes and what decoding them found, so the average colour is computed
-/// once per image, not once per display (seed 002).
+/// once per image, not once per display.
 struct CachedImage: Sendable, Equatable {
     let data: Data
     let image: DecodedImage
@@ -10,7 +10,7 @@ struct CachedImage: Sendable, Equatable {
 
 /// The name a URL is cached under: SHA-256 hex of the URL without its `nocache` query item.
 /// Hashed, not slugged, so a name never carries a path separator, a `..` or any part of the URL
-/// (which can hold tokens) into the file system (DESIGN.md security rules).
+/// (which can hold tokens) into the file system.
 enum ArtworkCacheKey {
     static func key(for url: URL) -> String {
         var canonical = url.absoluteString

@@ -3,19 +3,19 @@ import Foundation
 import PlayerCore
 import Streaming
 
-/// Seed 002's ArtworkService: finds the picture for what is playing, and says what kind of
+/// The artwork service: finds the picture for what is playing, and says what kind of
 /// picture it is (the track's cover, the station's logo, or the default), so the now-playing
 /// screen never shows a stale cover for a jingle and never waits on a broken server.
 ///
 /// Why an actor: it owns the memory cache and the table of fetches in flight; two screens asking
 /// for the same cover at once share one download.
 ///
-/// A fetch goes memory cache -> disk cache -> network. The network path is guarded (DESIGN.md
-/// security rules): http(s) only; the host's addresses must be public unless
+/// A fetch goes memory cache -> disk cache -> network. The network path is guarded:
+/// http(s) only; the host's addresses must be public unless
 /// `allowPrivateAddresses` (`AddressPolicy`), checked again for every redirect's target; at most
 /// `maxBytes` (5 MB) of body; at most `StreamingLimits.maxRedirects` redirects; a `Content-Type` that can be an image; PNG or JPEG magic bytes; and
 /// the bytes must decode. Transient failures (connection errors, 408/429/5xx) are retried with
-/// `BackoffPolicy.artwork` (retries after 2 s, 4 s and 6 s: seed 002's schedule) and every attempt
+/// `BackoffPolicy.artwork` (retries after 2 s, 4 s and 6 s) and every attempt
 /// carries `nocache=<ms>` so no cache in between answers
 /// with an old picture. A wrong or undecodable body is not retried: the same bytes would come back.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A colour as 8-bit sRGB components: the average colour of a picture, which front ends use to
-/// tint the now-playing screen (seed 002). A plain value so it can be cached on disk with the image
+/// tint the now-playing screen. A plain value so it can be cached on disk with the image
 /// and computed only once.
 public struct RGBColor: Sendable, Hashable, Codable {
     public let red: UInt8

@@ -2,7 +2,7 @@ import Foundation
 
 /// The image formats artwork may come in, told apart by their first bytes (magic numbers), never by
 /// the URL or the server's `Content-Type` alone: a server that labels an HTML error page or a
-/// captive portal's login form `image/png` must not reach the decoder (DESIGN.md security rules).
+/// captive portal's login form `image/png` must not reach the decoder.
 ///
 /// Only PNG and JPEG are accepted: they are what stations and cover services serve, and the two
 /// decoders FFmpeg gives us for still images. GIF, WebP, BMP, SVG (XML, a script carrier) and

@@ -2,7 +2,7 @@ import Foundation
 import PlayerCore
 
 /// What MPRIS clients (desktop shells, media keys, `playerctl`) see, as a pure function of the
-/// player's state: seed 002's NowPlayingService mapped onto `org.mpris.MediaPlayer2.Player`.
+/// player's state: what is playing now, mapped onto `org.mpris.MediaPlayer2.Player`.
 ///
 /// PlaybackStatus mapping: `playing`, `crossfading`, `preparingCrossfade`, `preparing`,
 /// `buffering`, `reconnecting` and `fadingOut` are **Playing** (sound is playing or about to, and

@@ -2,7 +2,7 @@ import Foundation
 import PlayerCore
 import Streaming
 
-/// Seed 002's MetadataService for Linux: turns ICY titles and station status APIs into `TrackUpdate`s.
+/// The metadata service: turns ICY titles and station status APIs into `TrackUpdate`s.
 ///
 /// Why an actor: the player hands it ICY blocks from the stream task while a poll timer may ask for
 /// the status at the same time; the last matched answer is cached so a repeated block costs no
@@ -19,7 +19,7 @@ public actor MetadataService {
 
     /// Per-station settings, from the station record.
     public struct Configuration: Sendable {
-        /// Titles that mean "the station itself" besides its name (seed 002: "OtonFM").
+        /// Titles that mean "the station itself" besides its name (such as "OtonFM").
         public var identityStrings: [String]
         /// Where to ask for artwork and for titles of streams without ICY metadata.
         public var statusSource: StatusSource?
@@ -71,7 +71,7 @@ public actor MetadataService {
     /// "artist - title" or title); a mismatch or a failed fetch never blocks the ICY title.
     ///
     /// A title that is the station's identity is answered at once with `isStationIdentity` and no
-    /// status request (seed 002 loads the logo for it). A block without a title, on a station with
+    /// status request (the station logo shows for it). A block without a title, on a station with
     /// a status source, is answered from the status source alone (what `poll()` would show).
     public func receive(_ icy: IcyMetadata, station: IcyStationInfo?) async -> TrackUpdate {
         let track = StreamTitle(parsing: icy.title)

@@ -4,7 +4,7 @@ import Streaming
 
 /// The one place where text from status documents enters the metadata service: sanitising, http(s)
 /// URL checks and the normalised form used to compare titles. Kept together so every decoder and
-/// the service apply exactly the same rules (DESIGN.md: sanitise untrusted text where it enters).
+/// the service apply exactly the same rules (untrusted text is sanitised where it enters).
 enum MetadataText {
     /// Sanitised one-line text capped like ICY values, or nil when nothing readable is left.
     static func line(_ text: String?) -> String? {

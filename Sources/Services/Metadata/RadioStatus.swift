@@ -1,11 +1,11 @@
 import Foundation
 import PlayerCore
 
-/// A radio.co-style status API answer (seed 002's `RadioStatusResponse`): what plays now and its
-/// cover. Text is sanitised and URLs checked as they are decoded, so nothing unclean leaves here.
+/// A radio.co-style status API answer: what plays now and its cover. Text is sanitised and URLs
+/// checked as they are decoded, so nothing unclean leaves here.
 ///
-/// The seed's `TrackInfo.title` is non-optional; here it is optional so that an answer without a
-/// title (a station between tracks) still decodes and simply has nothing to match.
+/// `Track.title` is optional so that an answer without a title (a station between tracks) still
+/// decodes and simply has nothing to match.
 public struct RadioStatus: Codable, Sendable, Equatable {
     /// `current_track`.
     public struct Track: Codable, Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The strings that mean "the station itself" rather than a track: its name (`icy-name`, the
-/// configured name) and configured identity strings (seed 002 shows the logo when the title is
+/// configured name) and configured identity strings (the logo shows when the title is, say,
 /// "OtonFM"). Stations send their own name as the title between songs, during jingles and talk;
 /// showing a track cover search for it would be wrong, so such a title means "station logo".
 ///

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Seed 002's track-mismatch check (`ArtworkError.trackMismatch`: the API answered for another
-/// track). Status APIs lag or lead the stream by seconds, so their artwork is used only when their
+/// The track-mismatch check (is the status API answering for another
+/// track?). Status APIs lag or lead the stream by seconds, so their artwork is used only when their
 /// title is the one playing: compared tolerant of case, whitespace and punctuation, against the ICY
 /// "artist - title" or against the ICY title alone (APIs that report only the song name).
 public enum TitleMatch {

@@ -12,8 +12,8 @@ public struct TrackUpdate: Sendable, Equatable {
     public var station: String?
     /// The title is the station's identity (its name, a jingle): show the station logo.
     public var isStationIdentity: Bool
-    /// Only from a status API answer whose title matches the current title (seed 002's
-    /// track-mismatch rule), and only http(s); nil otherwise.
+    /// Only from a status API answer whose title matches the current title (the
+    /// track-mismatch rule of `TitleMatch`), and only http(s); nil otherwise.
     public var artworkURL: URL?
 
     public init(title: String? = nil, artist: String? = nil, station: String? = nil, isStationIdentity: Bool = false, artworkURL: URL? = nil) {

@@ -28,7 +28,7 @@ public struct NetworkResponse: Sendable {
     }
 }
 
-/// Seed 002's NetworkClient: every service fetches small documents through this one type, on the
+/// NetworkClient: every service fetches small documents through this one type, on the
 /// program's one `SharedHTTPClient`, with the same typed errors, timeouts, size cap and retry presets.
 ///
 /// Why a type of our own on top of AsyncHTTPClient: the client gives transport; what each service
@@ -43,7 +43,7 @@ public struct NetworkClient: Sendable {
         public var maxBytes: Int
         /// Append `nocache=<milliseconds since 1970>` so caches in between cannot answer.
         public var cacheBusting: Bool
-        /// The retry preset (seed 004): `.network` by default, `.artwork`, `.quick`, `.critical`.
+        /// The retry preset: `.network` by default, `.artwork`, `.quick`, `.critical`.
         public var policy: BackoffPolicy
         /// The `Accept` header.
         public var accept: String

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import PlayerCore
 
-/// The one HTTP client of the whole program (seed 002's shared client): streams, playlists,
+/// The one HTTP client of the whole program: streams, playlists,
 /// status APIs and artwork all share its connection pool and its limits.
 ///
 /// At most `StreamingLimits.maxRedirects` redirects and no cycles; a failed connection fails the

@@ -113,7 +113,7 @@ public struct IcyMetadata: Sendable, Equatable, Hashable {
 
     /// Sanitises `raw` and keeps it only when it is an absolute http(s) URL with a host. Anything
     /// else (javascript:, file:, data:, a relative path) is dropped, since a server-named URL may be
-    /// opened or fetched later (DESIGN.md: server-named URLs are http(s) only). A URL longer than
+    /// opened or fetched later (server-named URLs are http(s) only). A URL longer than
     /// the cap is dropped rather than cut: a truncated URL would point somewhere else.
     static func httpURL(_ raw: String) -> String? {
         let text = TextSanitizer.singleLine(raw, maxLength: 0)  // 0 = uncapped; the cap is checked next

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The playlist formats Tonearm resolves to their entries before playing (issue 4: a station URL
+/// The playlist formats Tonearm resolves to their entries before playing (a station URL
 /// may name a `.pls`/`.m3u`/`.m3u8` file instead of the stream itself).
 ///
 /// HLS is deliberately not a kind: an `.m3u8` is detected as `.m3u`, and `PlaylistParser` throws

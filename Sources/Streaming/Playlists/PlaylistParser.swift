@@ -2,7 +2,7 @@ import Foundation
 import PlayerCore
 
 /// One playable entry of a playlist, in the order the playlist gives (the order is the fallback
-/// order: a dead first entry falls back to the next, issue 4).
+/// order: a dead first entry falls back to the next).
 public struct PlaylistEntry: Sendable, Hashable {
     /// An http(s) URL, or a file URL when the playlist itself is a local file.
     public let url: URL
@@ -17,8 +17,8 @@ public struct PlaylistEntry: Sendable, Hashable {
 
 /// Turns PLS and M3U/M3U8 bodies into entries. Pure: no I/O, same input, same output.
 ///
-/// Used for playlists fetched from the network (issue 4) and for playlist files imported as
-/// stations (issue 5). The difference is `baseURL`: a file URL means "the user's own local file",
+/// Used for playlists fetched from the network and for playlist files imported as
+/// stations. The difference is `baseURL`: a file URL means "the user's own local file",
 /// which may name local files; anything else (including nil) is treated as untrusted network data.
 public enum PlaylistParser {
     /// Parses `data` as `kind` and returns its entries, at most `StreamingLimits.maxPlaylistEntries`.

@@ -21,7 +21,7 @@ public enum TerminalColor: Sendable, Hashable {
     }
 
     /// A picture's average colour as the screen's accent, lifted when it is too dark to read on
-    /// a dark terminal (seed 002's adaptive colour).
+    /// a dark terminal.
     public static func accent(_ picture: ArtworkPicture) -> TerminalColor {
         let (r, g, b) = (Int(picture.accent[0]), Int(picture.accent[1]), Int(picture.accent[2]))
         let brightest = max(r, g, b, 1)

@@ -2,9 +2,9 @@ import PlayerCore
 import Presentation
 
 /// The library: Stations, Podcasts (with a podcast's Episodes), Sessions and Diagnostics, each
-/// list in seed 003's states (skeleton rows while loading, error with Try Again, empty with its
+/// list in its states (skeleton rows while loading, error with Try Again, empty with its
 /// action, loaded with `/` search), the mini player and the key hints at the bottom, the offline
-/// banner on top, and seed 004's error alert over everything when an operation failed.
+/// banner on top, and the error alert over everything when an operation failed.
 public struct LibraryScreen: Sendable {
     public enum Tab: Int, Sendable, Hashable, CaseIterable {
         case stations, podcasts, sessions, diagnostics
@@ -180,7 +180,7 @@ public struct LibraryScreen: Sendable {
         centred(&canvas, area, lines)
     }
 
-    /// Seed 004's summary: totals, rates, and a bar chart of the top error types.
+    /// The error analytics summary: totals, rates, and a bar chart of the top error types.
     private func drawDiagnostics(_ canvas: inout Canvas, rows: Range<Int>) {
         guard let summary = diagnostics else {
             canvas.put("\(Spinner.frame(spinnerTick)) \(UIStrings.text(.loading, in: language))", row: rows.lowerBound, column: 4, style: .dim)

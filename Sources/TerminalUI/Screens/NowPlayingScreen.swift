@@ -1,7 +1,7 @@
 import PlayerCore
 import Presentation
 
-/// Seed 002's now-playing screen and seed 000's error view, laid out on a canvas. Everything it
+/// The now-playing screen and its error view, laid out on a canvas. Everything it
 /// shows comes from `NowPlayingViewState`; this type only places it (no decisions of its own).
 ///
 /// Layout, top to bottom: the connectivity banner while offline (else a title line), artwork on
@@ -126,7 +126,7 @@ public struct NowPlayingScreen: Sendable {
         }
     }
 
-    /// Seed 000's error view, centred: glyph, title, message, suggestion, Retry (only when
+    /// The error view, centred: glyph, title, message, suggestion, Retry (only when
     /// recoverable) and the context lines.
     private func drawErrorView(_ error: PlaybackErrorViewState, on canvas: inout Canvas, rows: Range<Int>) {
         let textWidth = min(64, canvas.width - 6)

@@ -49,7 +49,7 @@ public enum TerminalStrings {
             retriesByOperation
     }
 
-    /// Labels of seed 004's summary on the Diagnostics screen.
+    /// Labels of the error analytics summary on the Diagnostics screen.
     static func diagnostics(_ key: Diagnostics, in language: Language) -> String {
         switch (key, language) {
         case (.total, .english): "Errors"

@@ -2,7 +2,7 @@ import Foundation
 import PlayerCore
 import Testing
 
-/// Seed 001: pause in the middle of a crossfade keeps a snapshot; resume continues below 50 % and
+/// Pause in the middle of a crossfade keeps a snapshot; resume continues below 50 % and
 /// quick-finishes in 1 s from 50 %.
 @Suite("Crossfade pause and resume")
 struct CrossfadePauseTests {

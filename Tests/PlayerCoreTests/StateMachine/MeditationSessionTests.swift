@@ -2,8 +2,8 @@ import Foundation
 import PlayerCore
 import Testing
 
-/// Seed 001 Appendix A: a 3-stage meditation session, event by event.
-@Suite("Seed 001 Appendix A")
+/// A 3-stage meditation session, event by event.
+@Suite("3-stage meditation session")
 struct MeditationSessionTests {
     @Test func threeStageSessionWithPauseMidCrossfade() throws {
         var d = Driver(Fixture.config(crossfade: 10))

@@ -238,7 +238,7 @@ struct RecoveryTests {
     }
 
     @Test func failedEpisodeRetryResumesFromSavedPosition() throws {
-        // Seed 000 scenario 2: a network failure keeps episode, position and duration; Retry resumes there.
+        // A network failure keeps episode, position and duration; Retry resumes there.
         var d = try Driver.playing(Fixture.episode("ep"))
         try d.send(.positionChanged(.a, position: 754))
         try d.send(.errorOccurred(.a, PlaybackError(.httpNotFound, httpStatus: 404), at: .zero))
@@ -253,7 +253,7 @@ struct RecoveryTests {
     }
 
     @Test func missingAudioURLFailsWithoutRetry() throws {
-        // Seed 000 scenario 1.
+        // An episode without an audio URL fails at once: not recoverable, no resume point.
         let episode = Episode(id: "e1", title: "No enclosure", podcastTitle: "Show", audioURL: nil)
         var d = Driver()
         do {

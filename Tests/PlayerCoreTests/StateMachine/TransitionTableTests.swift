@@ -155,7 +155,7 @@ struct TransitionTableTests {
         },
     ]
 
-    /// Seed rows the machine never produces on its own; `canTransition` still accepts them.
+    /// Core rows the machine never produces on its own; `canTransition` still accepts them.
     static let seedOnlyRows: Set<String> = ["playing->crossfading"]
 
     static func key(_ rule: TransitionRule) -> String { "\(rule.from.rawValue)->\(rule.to.rawValue)" }
@@ -190,7 +190,7 @@ struct TransitionTableTests {
     }
 
     @Test func seedTableRowsArePresent() {
-        // Seed 001's valid-transition table, verbatim.
+        // Every core transition, listed here independently of the table.
         let seed: [(PlayerState.Name, PlayerState.Name)] = [
             (.idle, .preparing), (.preparing, .playing), (.preparing, .failed), (.preparing, .idle),
             (.playing, .paused), (.playing, .preparingCrossfade), (.playing, .fadingOut), (.playing, .crossfading),
@@ -204,7 +204,7 @@ struct TransitionTableTests {
     }
 
     @Test func seedInvalidTransitionsStayInvalid() {
-        // Seed 001's "Invalid Transitions" list.
+        // Transitions that must never be allowed.
         let t = Fixture.stage1
         let u = Fixture.stage2
         let crossfading = PlayerState.crossfading(fromTrack: t, toTrack: u, progress: 0.5, canQuickFinish: true)

@@ -6,7 +6,7 @@ import Synchronization
 import TestProcesses
 import Testing
 
-/// Seed 000's episode promises end to end: the player renders an episode served over HTTP whose
+/// Episodes resume where they stopped, end to end: the player renders an episode served over HTTP whose
 /// connection drops, and the rendered audio is compared with the file.
 ///
 /// The episode is a 16-bit PCM WAV whose samples number themselves (left: the frame index's low 16

@@ -141,7 +141,7 @@ final class RadioHarness: @unchecked Sendable {
     }
 }
 
-/// Checks that an error is typed, explained in both languages, and marked as the issue wants.
+/// Checks that an error has the expected code and is explained in both languages (Russian in Cyrillic).
 func expectExplained(_ error: PlaybackError, _ code: PlaybackError.Code, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(error.code == code, sourceLocation: sourceLocation)
     let english = error.text(in: .english)

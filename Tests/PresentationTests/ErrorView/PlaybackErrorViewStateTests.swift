@@ -4,7 +4,7 @@ import PresentationFixtures
 import Presentation
 import Testing
 
-/// Seed 000's two scenarios and the error view's lifetime.
+/// The error view's two scenarios (an episode without audio, a network error) and its lifetime.
 @Suite struct PlaybackErrorViewStateTests {
     /// Scenario 1: an episode without audio URL fails for good.
     func missingURLState() throws -> (PlaybackError, PlayerState) {
