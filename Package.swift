@@ -65,7 +65,7 @@ let package = Package(
         // Metadata (ICY titles, status APIs), artwork (fetch, cache, type, colour), connectivity.
         .target(
             name: "Services",
-            dependencies: ["PlayerCore", "Streaming", "CFFmpeg", "CSDBus", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["PlayerCore", "Streaming", "CFFmpeg", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
         // The user's library: the SQLite store (GRDB), podcast feeds (RSS, OPML), persistent analytics.
         .target(
@@ -85,13 +85,25 @@ let package = Package(
         // every screen is snapshot-tested as text), key bindings.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .target(name: "TerminalUI", dependencies: ["Presentation", "PlayerCore", "CNcurses"], swiftSettings: strictSettings),
+        // Front end: the desktop's media keys and widgets over D-Bus (sd-bus), for one player.
+        .target(name: "MPRIS", dependencies: ["PlayerCore", "AudioEngine", "CSDBus"], swiftSettings: strictSettings),
+        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "PlayerCore"], swiftSettings: strictSettings),
+        // Front end: the terminal. The library and Now Playing controllers (TerminalUI's screens on a
+        // real terminal), the line interface for pipes and screen readers with its JSON events,
+        // and the configuration file.
+        .target(
+            name: "TerminalApp",
+            dependencies: [
+                "PlayerCore", "Presentation", "AudioEngine", "Services", "Library", "PlayerKit", "TerminalUI", "MPRIS",
+                .product(name: "TOMLKit", package: "TOMLKit"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         // The executable: argument parsing and wiring, nothing else.
         .executableTarget(
             name: "tonearm",
             dependencies: [
-                "PlayerCore", "Presentation", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
+                "PlayerCore", "Presentation", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI", "MPRIS",
+                "TerminalApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Demo")],
@@ -154,6 +166,14 @@ let package = Package(
             dependencies: ["PlayerCore", "TestProcesses"],
             swiftSettings: strictSettings
         ),
+        // The terminal's controllers driven without a terminal, and the JSON event lines.
+        .testTarget(
+            name: "TerminalAppTests",
+            dependencies: [
+                "TerminalApp", "TerminalUI", "PlayerKit", "Library", "PlayerCore", "AudioEngine", "TestProcesses",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "PresentationTests",
             dependencies: ["Presentation", "PlayerCore", "PresentationFixtures"],

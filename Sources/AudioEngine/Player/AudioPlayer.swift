@@ -113,9 +113,9 @@ public actor AudioPlayer {
     }
 
     /// Sends a user intent (play, pause, resume, stop, skip, seek, retry, reset, retryNow,
-    /// cancelRetry). A disallowed intent throws `invalidTransition` and changes nothing.
+    /// cancelRetry, replace). A disallowed intent throws `invalidTransition` and changes nothing.
     public func send(_ intent: PlayerEvent) throws(PlaybackError) {
-        guard intent.action != nil else {
+        guard intent.isIntent else {
             throw PlaybackError(.invalidTransition, rejectedState: machine.state.name, underlying: "not a user intent")
         }
         let effects = try machine.handle(intent, at: PlayerTime(seconds: clock.now()))

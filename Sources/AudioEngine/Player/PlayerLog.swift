@@ -57,7 +57,7 @@ struct PlayerLog: Sendable {
     /// The machine refused an event: a user intent not allowed now (debug), or one of the engine's
     /// own facts (an inconsistency worth an error record).
     func refused(_ event: PlayerEvent, error: PlaybackError) {
-        let level: Logger.Level = event.action == nil ? .error : .debug
+        let level: Logger.Level = !event.isIntent ? .error : .debug
         logger.log(level: level, "event refused", metadata: Self.metadata(LogFields.error(error), ["event": LogFields.caseName(event)]))
     }
 

@@ -57,8 +57,12 @@ public enum LogFields {
             fields["items"] = String(request.items.count)
             fields["startPosition"] = seconds(request.startPosition)
             if let first = request.items.first { fields.merge(track(first.track)) { a, _ in a } }
-        case .cannotPlay(let error):
+        case .cannotPlay(let error), .replace(.cannotPlay(let error)):
             fields.merge(Self.error(error, keepPaths: true)) { a, _ in a }
+        case .replace(.play(let request)):
+            fields["items"] = String(request.items.count)
+            fields["startPosition"] = seconds(request.startPosition)
+            if let first = request.items.first { fields.merge(track(first.track)) { a, _ in a } }
         case .seek(let to):
             fields["to"] = seconds(to)
         case .loaded(let id, let duration):

@@ -92,6 +92,12 @@ public enum PlayerEvent: Sendable, Equatable {
         }
     }
 
+    /// Is this something a listener asks for (every intent, `replace` included), not a fact?
+    public var isIntent: Bool {
+        if case .replace = self { return true }
+        return action != nil
+    }
+
     /// The instant a fact carries, if any.
     public var instant: PlayerTime? {
         switch self {

@@ -1,21 +1,23 @@
 import PlayerCore
+import Presentation
 
-/// What a key press asks for. Player actions are sent only when the state's `allowedActions`
-/// holds them; the rest move around the screens.
+/// What a key press asks for: a player command (which the state reads through `PlayerCommand`),
+/// or a move around the screens.
 public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     case up, down, play, pauseResume, stop, next, seekBackward, seekForward, retry, dismiss, add, search, help, quit
 
-    /// The player action this key sends, if it is one.
-    public var playerActions: [PlayerAction] {
+    /// The player command this key stands for, if it is one (Enter opens what is selected, so it
+    /// is the screens' own).
+    public var command: PlayerCommand? {
         switch self {
-        case .pauseResume: [.pause, .resume]
-        case .stop: [.stop]
-        case .dismiss: [.cancelRetry]
-        case .next: [.skip]
-        case .seekBackward, .seekForward: [.seek]
-        case .retry: [.retry, .retryNow]
-        case .play: [.play]
-        case .up, .down, .add, .search, .help, .quit: []
+        case .pauseResume: .playPause
+        case .stop: .stop
+        case .dismiss: .cancelRetry
+        case .next: .next
+        case .seekBackward: .seekBy(-PlayerControl.seekBackwardSeconds)
+        case .seekForward: .seekBy(PlayerControl.seekForwardSeconds)
+        case .retry: .retry
+        case .play, .up, .down, .add, .search, .help, .quit: nil
         }
     }
 }

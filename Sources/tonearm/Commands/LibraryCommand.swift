@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import PlayerCore
+import PlayerKit
+import TerminalApp
 
 /// `tonearm` (no arguments) or `tonearm library`: the library screens on a terminal. Elsewhere
 /// (stdout or stdin not a terminal, `--no-tui`) it prints what the library holds and how to
@@ -10,7 +12,7 @@ struct LibraryCommand: AsyncParsableCommand {
         commandName: "library", abstract: "Browse stations, podcasts, sessions and diagnostics on the terminal (the default).")
 
     @Option(help: "Where sound goes: pulse, wav:PATH, wav-float:PATH or null. Default: PulseAudio when a server answers.")
-    var output: OutputSpec?
+    var output: OutputChoice?
 
     @Flag(help: "Do not open the terminal screens.")
     var noTui = false
@@ -25,7 +27,7 @@ struct LibraryCommand: AsyncParsableCommand {
             let (bindings, warning) = TerminalConfig.bindings()
             if let warning { FileHandle.standardError.write(Data("tonearm: \(TextSanitizer.singleLine(warning, maxLength: 300))\n".utf8)) }
             do {
-                try await LibraryApp(library: library, output: output, language: .current, bindings: bindings).run()
+                try await LibraryController(library: library, output: output, language: .current, bindings: bindings, logger: CLILog.logger).run()
                 return
             } catch {
                 // curses cannot drive this terminal: fall through to the text summary.

@@ -2,6 +2,7 @@ import ArgumentParser
 import AudioEngine
 import Foundation
 import PlayerCore
+import PlayerKit
 
 /// Loads a session file into a play request, printing a typed error when it cannot.
 enum SessionLoader {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlayerCore
+import PlayerKit
 
 /// `tonearm errors`: seed 004's summary of the locally recorded errors. The events hold an error
 /// type, an operation, a user action, the retryable flag, a resolution and a time: no URL, title,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Library
 import PlayerCore
+import PlayerKit
 import Streaming
 
 /// `tonearm station ...`: internet radio stations kept by name.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlayerCore
+import PlayerKit
 
 /// Options shared by `play`, `session`, `demo` and `render`.
 struct PlaybackOptions: ParsableArguments {
@@ -11,7 +12,7 @@ struct PlaybackOptions: ParsableArguments {
     var curve: FadeCurve = .equalPower
 
     @Option(help: "Where sound goes: pulse, wav:PATH (16-bit), wav-float:PATH (32-bit float) or null. Default: PulseAudio when a server answers.")
-    var output: OutputSpec?
+    var output: OutputChoice?
 
     @Option(help: "Machine-readable events on stdout: jsonl (one JSON object per line).")
     var events: EventFormat?

@@ -1,28 +1,27 @@
-import AudioEngine
 import Foundation
 import PlayerCore
-import Presentation
-import TerminalUI
 
 /// What Now Playing knows, collected from the player's updates: the latest state (with the
 /// player-clock time it was published at), position, metadata and the inline error. It records
 /// facts only; every decision about what they mean is Presentation's.
-struct NowPlayingModel: Sendable {
-    var state: PlayerState = .idle
-    var stateNow: PlayerTime?
-    var stateReceived = Date()
-    var position: Double?
-    var duration: Double?
-    var metadata: NowPlayingMetadata?
-    var inlineError: PlaybackError?
-    var preparingSince: Date?
-    /// From the connectivity monitor; unknown without one (no banner).
-    var connectivity: Connectivity = .unknown
-    var started = false
-    /// Bumped on every change, so the drawing loop redraws only when something changed.
-    var version = 0
+public struct NowPlayingModel: Sendable {
+    public init() {}
 
-    mutating func apply(_ update: PlayerUpdate) {
+    public var state: PlayerState = .idle
+    public var stateNow: PlayerTime?
+    public var stateReceived = Date()
+    public var position: Double?
+    public var duration: Double?
+    public var metadata: NowPlayingMetadata?
+    public var inlineError: PlaybackError?
+    public var preparingSince: Date?
+    /// From the connectivity monitor; unknown without one (no banner).
+    public var connectivity: Connectivity = .unknown
+    public var started = false
+    /// Bumped on every change, so the drawing loop redraws only when something changed.
+    public var version = 0
+
+    public mutating func apply(_ update: PlayerUpdate) {
         switch update {
         case .state(let state, _, let now):
             if state.name == .preparing, self.state.name != .preparing { preparingSince = Date() }
@@ -46,38 +45,27 @@ struct NowPlayingModel: Sendable {
         version += 1
     }
 
-    mutating func networkChanged(online: Bool) {
+    public mutating func networkChanged(online: Bool) {
         connectivity = online ? .online : .offline
         version += 1
     }
 
-    mutating func dismissInlineError() {
+    public mutating func dismissInlineError() {
         guard inlineError != nil else { return }
         inlineError = nil
         version += 1
     }
 
     /// The player-clock time now, for countdowns: the state's time plus the wall time since.
-    var now: PlayerTime? {
+    public var now: PlayerTime? {
         stateNow.map { $0 + Date().timeIntervalSince(stateReceived) }
     }
 
     /// The view state; a live stream's announced title is part of the context.
-    func view(language: Language) -> NowPlayingViewState {
+    public func view(language: Language) -> NowPlayingViewState {
         let context = PlaybackContext(
             connectivity: connectivity, position: position, duration: duration, now: now, language: language, nowPlaying: metadata)
         return NowPlayingViewState(
             state: state, context: context, preparingElapsed: preparingSince.map { Date().timeIntervalSince($0) })
-    }
-
-    /// Now Playing for this model: the view state, the artwork drawn from its thumbnail with its
-    /// average colour as accent, and the inline error.
-    func screen(language: Language, bindings: KeyBindings, tick: Int) -> NowPlayingScreen {
-        let picture = metadata?.picture
-        return NowPlayingScreen(
-            view: view(language: language), artwork: picture.flatMap(ArtworkPixels.init),
-            accent: picture.map(TerminalColor.accent) ?? .indexed(39),
-            inlineError: inlineError.map { InlineErrorViewState(error: $0, language: language) }, language: language, bindings: bindings,
-            spinnerTick: tick)
     }
 }

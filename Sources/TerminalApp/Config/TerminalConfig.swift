@@ -11,15 +11,15 @@ import TerminalUI
 ///
 /// A file that cannot be read or used leaves the standard keys in place and says why: a typo
 /// must not leave the listener without a way to pause.
-enum TerminalConfig {
-    static func file(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+public enum TerminalConfig {
+    public static func file(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
         return base.appendingPathComponent("tonearm/config.toml")
     }
 
     /// The bindings to use, and a warning to show when the file was there but not usable.
-    static func bindings(from file: URL = file()) -> (bindings: KeyBindings, warning: String?) {
+    public static func bindings(from file: URL = file()) -> (bindings: KeyBindings, warning: String?) {
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return (.standard, nil) }
         do {
             let decoded = try TOMLDecoder().decode(ConfigFile.self, from: text)

@@ -1,6 +1,8 @@
 import AudioEngine
 import Foundation
+import Logging
 import Library
+import MPRIS
 import PlayerCore
 import PlayerKit
 import Presentation
@@ -9,18 +11,20 @@ import Streaming
 import Synchronization
 import TerminalUI
 
-/// `tonearm` with no arguments on a terminal: the library screens, and Now Playing for what is
-/// started from them. Like `TerminalPlayback`, one thread owns the terminal (reads a key, redraws
-/// when something changed, 20 times a second at most); the player's updates and the library's
-/// answers change a `LibraryModel` under a lock.
-final class LibraryApp: Sendable {
+/// The library screens, and Now Playing for what is started from them. Like
+/// `NowPlayingController`, one thread owns the terminal (reads a key, redraws when something
+/// changed, 20 times a second at most); the player's updates and the library's answers change a
+/// `LibraryModel` under a lock. Keys arrive through `handle(_:)` and frames leave through
+/// `frame(tick:width:height:)`, so the controller runs the same without a terminal.
+public final class LibraryController: Sendable {
     private let library: LibraryContext
-    private let output: OutputSpec?
+    private let output: OutputChoice?
     private let language: Language
     private let bindings: KeyBindings
-    private let model = Mutex(LibraryModel())
+    private let logger: Logger
+    let model = Mutex(LibraryModel())
     private let quit = Mutex(false)
-    private let composed = Mutex<TonearmPlayer?>(nil)
+    private let session = Mutex<PlaybackSession?>(nil)
     /// The task that feeds the player's updates to the model and the episode recorder.
     private let updates = Mutex<Task<Void, Never>?>(nil)
     /// Said on stderr once the screen is gone (writing while curses draws would garble it).
@@ -29,19 +33,24 @@ final class LibraryApp: Sendable {
     /// One monitor for the offline banner and the player's reconnect pausing.
     private let connectivity = ConnectivityMonitor()
 
-    init(library: LibraryContext, output: OutputSpec?, language: Language, bindings: KeyBindings) {
+    /// - Parameter output: where sound goes; nil chooses PulseAudio when the first item plays.
+    public init(library: LibraryContext, output: OutputChoice?, language: Language, bindings: KeyBindings, logger: Logger) {
         self.library = library
         self.output = output
         self.language = language
         self.bindings = bindings
+        self.logger = logger
     }
+
+    /// True once the listener asked to leave (`q`, MPRIS Quit, a signal).
+    var isQuitting: Bool { quit.withLock { $0 } }
 
     /// Runs until `q`. The terminal loop gets a thread of its own: the calling (main) thread and
     /// the cooperative pool stay free for the player and the library.
-    func run() async throws(TerminalDisplayError) {
+    public func run() async throws(TerminalDisplayError) {
         let display = try TerminalDisplay()
         TerminalRestore.install(display)
-        model.withLock { $0.reload(library.store, analytics: library.analytics) }
+        load()
         let network = Task { [self] in
             for await online in await connectivity.updates() {
                 self.model.withLock { model in
@@ -52,13 +61,7 @@ final class LibraryApp: Sendable {
         }
         defer { network.cancel() }
         // Ctrl-C, a kill and a closed terminal end the loop like q, so the terminal is restored.
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [self] in self.quit.withLock { $0 = true } }
-            source.resume()
-            SignalSources.keep(source)
-        }
+        PlaybackSession.onSignals { [self] in self.quit.withLock { $0 = true } }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let thread = Thread { [self] in
                 self.loop(display)
@@ -69,14 +72,20 @@ final class LibraryApp: Sendable {
         }
         display.end()
         for warning in laterWarnings.withLock({ $0 }) { FileHandle.standardError.write(Data("tonearm: \(warning)\n".utf8)) }
-        if let composed = composed.withLock({ $0 }) {
-            // Stop first, so an episode's place is saved; then wait until every update (the save
-            // among them) has reached the recorder.
-            if await composed.player.state.allows(.stop) { try? await composed.player.stop() }
-            await composed.shutdown()
-            await updates.withLock { $0 }?.value
-            await composed.player.flushAnalytics()
-        }
+        await finish()
+    }
+
+    /// Fills the first tab from the library.
+    func load() {
+        model.withLock { $0.reload(library.store, analytics: library.analytics) }
+    }
+
+    /// Stops what plays (an episode's place is saved), then waits until every update (the save
+    /// among them) has reached the recorder and every error is recorded.
+    func finish() async {
+        guard let session = session.withLock({ $0 }) else { return }
+        await session.finish()
+        await updates.withLock { $0 }?.value
     }
 
     private func loop(_ display: TerminalDisplay) {
@@ -91,7 +100,7 @@ final class LibraryApp: Sendable {
             frame: frame)
     }
 
-    private func frame(tick: Int, width: Int, height: Int) -> Canvas {
+    func frame(tick: Int, width: Int, height: Int) -> Canvas {
         model.withLock { model in
             var canvas: Canvas
             if model.nowPlayingOpen {
@@ -106,7 +115,7 @@ final class LibraryApp: Sendable {
 
     // MARK: Keys
 
-    private func handle(_ key: Key) {
+    func handle(_ key: Key) {
         var typing = false
         model.withLock { model in
             if model.helpShown {
@@ -154,7 +163,7 @@ final class LibraryApp: Sendable {
                 model.changed()
             }
         case .retry where model.withLock({ $0.list.error != nil }) && !open && state.name != .failed:
-            model.withLock { $0.reload(library.store, analytics: library.analytics) }
+            load()
         case .dismiss where !state.allows(.cancelRetry):
             model.withLock { $0.player.dismissInlineError(); $0.changed() }
         default:
@@ -239,7 +248,7 @@ final class LibraryApp: Sendable {
                 let start = try library.store.resumePosition(episodeID: record.id)
                 play(.play(PlayRequest(track: try record.episode.track(), startPosition: start)), episode: record.id, operation: "playEpisode")
             } catch {
-                // Seed 000: no audio is a failure of the episode, shown in its error view.
+                // An episode without audio fails as itself, shown in its error view.
                 play(.cannotPlay(error), episode: record.id, operation: "playEpisode")
             }
         case .session(let record):
@@ -282,35 +291,23 @@ final class LibraryApp: Sendable {
         }
     }
 
-    /// A key that stands for player intents (space, s, n, r, arrows on Now Playing).
+    /// A key that stands for a player command (space, s, n, r, arrows on Now Playing), as the
+    /// state reads it.
     private func send(_ action: KeyAction, state: PlayerState) {
-        guard let player = composed.withLock({ $0 })?.player, let allowed = action.playerActions.first(where: state.allows) else { return }
-        let intent: PlayerEvent? =
-            switch allowed {
-            case .pause: .pause
-            case .resume: .resume
-            case .stop: .stop
-            case .skip: .skip
-            case .retry: .retry
-            case .retryNow: .retryNow
-            case .cancelRetry: .cancelRetry
-            case .seek:
-                .seek(to: max(0, (model.withLock { $0.player.position } ?? 0)
-                    + (action == .seekBackward ? -PlayerControl.seekBackwardSeconds : PlayerControl.seekForwardSeconds)))
-            case .play, .reset: nil
-            }
-        guard let intent else { return }
+        guard let player = session.withLock({ $0 })?.player,
+            let intent = action.command?.intent(in: state, position: model.withLock { $0.player.position })
+        else { return }
         Task { try? await player.send(intent) }
     }
 
     /// Starts `intent` on the app's one player (made on first use), with Now Playing open.
-    private func play(_ intent: PlayerEvent, episode: Int64?, operation: AnalyticsIdentifier) {
+    private func play(_ replacement: PlayerEvent.Replacement, episode: Int64?, operation: AnalyticsIdentifier) {
         recorder.withLock { $0 = episode.map { EpisodeProgressRecorder(store: library.store, episodeID: $0) } }
         model.withLock { $0.nowPlayingOpen = true; $0.changed() }
         Task {
             do throws(PlaybackError) {
                 let player = try await self.player()
-                try await player.start(replacingCurrent: intent)
+                try await player.send(.replace(replacement))
             } catch {
                 self.fail(error, operation: operation)
             }
@@ -318,21 +315,13 @@ final class LibraryApp: Sendable {
     }
 
     private func player() async throws(PlaybackError) -> AudioPlayer {
-        if let existing = composed.withLock({ $0 }) { return existing.player }
-        let output: OutputSpec
-        if let chosen = self.output {
-            output = chosen
-        } else if PulseAudioSink.serverAnswers(server: nil, timeout: 1.5) {
-            output = .pulse
-        } else {
-            throw PlaybackError(.audioOutputUnavailable)
-        }
-        let made = TonearmPlayer(
-            output: output.makeSink(realtime: true),
-            services: TonearmPlayer.Services(
-                network: library.network, connectivity: connectivity, analytics: library.analytics, logger: CLILog.logger))
-        try await made.player.start()
-        composed.withLock { $0 = made }
+        if let existing = session.withLock({ $0 }) { return existing.player }
+        let chosen: OutputChoice
+        if let output { chosen = output } else { chosen = try OutputChoice.automatic().choice }
+        let made = try await PlaybackSession(
+            output: chosen,
+            services: TonearmPlayer.Services(network: library.network, connectivity: connectivity, analytics: library.analytics, logger: logger))
+        session.withLock { $0 = made }
         let player = made.player
         let mpris = MPRISBridge.start(
             player: player, quit: { [self] in self.quit.withLock { $0 = true } },

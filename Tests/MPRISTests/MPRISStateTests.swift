@@ -2,7 +2,7 @@ import Foundation
 import PlayerCore
 import Testing
 
-@testable import Services
+@testable import MPRIS
 
 /// The documented mapping from the player's state to what MPRIS clients see.
 @Suite("MPRIS state mapping")

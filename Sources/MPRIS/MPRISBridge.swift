@@ -1,13 +1,12 @@
 import AudioEngine
 import Foundation
 import PlayerCore
-import Services
 import Synchronization
 
 /// Connects one player to MPRIS: every update refreshes what clients see; every client command
-/// becomes the intent the state allows (nothing else). Works the same under the terminal screens
-/// and headless.
-final class MPRISBridge: Sendable {
+/// becomes the intent the state allows (`PlayerCommand`, the rule every front end shares). Works
+/// the same under the terminal screens and headless.
+public final class MPRISBridge: Sendable {
     private struct Seen {
         var state: PlayerState = .idle
         var metadata: NowPlayingMetadata?
@@ -19,11 +18,6 @@ final class MPRISBridge: Sendable {
 
     private let service: MPRISService
     private let seen = Mutex(Seen())
-    private let replacing = Mutex(false)
-
-    /// True while an OpenUri stops the current playback to start another: the `idle` in between
-    /// is not the end of the program.
-    var isReplacing: Bool { replacing.withLock { $0 } }
 
     private init(service: MPRISService) {
         self.service = service
@@ -32,7 +26,7 @@ final class MPRISBridge: Sendable {
     /// Starts MPRIS for `player`; without a session bus it says so through `warn` (stderr by
     /// default; a full-screen caller keeps it for later, so it does not scribble over the screen)
     /// and returns nil: playback goes on without it. `quit` is the client's Quit.
-    static func start(
+    public static func start(
         player: AudioPlayer, quit: @escaping @Sendable () -> Void,
         warn: (String) -> Void = { FileHandle.standardError.write(Data("tonearm: \($0)\n".utf8)) }
     ) -> MPRISBridge? {
@@ -53,7 +47,7 @@ final class MPRISBridge: Sendable {
     }
 
     /// Sees every player update, in order.
-    func observe(_ update: PlayerUpdate) {
+    public func observe(_ update: PlayerUpdate) {
         let (state, seeked) = seen.withLock { seen -> (MPRISState, Double?) in
             var seeked: Double?
             switch update {
@@ -81,66 +75,45 @@ final class MPRISBridge: Sendable {
         if let seeked { service.seeked(to: seeked) }
     }
 
-    func stop() { service.stop() }
+    public func stop() { service.stop() }
 
     private func perform(_ command: MPRISService.Command, on player: AudioPlayer, quit: @Sendable () -> Void) async {
+        if command == .quit { return quit() }
         let state = await player.state
-        func first(_ actions: [PlayerAction]) -> PlayerAction? { actions.first(where: state.allows) }
-        let intent: PlayerEvent?
-        switch command {
-        case .play: intent = first([.resume, .retry]).map(Self.event)
-        case .pause: intent = first([.pause]).map(Self.event)
-        case .playPause: intent = first([.pause, .resume, .retry]).map(Self.event)
-        case .stop: intent = first([.stop]).map(Self.event)
-        case .next: intent = first([.skip]).map(Self.event)
-        case .previous: intent = nil
-        case .quit:
-            quit()
-            intent = nil
-        case .seek(let offset):
-            let position = seen.withLock { $0.position } ?? 0
-            intent = state.allows(.seek) ? .seek(to: max(0, position + offset)) : nil
-        case .setPosition(let position, let trackID):
-            let current = state.currentTrack.map { MPRISState.objectPath(for: $0.id) }
-            intent = state.allows(.seek) && current == trackID && position >= 0 ? .seek(to: position) : nil
-        case .openURI(let uri):
-            intent = Self.request(for: uri).map { .play($0) }
-        }
-        guard let intent else { return }
-        switch intent {
-        case .seek:
-            seen.withLock { $0.seekPending = true }
-            try? await player.send(intent)
-        case .play:
-            replacing.withLock { $0 = true }
-            try? await player.start(replacingCurrent: intent)
-            replacing.withLock { $0 = false }
-        default:
-            try? await player.send(intent)
-        }
-    }
-
-    private static func event(_ action: PlayerAction) -> PlayerEvent {
-        switch action {
-        case .pause: .pause
-        case .resume: .resume
-        case .retry: .retry
-        case .stop: .stop
-        case .skip: .skip
-        case .retryNow: .retryNow
-        case .cancelRetry: .cancelRetry
-        case .reset: .reset
-        case .play, .seek: .resume
-        }
+        let current = state.currentTrack.map { MPRISState.objectPath(for: $0.id) }
+        let position = seen.withLock { $0.position }
+        guard let intent = command.playerCommand(currentTrack: current)?.intent(in: state, position: position) else { return }
+        if case .seek = intent { seen.withLock { $0.seekPending = true } }
+        try? await player.send(intent)
     }
 
     /// OpenUri: a file or an http(s) address (a live stream, as `tonearm play URL` treats it).
-    static func request(for uri: String) -> PlayRequest? {
+    public static func request(for uri: String) -> PlayRequest? {
         guard let url = URL(string: uri), let scheme = url.scheme?.lowercased(), ["file", "http", "https"].contains(scheme) else { return nil }
         let name = url.isFileURL ? url.deletingPathExtension().lastPathComponent : (url.host ?? "stream")
         let track = Track(
             id: "mpris:\(url.lastPathComponent)", url: url, kind: url.isFileURL ? .file : .liveStream, title: name,
             duration: url.isFileURL ? FileDurationProbe.duration(of: url) : nil)
         return PlayRequest(track: track)
+    }
+}
+
+extension MPRISService.Command {
+    /// The front-end command this call stands for: nil for Previous (there is no history), Quit
+    /// (the program's, not the player's), a SetPosition for a track that is no longer current and
+    /// an OpenUri Tonearm cannot open.
+    /// - Parameter currentTrack: the object path of the track playing now.
+    public func playerCommand(currentTrack: String?) -> PlayerCommand? {
+        switch self {
+        case .play: .play
+        case .pause: .pause
+        case .playPause: .playPause
+        case .stop: .stop
+        case .next: .next
+        case .previous, .quit: nil
+        case .seek(let offset): .seekBy(offset)
+        case .setPosition(let position, let trackID): trackID == currentTrack ? .seekTo(position) : nil
+        case .openURI(let uri): MPRISBridge.request(for: uri).map { .open(.play($0)) }
+        }
     }
 }

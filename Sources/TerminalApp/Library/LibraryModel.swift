@@ -5,7 +5,7 @@ import Presentation
 import TerminalUI
 
 /// What the library screen shows, as plain data the key handler changes and the drawing thread
-/// reads. Lists go through seed 003's `ListScreenState` reducer; records stay beside their rows so
+/// reads. Lists go through the `ListScreenState` reducer; records stay beside their rows so
 /// Enter knows what a row is.
 struct LibraryModel: Sendable {
     enum Entry: Sendable {

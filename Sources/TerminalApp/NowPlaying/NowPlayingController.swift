@@ -1,6 +1,7 @@
 import AudioEngine
 import Foundation
 import PlayerCore
+import PlayerKit
 import Presentation
 import Services
 import Synchronization
@@ -12,34 +13,33 @@ import TerminalUI
 /// at all while nothing moves.
 ///
 /// It ends when playback finishes or is stopped, or on `q`. A failure stays on screen with its
-/// error view until the listener retries (`r`) or quits; quitting then returns the failure.
-final class TerminalPlayback: Sendable {
+/// error view until the listener retries (`r`, or space) or quits; quitting then returns the
+/// failure.
+public final class NowPlayingController: Sendable {
     private let player: AudioPlayer
     private let connectivity: ConnectivityMonitor?
     private let language: Language
     private let bindings: KeyBindings
     private let model = Mutex(NowPlayingModel())
     private let quit = Mutex(false)
+    private let ending = Mutex(SessionEnd(onFailure: .waits))
 
-    /// True while the player passes through `idle` on its way to something new (MPRIS OpenUri).
-    private let keepOpen: @Sendable () -> Bool
-
-    init(
-        player: AudioPlayer, connectivity: ConnectivityMonitor?, language: Language, bindings: KeyBindings,
-        keepOpen: @escaping @Sendable () -> Bool = { false }
-    ) {
+    public init(player: AudioPlayer, connectivity: ConnectivityMonitor?, language: Language, bindings: KeyBindings) {
         self.player = player
-        self.keepOpen = keepOpen
         self.connectivity = connectivity
         self.language = language
         self.bindings = bindings
     }
 
     /// Runs until the end; returns the failure the listener left the player in, if any.
-    func run(observer: (@Sendable (PlayerUpdate) -> Void)?) async throws(TerminalDisplayError) -> PlaybackError? {
+    public func run(observer: (@Sendable (PlayerUpdate) -> Void)?) async throws(TerminalDisplayError) -> PlaybackError? {
         let display = try TerminalDisplay()
         TerminalRestore.install(display)
-        let drawing = Thread { [self] in self.drawLoop(display) }
+        let drawn = AsyncStream.makeStream(of: Void.self)
+        let drawing = Thread { [self] in
+            self.drawLoop(display)
+            drawn.continuation.finish()
+        }
         drawing.name = "tonearm-terminal"
         drawing.start()
         // The offline banner comes and goes with the network.
@@ -51,17 +51,13 @@ final class TerminalPlayback: Sendable {
         defer { network?.cancel() }
         for await update in player.updates {
             observer?(update)
-            let finishedOrGone = model.withLock { model -> Bool in
-                model.apply(update)
-                if case .state(let state, _, _) = update {
-                    return (state.name == .finished || (state.name == .idle && model.started)) && !keepOpen()
-                }
-                return false
-            }
-            if finishedOrGone || quit.withLock({ $0 }) { await player.shutdown() }
+            model.withLock { $0.apply(update) }
+            let over = if case .state(let state, _, _) = update { ending.withLock { $0.isOver(after: state) } } else { false }
+            if over || quit.withLock({ $0 }) { await player.shutdown() }
         }
         quit.withLock { $0 = true }
-        while !drawing.isFinished { try? await Task.sleep(for: .milliseconds(20)) }
+        // The drawing thread leaves within one key read (50 ms) and hands the terminal back.
+        for await _ in drawn.stream {}
         display.end()
         return model.withLock { model in
             if case .failed(let error, _, _) = model.state { error } else { nil }
@@ -80,10 +76,10 @@ final class TerminalPlayback: Sendable {
             })
     }
 
-    /// A key: the player intents its action stands for, the first one the state allows.
-    private func handle(_ key: Key) {
+    /// A key: the player command its action stands for, as the state reads it.
+    func handle(_ key: Key) {
         guard let action = bindings.action(for: key) else { return }
-        let state = model.withLock { $0.state }
+        let (state, position) = model.withLock { ($0.state, $0.position) }
         switch action {
         case .quit:
             quit.withLock { $0 = true }
@@ -98,29 +94,13 @@ final class TerminalPlayback: Sendable {
         default:
             break
         }
-        guard let allowed = action.playerActions.first(where: state.allows) else { return }
-        let intent: PlayerEvent
-        switch allowed {
-        case .pause: intent = .pause
-        case .resume: intent = .resume
-        case .stop: intent = .stop
-        case .skip: intent = .skip
-        case .retry: intent = .retry
-        case .retryNow: intent = .retryNow
-        case .cancelRetry: intent = .cancelRetry
-        case .seek:
-            let position = model.withLock { $0.position } ?? 0
-            let offset = action == .seekBackward ? -PlayerControl.seekBackwardSeconds : PlayerControl.seekForwardSeconds
-            intent = .seek(to: max(0, position + offset))
-        case .play, .reset:
-            return
-        }
+        guard let intent = action.command?.intent(in: state, position: position) else { return }
         Task { [player] in try? await player.send(intent) }
     }
 }
 
 /// Gives the terminal back on every way out: a normal end, `exit()` from anywhere (a second
-/// Ctrl-C, a fatal error message) and SIGTERM/SIGINT handled by the runner.
+/// signal, a fatal error message) and the first SIGTERM or SIGINT, which ends the screen's loop.
 enum TerminalRestore {
     nonisolated(unsafe) private static var display: TerminalDisplay?
 

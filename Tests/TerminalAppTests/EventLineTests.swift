@@ -2,7 +2,7 @@ import Foundation
 import PlayerCore
 import Testing
 
-@testable import AudioEngine
+@testable import TerminalApp
 
 /// The `--events jsonl` lines scripts read for radio: metadata and the reconnect fields.
 @Suite("Event lines")

@@ -1,0 +1,50 @@
+import AudioEngine
+import PlayerCore
+
+/// Where sound goes: a sound server, a WAV file, or nowhere.
+public enum OutputChoice: Sendable, Equatable {
+    case pulse
+    case wav(path: String, float: Bool)
+    case null
+
+    /// `pulse`, `null`, `wav:PATH` (16-bit) or `wav-float:PATH` (32-bit float).
+    public init?(argument: String) {
+        if argument == "pulse" { self = .pulse; return }
+        if argument == "null" { self = .null; return }
+        for (prefix, float) in [("wav:", false), ("wav-float:", true)] where argument.hasPrefix(prefix) {
+            let path = String(argument.dropFirst(prefix.count))
+            guard !path.isEmpty else { return nil }
+            self = .wav(path: path, float: float)
+            return
+        }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case .pulse: "PulseAudio"
+        case .wav(let path, _): "WAV file \(path)"
+        case .null: "null output"
+        }
+    }
+
+    /// Files can be written as fast as possible; a sound server cannot.
+    public var canRenderFast: Bool { self != .pulse }
+
+    public func makeSink(realtime: Bool) -> any AudioSink {
+        switch self {
+        case .pulse: PulseAudioSink()
+        case .wav(let path, let float): WAVFileSink(path: path, encoding: float ? .float32 : .pcm16)
+        case .null: NullSink(realtime: realtime)
+        }
+    }
+
+    /// The output when the listener named none: PulseAudio when a server answers, otherwise the
+    /// fallback file (rendered as fast as possible), otherwise `audioOutputUnavailable`.
+    /// - Returns: the choice, and whether it is the fallback file.
+    public static func automatic(fallbackWAV: String? = nil) throws(PlaybackError) -> (choice: OutputChoice, isFallback: Bool) {
+        if PulseAudioSink.serverAnswers(server: nil, timeout: 1.5) { return (.pulse, false) }
+        guard let fallbackWAV else { throw PlaybackError(.audioOutputUnavailable) }
+        return (.wav(path: fallbackWAV, float: false), true)
+    }
+}

@@ -1,0 +1,94 @@
+import AudioEngine
+import Dispatch
+import Foundation
+import PlayerCore
+import Synchronization
+
+/// One player as a program runs it: made for the chosen output, started, told what the terminal's
+/// signals mean, and taken down so that an episode's place is saved and every error is recorded.
+/// The headless run, Now Playing and the library screen all run their player through one.
+public final class PlaybackSession: Sendable {
+    public let output: OutputChoice
+    private let composed: TonearmPlayer
+
+    public var player: AudioPlayer { composed.player }
+
+    /// Makes and starts the player; fails with the output's typed error.
+    public init(
+        output: OutputChoice, mode: RenderMode = .realtime, configuration: PlayerStateMachine.Configuration = .init(),
+        services: TonearmPlayer.Services
+    ) async throws(PlaybackError) {
+        self.output = output
+        composed = TonearmPlayer(
+            output: output.makeSink(realtime: mode == .realtime), options: .init(configuration: configuration, mode: mode),
+            services: services)
+        try await composed.player.start()
+    }
+
+    /// SIGINT, SIGTERM and SIGHUP (Ctrl-C, a kill, a closed terminal): the first calls `first`
+    /// (stop playback, or end a screen so the terminal is restored); a second one ends the process
+    /// at once with status 130, for a listener who does not want to wait for the fade.
+    public static func onSignals(_ first: @escaping @Sendable () -> Void) {
+        SignalHandlers.install(first)
+    }
+
+    /// The first signal stops playback with its fade (so the session ends as on stop); when
+    /// nothing can be stopped, the player is shut down.
+    public func stopOnSignals() {
+        Self.onSignals { [player] in
+            Task {
+                do { try await player.stop() } catch { await player.shutdown() }
+            }
+        }
+    }
+
+    /// Stops what plays (an episode's place is saved), shuts the player and its services down,
+    /// and waits until every error is recorded.
+    public func finish() async {
+        if await player.state.allows(.stop) { try? await player.stop() }
+        await composed.shutdown()
+        await player.flushAnalytics()
+    }
+
+    /// Shuts the player down where it is: its update stream ends.
+    public func end() async {
+        await composed.shutdown()
+    }
+}
+
+/// The process's signal sources, kept for its whole life. The handlers are process-wide, so they
+/// are installed once; a later session replaces what the first signal does.
+private enum SignalHandlers {
+    private struct Installed {
+        var installed = false
+        var first: (@Sendable () -> Void)?
+        var count = 0
+    }
+
+    private static let state = Mutex(Installed())
+    /// Written once, under `state`'s first install; Dispatch sources are thread-safe.
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+
+    static func install(_ first: @escaping @Sendable () -> Void) {
+        let needsSources = state.withLock { installed in
+            installed.first = first
+            defer { installed.installed = true }
+            return !installed.installed
+        }
+        guard needsSources else { return }
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                let action = state.withLock { installed -> (@Sendable () -> Void)? in
+                    installed.count += 1
+                    return installed.count > 1 ? nil : installed.first
+                }
+                guard let action else { exit(130) }
+                action()
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import AudioEngine
+import Foundation
+import PlayerCore
+import PlayerKit
+import Presentation
+import TerminalUI
+
+/// A playback without the full screen: a line per state change, or sentences for a screen reader
+/// (`plain`), or nothing but JSON events (`--events jsonl`) and render progress; commands come on
+/// stdin. Lines are written unbuffered, so a reader on a pipe sees each at once.
+public struct LinePlayback: Sendable {
+    public enum Style: Sendable { case lines, plain }
+
+    let player: AudioPlayer
+    let style: Style
+    let jsonEvents: Bool
+    let progress: RenderProgress?
+    let language: Language
+    let bindings: KeyBindings
+
+    public init(
+        player: AudioPlayer, style: Style, jsonEvents: Bool, progress: RenderProgress?, language: Language, bindings: KeyBindings
+    ) {
+        self.player = player
+        self.style = style
+        self.jsonEvents = jsonEvents
+        self.progress = progress
+        self.language = language
+        self.bindings = bindings
+    }
+
+    /// Runs until the session is over; returns the failure it ended in, if any. Plain mode has
+    /// just said "press r" on a failure that can be retried, so it waits for that (or for stop,
+    /// or the end of input); otherwise a failure ends the run.
+    public func run(observer: (@Sendable (PlayerUpdate) -> Void)?) async -> PlaybackError? {
+        var announcer = PlainAnnouncer(language: language, bindings: bindings)
+        var latest = NowPlayingModel()
+        var ending = SessionEnd(onFailure: style == .plain ? .waitsWhenRecoverable : .ends)
+        var lastName: PlayerState.Name?
+        var failure: PlaybackError?
+        for await update in player.updates {
+            observer?(update)
+            if jsonEvents { Self.write(EventLine.json(for: update, language: language) + "\n") }
+            progress?.update(audioTime: update.audioTime)
+            latest.apply(update)
+            guard case .state(let state, _, _) = update else { continue }
+            progress?.note(state)
+            if style == .plain {
+                for line in announcer.lines(for: latest.view(language: language)) { Self.write(line + "\n") }
+            } else if !jsonEvents && progress == nil && state.name != lastName {
+                Self.write(state.displayText(in: language) + "\n")
+            }
+            lastName = state.name
+            if case .failed(let error, _, _) = state { failure = error } else { failure = nil }
+            if ending.isOver(after: state) { await player.shutdown() }
+        }
+        progress?.finish()
+        return failure
+    }
+
+    /// Sends each stdin line's command to `player`, as the state reads it; a line that is no
+    /// command, or that the state refuses, is answered on stderr. When input ends, playback that
+    /// waits for a resume nobody can send any more stops rather than stay paused forever; a
+    /// failure ends; anything else plays on to its end.
+    public static func forwardCommands(to player: AudioPlayer) {
+        Task.detached {
+            for await line in HeadlessInput.lines() {
+                guard let command = HeadlessInput.parse(line) else {
+                    if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                        FileHandle.standardError.write(Data("tonearm: unknown command: \(TextSanitizer.singleLine(line, maxLength: 80))\n".utf8))
+                    }
+                    continue
+                }
+                let state = await player.state
+                guard let intent = command.intent(in: state, position: nil) else {
+                    let refused = PlaybackError.invalidTransition(command.action, in: state.name)
+                    FileHandle.standardError.write(Data("tonearm: \(refused.message(in: Language.current))\n".utf8))
+                    continue
+                }
+                do {
+                    try await player.send(intent)
+                } catch {
+                    FileHandle.standardError.write(Data("tonearm: \(PlaybackError.from(error).message(in: Language.current))\n".utf8))
+                }
+            }
+            let state = await player.state
+            if state.canResume {
+                try? await player.stop()
+            } else if state.name == .failed {
+                await player.shutdown()
+            }
+        }
+    }
+
+    private static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

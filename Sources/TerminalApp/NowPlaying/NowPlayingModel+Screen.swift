@@ -1,0 +1,16 @@
+import PlayerCore
+import Presentation
+import TerminalUI
+
+extension NowPlayingModel {
+    /// Now Playing for this model: the view state, the artwork drawn from its thumbnail with its
+    /// average colour as accent, and the inline error.
+    func screen(language: Language, bindings: KeyBindings, tick: Int) -> NowPlayingScreen {
+        let picture = metadata?.picture
+        return NowPlayingScreen(
+            view: view(language: language), artwork: picture.flatMap(ArtworkPixels.init),
+            accent: picture.map(TerminalColor.accent) ?? .indexed(39),
+            inlineError: inlineError.map { InlineErrorViewState(error: $0, language: language) }, language: language, bindings: bindings,
+            spinnerTick: tick)
+    }
+}
