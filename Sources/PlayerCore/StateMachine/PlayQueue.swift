@@ -38,3 +38,20 @@ public struct LoadID: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(_ value: UInt64) { self.value = value }
     public var description: String { "load#\(value)" }
 }
+
+extension PlayRequest {
+    /// How long the whole request plays: its items minus their crossfade overlaps; nil when an
+    /// item's duration is unknown.
+    public func playLength(configuration: PlayerStateMachine.Configuration) -> Double? {
+        var total = 0.0
+        for (i, item) in items.enumerated() {
+            guard let d = item.track.duration else { return nil }
+            total += d
+            if i + 1 < items.count {
+                let spec = item.crossfadeIntoNext ?? configuration.defaultCrossfade
+                total -= spec.effectiveDuration(outgoing: d, incoming: items[i + 1].track.duration)
+            }
+        }
+        return total
+    }
+}

@@ -25,6 +25,32 @@ public final class PlaybackSession: Sendable {
         try await composed.player.start()
     }
 
+    /// Makes the session on the output the listener asked for, or else PulseAudio when a server
+    /// answers, or else `fallbackWAV` rendered as fast as possible (said in `notice`).
+    public static func open(
+        asked: OutputChoice?, fallbackWAV: String? = nil, fast: Bool, configuration: PlayerStateMachine.Configuration,
+        services: TonearmPlayer.Services
+    ) async throws(PlaybackError) -> (session: PlaybackSession, notice: String?) {
+        var output = asked
+        var fast = fast
+        var notice: String?
+        if output == nil {
+            let (choice, isFallback) = try OutputChoice.automatic(fallbackWAV: fallbackWAV)
+            output = choice
+            if isFallback, let fallbackWAV {
+                fast = true
+                notice = "No sound server answered; rendering to \(fallbackWAV) instead."
+            }
+        }
+        guard let output else { throw PlaybackError(.audioOutputUnavailable) }
+        if fast && !output.canRenderFast {
+            throw PlaybackError(.audioOutputUnavailable, underlying: "rendering as fast as possible needs a file or the null output")
+        }
+        let session = try await PlaybackSession(
+            output: output, mode: fast ? .asFastAsPossible : .realtime, configuration: configuration, services: services)
+        return (session, notice)
+    }
+
     /// SIGINT, SIGTERM and SIGHUP (Ctrl-C, a kill, a closed terminal): the first calls `first`
     /// (stop playback, or end a screen so the terminal is restored); a second one ends the process
     /// at once with status 130, for a listener who does not want to wait for the fade.

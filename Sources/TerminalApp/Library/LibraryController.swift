@@ -22,6 +22,7 @@ public final class LibraryController: Sendable {
     private let language: Language
     private let bindings: KeyBindings
     private let logger: Logger
+    private let observer: (@Sendable (PlayerUpdate) -> Void)?
     let model = Mutex(LibraryModel())
     private let quit = Mutex(false)
     private let session = Mutex<PlaybackSession?>(nil)
@@ -33,8 +34,14 @@ public final class LibraryController: Sendable {
     /// One monitor for the offline banner and the player's reconnect pausing.
     private let connectivity = ConnectivityMonitor()
 
-    /// - Parameter output: where sound goes; nil chooses PulseAudio when the first item plays.
-    public init(library: LibraryContext, output: OutputChoice?, language: Language, bindings: KeyBindings, logger: Logger) {
+    /// - Parameters:
+    ///   - output: where sound goes; nil chooses PulseAudio when the first item plays.
+    ///   - observer: sees every update of the player, in order.
+    public init(
+        library: LibraryContext, output: OutputChoice?, language: Language, bindings: KeyBindings, logger: Logger,
+        observer: (@Sendable (PlayerUpdate) -> Void)? = nil
+    ) {
+        self.observer = observer
         self.library = library
         self.output = output
         self.language = language
@@ -253,8 +260,7 @@ public final class LibraryController: Sendable {
             }
         case .session(let record):
             do throws(PlaybackError) {
-                let url = URL(fileURLWithPath: record.path)
-                let request = try SessionPlanner.plan(try SessionFile.load(from: url), base: url.deletingLastPathComponent())
+                let request = try SessionLoader.request(for: record.path)
                 play(.play(request), episode: nil, operation: "playSession")
             } catch {
                 fail(error, operation: "playSession")
@@ -330,6 +336,7 @@ public final class LibraryController: Sendable {
             defer { mpris?.stop() }
             for await update in player.updates {
                 mpris?.observe(update)
+                self.observer?(update)
                 self.recorder.withLock { $0 }?.observe(update)
                 self.model.withLock { model in
                     let before = model.player.version

@@ -37,16 +37,7 @@ struct Play: AsyncParsableCommand {
         if let episode { return try await playEpisode(episode) }
         if let station { return try await playStation(station) }
         if let session { return try await playSession(session) }
-        let tracks = sources.enumerated().map { index, source -> Track in
-            let url = source.contains("://") ? (URL(string: source) ?? URL(fileURLWithPath: source)) : URL(fileURLWithPath: source)
-            let kind: Track.Kind = url.isFileURL ? .file : (stream.finite ? .episode : .liveStream)
-            // A file or an episode is named by its file name; a live stream by its host.
-            let fileName = url.deletingPathExtension().lastPathComponent
-            let name = (url.isFileURL || stream.finite) && !fileName.isEmpty && fileName != "/" ? fileName : (url.host ?? "stream")
-            return Track(
-                id: "arg\(index + 1):\(url.lastPathComponent)", url: url, kind: kind,
-                title: name, duration: url.isFileURL ? FileDurationProbe.duration(of: url) : nil)
-        }
+        let tracks = sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: stream.finite) }
         guard let request = PlayRequest(items: tracks.map { QueueItem(track: $0) }) else {
             throw ValidationError("give at least one source")
         }
@@ -54,7 +45,7 @@ struct Play: AsyncParsableCommand {
             .run(request, configuration: playback.configuration())
     }
 
-    /// Seed 000: an episode without audio fails with its own error (no Retry); any other starts at
+    /// An episode without audio fails with its own error (no Retry); any other starts at
     /// the saved position (0 once it was finished), and its position is kept while it plays.
     private func playEpisode(_ id: Int64) async throws {
         let library = await LibraryContext.open()
@@ -87,6 +78,6 @@ struct Play: AsyncParsableCommand {
         let library = await LibraryContext.open()
         let record = await library.attempt("playSession") { () throws(PlaybackError) in try library.store.session(named: name) }
         try await PlaybackRunner(options: playback, library: library)
-            .run(SessionLoader.request(for: record.path), configuration: playback.configuration())
+            .run(SessionLoader.requestOrFail(for: record.path), configuration: playback.configuration())
     }
 }

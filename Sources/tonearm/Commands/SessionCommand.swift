@@ -3,31 +3,15 @@ import AudioEngine
 import Foundation
 import PlayerCore
 import PlayerKit
+import Presentation
 
-/// Loads a session file into a play request, printing a typed error when it cannot.
-enum SessionLoader {
-    /// Loads and plans `url` (so a broken file is refused when it is added, not when it is played)
-    /// and returns the file with its JSON text.
-    static func check(_ url: URL) -> (SessionFile, String) {
+extension SessionLoader {
+    /// The request of the session file at `path`, or its typed error (with what is wrong in the
+    /// user's own file, a key or a stage) and exit status 1.
+    static func requestOrFail(for path: String) -> PlayRequest {
         do throws(PlaybackError) {
-            let file = try SessionFile.load(from: url)
-            _ = try SessionPlanner.plan(file, base: url.deletingLastPathComponent())
-            guard let data = FileManager.default.contents(atPath: url.path), let json = String(data: data, encoding: .utf8) else {
-                throw PlaybackError(.malformedData, underlying: "the session file is not UTF-8")
-            }
-            return (file, json)
+            return try request(for: path)
         } catch {
-            ErrorOutput.fail(error, detail: error.underlying)
-        }
-    }
-
-    static func request(for path: String) -> PlayRequest {
-        let url = URL(fileURLWithPath: path)
-        do throws(PlaybackError) {
-            let file = try SessionFile.load(from: url)
-            return try SessionPlanner.plan(file, base: url.deletingLastPathComponent())
-        } catch {
-            // The detail says what is wrong in the user's own session file (a key, a stage).
             ErrorOutput.fail(error, detail: error.underlying)
         }
     }
@@ -53,7 +37,7 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             logging.start()
-            try await PlaybackRunner(options: playback).run(SessionLoader.request(for: file), configuration: playback.configuration())
+            try await PlaybackRunner(options: playback).run(SessionLoader.requestOrFail(for: file), configuration: playback.configuration())
         }
     }
 
@@ -68,7 +52,12 @@ struct SessionCommand: AsyncParsableCommand {
         func run() async throws {
             logging.start()
             let url = URL(fileURLWithPath: file).standardizedFileURL
-            let (session, json) = SessionLoader.check(url)
+            let (session, json): (SessionFile, String)
+            do throws(PlaybackError) {
+                (session, json) = try SessionLoader.check(url)
+            } catch {
+                ErrorOutput.fail(error, detail: error.underlying)
+            }
             let library = await LibraryContext.open()
             let record = await library.attempt("addSession") { () throws(PlaybackError) in
                 try library.store.addSession(name: name ?? session.name ?? url.deletingPathExtension().lastPathComponent, path: url.path, json: json)
@@ -130,7 +119,7 @@ struct Render: AsyncParsableCommand {
     func run() async throws {
         logging.start()
         let path = session == "demo" && !FileManager.default.fileExists(atPath: session) ? DemoSession.path : session
-        try await PlaybackRunner(options: playback, rendering: true).run(SessionLoader.request(for: path), configuration: playback.configuration())
+        try await PlaybackRunner(options: playback, rendering: true).run(SessionLoader.requestOrFail(for: path), configuration: playback.configuration())
     }
 }
 
@@ -146,7 +135,7 @@ struct Demo: AsyncParsableCommand {
     func run() async throws {
         logging.start()
         try await PlaybackRunner(options: playback, fallbackWAV: "tonearm-demo.wav")
-            .run(SessionLoader.request(for: DemoSession.path), configuration: playback.configuration())
+            .run(SessionLoader.requestOrFail(for: DemoSession.path), configuration: playback.configuration())
     }
 }
 

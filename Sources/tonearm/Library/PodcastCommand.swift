@@ -3,6 +3,7 @@ import Foundation
 import Library
 import PlayerCore
 import PlayerKit
+import Presentation
 
 /// `tonearm podcast ...`: subscriptions, their episodes, OPML import and export.
 struct PodcastCommand: AsyncParsableCommand {
@@ -65,29 +66,11 @@ struct PodcastCommand: AsyncParsableCommand {
             print(TextTable.render(
                 header: ["ID", "DATE", "LENGTH", "STATUS", "TITLE"],
                 rows: episodes.map { episode in
-                    ["\(episode.id)", episode.publishedAt.map(Self.day) ?? "-", episode.duration.map(Self.clock) ?? "-",
-                     Self.status(episode), episode.title]
+                    let status = EpisodeText.status(hasAudio: episode.audioURL != nil, played: episode.played, position: episode.position)
+                    return ["\(episode.id)", episode.publishedAt.map(EpisodeText.day) ?? "-", episode.duration.map(EpisodeText.clock) ?? "-",
+                        status, episode.title]
                 }))
             print("Play one with: tonearm play --episode ID")
-        }
-
-        static func status(_ episode: EpisodeRecord) -> String {
-            if episode.audioURL == nil { return "no audio" }
-            if episode.played { return "played" }
-            if episode.position > 0 { return "at \(clock(episode.position))" }
-            return "new"
-        }
-
-        static func day(_ date: Date) -> String {
-            let components = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
-            return String(format: "%04d-%02d-%02d", components.year ?? 0, components.month ?? 0, components.day ?? 0)
-        }
-
-        static func clock(_ seconds: TimeInterval) -> String {
-            let total = Int(seconds.rounded(.down))
-            return total >= 3600
-                ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
-                : String(format: "%d:%02d", total / 60, total % 60)
         }
     }
 

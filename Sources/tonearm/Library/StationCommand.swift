@@ -3,6 +3,7 @@ import Foundation
 import Library
 import PlayerCore
 import PlayerKit
+import Presentation
 import Streaming
 
 /// `tonearm station ...`: internet radio stations kept by name.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PlayerCore
 import PlayerKit
+import TerminalApp
 
 /// Options shared by `play`, `session`, `demo` and `render`.
 struct PlaybackOptions: ParsableArguments {
@@ -32,17 +33,9 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "Line mode for screen readers: each state change is announced as sentences (also chosen when TERM=dumb).")
     var plain = false
 
-    /// How this playback talks to the person at the terminal.
-    enum Interface { case terminal, plain, lines }
-
-    /// The full screen on a terminal (stdin and stdout both one) unless told otherwise; plain
-    /// sentences with --plain or TERM=dumb; otherwise a line per state (events, renders, pipes).
-    func interface(machineOutput: Bool) -> Interface {
-        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
-        if machineOutput { return .lines }
-        if plain || term == "dumb" { return .plain }
-        if noTui || term.isEmpty || isatty(STDOUT_FILENO) == 0 || isatty(STDIN_FILENO) == 0 { return .lines }
-        return .terminal
+    /// How this playback talks to the person at the console.
+    func interface(machineOutput: Bool) -> ConsolePlayback.Interface {
+        ConsolePlayback.interface(plain: plain, noScreen: noTui, machineOutput: machineOutput)
     }
 
     enum EventFormat: String, ExpressibleByArgument { case jsonl }

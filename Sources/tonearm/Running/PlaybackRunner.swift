@@ -1,16 +1,13 @@
 import ArgumentParser
-import AudioEngine
 import Foundation
 import PlayerCore
 import PlayerKit
-import MPRIS
 import Streaming
 import TerminalApp
-import TerminalUI
 
-/// Runs one playback from the command line: chooses the output, starts the player, feeds it
-/// stdin commands and signals, prints events or status, and turns the end into an exit status
-/// (0 when playback finishes or is stopped; 1 with the error's message when it fails).
+/// Runs one playback from the command line: the options and services become a `PlaybackSession`
+/// and a `ConsolePlayback`, and the end becomes an exit status (0 when playback finishes or is
+/// stopped; 1 with the error's message when it fails).
 struct PlaybackRunner {
     var options: PlaybackOptions
     /// Where to render when no sound server answers (the demo); nil means that is an error.
@@ -54,96 +51,30 @@ struct PlaybackRunner {
             services.analytics = opened?.analytics
             if let opened { services.network = opened.network }
         }
-        let language = Language.current
-        var fast = options.fast || rendering
-        let output: OutputChoice
-        do throws(PlaybackError) {
-            if let asked = options.output {
-                output = asked
-            } else {
-                let (choice, isFallback) = try OutputChoice.automatic(fallbackWAV: fallbackWAV)
-                output = choice
-                if isFallback, let fallbackWAV {
-                    fast = true
-                    FileHandle.standardError.write(Data("No sound server answered; rendering to \(fallbackWAV) instead.\n".utf8))
-                }
-            }
-        } catch {
-            await Self.fail(error, operation: "openOutput", analytics: services.analytics)
-        }
-        if fast && !output.canRenderFast { throw ValidationError("rendering as fast as possible needs --output wav:PATH or --output null") }
-
         let session: PlaybackSession
-        do {
-            session = try await PlaybackSession(
-                output: output, mode: fast ? .asFastAsPossible : .realtime, configuration: configuration, services: services)
+        do throws(PlaybackError) {
+            let notice: String?
+            (session, notice) = try await PlaybackSession.open(
+                asked: options.output, fallbackWAV: fallbackWAV, fast: options.fast || rendering, configuration: configuration,
+                services: services)
+            if let notice { FileHandle.standardError.write(Data((notice + "\n").utf8)) }
         } catch {
-            await Self.fail(error, operation: "openOutput", analytics: services.analytics)
+            if let analytics = services.analytics { await analytics.record(error, operation: "openOutput") }
+            ErrorOutput.fail(error)
         }
-        let player = session.player
-        let jsonl = options.events == .jsonl
-        // The desktop's media keys and widgets, when there is a session bus (a render has no one
-        // to control it).
-        let mpris = rendering || fast ? nil : MPRISBridge.start(player: player, quit: { Task { try? await player.stop() } })
-        defer { mpris?.stop() }
-        let observer: (@Sendable (PlayerUpdate) -> Void)? = { [observer] update in
-            observer?(update)
-            mpris?.observe(update)
-        }
-        let progress = rendering
-            ? RenderProgress(total: request.flatMap { Self.expectedLength(of: $0, configuration: configuration) }, language: language) : nil
-        session.stopOnSignals()
-        var interface = options.interface(machineOutput: jsonl || progress != nil || fast)
-        if interface != .terminal, interface == .plain || isatty(STDIN_FILENO) == 0 { LinePlayback.forwardCommands(to: player) }
-        do {
-            try await player.send(intent)
+        let fast = session.output.canRenderFast && (options.fast || rendering || options.output == nil)
+        var console = ConsolePlayback(interface: options.interface(machineOutput: options.events == .jsonl || rendering || fast))
+        console.jsonEvents = options.events == .jsonl
+        console.progress = rendering ? RenderProgress(total: request?.playLength(configuration: configuration), language: .current) : nil
+        console.connectivity = services.connectivity
+        console.mpris = !(rendering || fast)
+        do throws(PlaybackError) {
+            if let failure = try await console.run(intent, on: session, observer: observer) { ErrorOutput.fail(failure) }
         } catch {
             ErrorOutput.fail(error)
         }
-        let (bindings, warning) = TerminalConfig.bindings()
-        if let warning, interface == .terminal { FileHandle.standardError.write(Data("tonearm: \(TextSanitizer.singleLine(warning, maxLength: 300))\n".utf8)) }
-        var failure: PlaybackError?
-        do throws(TerminalDisplayError) {
-            guard interface == .terminal else { throw TerminalDisplayError.unusable }
-            failure = try await NowPlayingController(
-                player: player, connectivity: services.connectivity, language: language, bindings: bindings
-            ).run(observer: observer)
-        } catch {
-            // Not a terminal, or curses cannot drive this one: the line interface.
-            if interface == .terminal {
-                interface = .lines
-                LinePlayback.forwardCommands(to: player)
-            }
-            failure = await LinePlayback(
-                player: player, style: interface == .plain ? .plain : .lines, jsonEvents: jsonl, progress: progress, language: language,
-                bindings: bindings
-            ).run(observer: observer)
-        }
-        await player.flushAnalytics()
-        if let failure { ErrorOutput.fail(failure) }
-        if case .wav(let path, _) = output, !jsonl {
+        if case .wav(let path, _) = session.output, !console.jsonEvents {
             FileHandle.standardError.write(Data("Wrote \(path)\n".utf8))
         }
-        withExtendedLifetime(session) {}
-    }
-
-    /// Records a failure that happened before the player could (no output), then exits with it.
-    private static func fail(_ error: PlaybackError, operation: AnalyticsIdentifier, analytics: ErrorAnalytics?) async -> Never {
-        if let analytics { await analytics.record(error, operation: operation) }
-        ErrorOutput.fail(error)
-    }
-
-    /// The length of the whole rendering: items minus their crossfade overlaps.
-    static func expectedLength(of request: PlayRequest, configuration: PlayerStateMachine.Configuration) -> Double? {
-        var total = 0.0
-        for (i, item) in request.items.enumerated() {
-            guard let d = item.track.duration else { return nil }
-            total += d
-            if i + 1 < request.items.count {
-                let spec = item.crossfadeIntoNext ?? configuration.defaultCrossfade
-                total -= spec.effectiveDuration(outgoing: d, incoming: request.items[i + 1].track.duration)
-            }
-        }
-        return total
     }
 }

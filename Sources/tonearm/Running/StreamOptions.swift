@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import PlayerCore
 import PlayerKit
-import Services
 
 /// Options of `tonearm play` for network sources: how to treat a URL, where titles and artwork
 /// come from.
@@ -13,7 +12,7 @@ struct StreamOptions: ParsableArguments {
     @Option(help: "A title that means the station itself (a jingle): shown with the station logo. Repeatable; the stream's icy-name always counts.")
     var identity: [String] = []
 
-    @Option(help: "A status API to poll for titles and artwork: an Icecast /status-json.xsl URL or a radio.co-style status URL.")
+    @Option(help: "A status API asked for the title and artwork whenever the stream announces a new title: an Icecast /status-json.xsl URL or a radio.co-style status URL.")
     var statusURL: String?
 
     @Option(help: "The kind of --status-url: icecast (give --status-mount too) or radioco.")
@@ -39,22 +38,11 @@ struct StreamOptions: ParsableArguments {
         }
     }
 
-    /// The services for these options. The connectivity monitor runs only when a source is off
-    /// this machine: a loopback stream plays without a network.
+    /// The services for these options.
     func services(for tracks: [Track]) -> TonearmPlayer.Services {
-        var metadata = MetadataService.Configuration()
-        metadata.identityStrings = identity
-        if let statusURL, let url = URL(string: statusURL) {
-            metadata.statusSource = statusAPI == .radioco ? .radioCo(url) : .icecast(url, mount: statusMount ?? "/")
-        }
-        var artwork = ArtworkService.Configuration()
-        artwork.allowPrivateAddresses = allowPrivateArtwork
-        artwork.stationLogoURL = stationLogo.flatMap(URL.init(string:))
-        let needsNetwork = tracks.contains { track in
-            guard track.isRemote, let host = track.url.host?.lowercased() else { return false }
-            return !(host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]")
-        }
-        return TonearmPlayer.Services(
-            metadata: metadata, artwork: artwork, connectivity: needsNetwork ? ConnectivityMonitor() : nil)
+        TonearmPlayer.Services.forStreams(
+            tracks, identities: identity, status: statusURL.flatMap(URL.init(string:)).map {
+                statusAPI == .radioco ? .radioCo($0) : .icecast($0, mount: statusMount ?? "/")
+            }, stationLogo: stationLogo.flatMap(URL.init(string:)), allowPrivateArtwork: allowPrivateArtwork)
     }
 }

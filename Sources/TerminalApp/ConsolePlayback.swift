@@ -1,0 +1,78 @@
+import AudioEngine
+import Foundation
+import MPRIS
+import PlayerCore
+import PlayerKit
+import Services
+import TerminalUI
+
+/// One playback run from a console: the full Now Playing screen on a terminal, otherwise the line
+/// interface (lines, sentences for a screen reader, or JSON events); stdin commands when stdin is
+/// not the terminal; MPRIS when a session bus answers; the first signal stops playback.
+public struct ConsolePlayback: Sendable {
+    /// How the run talks to the person at the console.
+    public enum Interface: Sendable, Equatable { case terminal, plain, lines }
+
+    public var interface: Interface
+    public var jsonEvents = false
+    /// A render's progress on stderr; no MPRIS for a render (nobody controls it).
+    public var progress: RenderProgress?
+    public var connectivity: ConnectivityMonitor?
+    public var mpris = true
+    public var language: Language = .current
+
+    /// The full screen on a terminal (stdin and stdout both one) unless told otherwise; plain
+    /// sentences with `plain` or TERM=dumb; otherwise a line per state (events, renders, pipes).
+    public static func interface(
+        plain: Bool, noScreen: Bool, machineOutput: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Interface {
+        let term = environment["TERM"] ?? ""
+        if machineOutput { return .lines }
+        if plain || term == "dumb" { return .plain }
+        if noScreen || term.isEmpty || isatty(STDOUT_FILENO) == 0 || isatty(STDIN_FILENO) == 0 { return .lines }
+        return .terminal
+    }
+
+    public init(interface: Interface) {
+        self.interface = interface
+    }
+
+    /// Starts `intent` on the session's player and runs until the session is over.
+    /// - Returns: the failure playback ended in, if any.
+    public func run(
+        _ intent: PlayerEvent, on session: PlaybackSession, observer: (@Sendable (PlayerUpdate) -> Void)?
+    ) async throws(PlaybackError) -> PlaybackError? {
+        let player = session.player
+        let bridge = mpris ? MPRISBridge.start(player: player, quit: { Task { try? await player.stop() } }) : nil
+        defer { bridge?.stop() }
+        let observer: @Sendable (PlayerUpdate) -> Void = { update in
+            observer?(update)
+            bridge?.observe(update)
+        }
+        session.stopOnSignals()
+        var interface = interface
+        if interface != .terminal, interface == .plain || isatty(STDIN_FILENO) == 0 { LinePlayback.forwardCommands(to: player) }
+        try await player.send(intent)
+        let (bindings, warning) = TerminalConfig.bindings()
+        if interface == .terminal {
+            if let warning { FileHandle.standardError.write(Data("tonearm: \(TextSanitizer.singleLine(warning, maxLength: 300))\n".utf8)) }
+            do {
+                let failure = try await NowPlayingController(
+                    player: player, connectivity: connectivity, language: language, bindings: bindings
+                ).run(observer: observer)
+                await player.flushAnalytics()
+                return failure
+            } catch {
+                // curses cannot drive this terminal: the line interface instead.
+                interface = .lines
+                LinePlayback.forwardCommands(to: player)
+            }
+        }
+        let failure = await LinePlayback(
+            player: player, style: interface == .plain ? .plain : .lines, jsonEvents: jsonEvents, progress: progress,
+            language: language, bindings: bindings
+        ).run(observer: observer)
+        await player.flushAnalytics()
+        return failure
+    }
+}
