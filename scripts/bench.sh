@@ -19,7 +19,10 @@
 # Knobs: BENCH_SECONDS (B2 and B6 length, default 60), BENCH_RUNS (B1 runs, default 3),
 # BENCH_TTFA_RUNS (B3 and B4 runs, default 7), BENCH_RADIO=0 skips B4-B6 (icecast2 and root needed),
 # BENCH_KEEP=1 keeps the temp dir with inputs and logs. Extra arguments go to bench.py
-# (e.g. `--only B4,B5,B6`).
+# (e.g. `--only B4,B5,B6`; `--no-report`; `--report PATH`).
+# After the run, bench.py writes docs/BENCHMARKS.md (scripts/bench/report.py): the machine, the tools
+# and every row of the benchmarks that ran; rows of benchmarks that did not run are kept from the
+# file, and so is its hand-written "Notes" section.
 # Exit 0 when every benchmark ran, whether or not targets were met; non-zero when one could not run.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -9,8 +9,13 @@
                    monitor, recorded with parecord from before launch; tonearm vs mpv;
                    median of BENCH_TTFA_RUNS, interleaved.
 
-Standard library only. Everything measured is printed; nothing is assumed. Exit status: 0 when
-every benchmark ran (targets missed or not), 1 when one could not run at all.
+B4 to B6 are in radio.py, B7 and B8 in library.py, B9 in terminal.py.
+
+Standard library only. Everything measured is printed; nothing is assumed. After the run the
+results are written to docs/BENCHMARKS.md (report.py; `--report PATH` elsewhere, `--no-report`
+not at all): rows of the benchmarks that produced figures replace theirs, the other rows and the
+file's "Notes" section are kept. Exit status: 0 when every benchmark ran (targets missed or not),
+1 when one could not run at all.
 """
 import argparse
 import array
@@ -25,6 +30,8 @@ import tempfile
 import threading
 import time
 import traceback
+
+import report  # scripts/bench/report.py: writes docs/BENCHMARKS.md
 
 RATE = 48000
 CHANNELS = 2
@@ -131,9 +138,17 @@ def fmt_mb(kb):
 
 
 class Table:
+    """The run's rows, kept twice: as text for the console and as Markdown cells for
+    docs/BENCHMARKS.md (scripts/bench/report.py): benchmark, Tonearm, peer, ratio, target, result."""
+
     def __init__(self):
         self.rows = []
+        self.cells = []
         self.failed = []
+
+    def _row(self, text, cells):
+        self.rows.append(text)
+        self.cells.append(cells)
 
     def add(self, name, ours, peer_name, peer, ratio, target=None):
         if target is None:
@@ -141,25 +156,42 @@ class Table:
         else:
             verdict = "met" if ratio <= target else f"MISSED ({ratio / target:.1f}x over)"
             target_s = f"<= {target:.2f}"
-        self.rows.append((name, f"tonearm {ours}", f"{peer_name} {peer}", f"ratio {ratio:.2f}", f"target {target_s}", verdict))
+        self._row((name, f"tonearm {ours}", f"{peer_name} {peer}", f"ratio {ratio:.2f}", f"target {target_s}", verdict),
+                  (name, ours, f"{peer_name} {peer}", f"{ratio:.2f}", "–" if target is None else f"≤ {target:.2f}",
+                   "" if target is None else verdict.lower()))
 
     def absolute(self, name, ours, value, target, target_s):
         """A row with an absolute target (value <= target), no peer."""
         verdict = "met" if value <= target else f"MISSED ({value / target:.1f}x over)"
-        self.rows.append((name, f"tonearm {ours}", "-", "", f"target <= {target_s}", verdict))
+        self._row((name, f"tonearm {ours}", "-", "", f"target <= {target_s}", verdict),
+                  (name, ours, "", "–", f"≤ {target_s}", verdict.lower()))
+
+    def missed(self, name, ours, target_s, why):
+        """A row with an absolute target and no figure to compare (nothing happened)."""
+        self._row((name, f"tonearm {ours}", "-", "", f"target <= {target_s}", f"MISSED ({why})"),
+                  (name, ours, "", "–", f"≤ {target_s}", f"missed ({why})"))
 
     def note(self, name, ours, peer, extra):
-        self.rows.append((name, ours, peer, extra, "", ""))
+        tonearm = ours[len("tonearm "):] if ours.startswith("tonearm ") else ours
+        self._row((name, ours, peer, extra, "", ""), (name, tonearm, peer, "", "", extra))
 
     def fail(self, name, why):
         self.failed.append(name)
-        self.rows.append((name, "COULD NOT RUN", why.splitlines()[0][:120] if why else "", "", "", ""))
+        first = why.splitlines()[0][:120] if why else ""
+        self._row((name, "COULD NOT RUN", first, "", "", ""), (name, "could not run", first, "", "", "could not run"))
 
     def print(self):
+        if not self.rows:
+            print("(no benchmark ran)", flush=True)
+            return
         widths = [max(len(r[i]) for r in self.rows) for i in range(6)]
         for r in self.rows:
             cells = [c.ljust(widths[i]) for i, c in enumerate(r)]
             print(" | ".join(cells).rstrip(" |").rstrip(), flush=True)
+
+    def measured(self):
+        """Ids of the benchmarks that produced at least one row that is not a failure."""
+        return {report.bench_id(c[0]) for c in self.cells if c[1] != "could not run"} - {None}
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -633,7 +665,8 @@ def bench_first_audio(tonearm, work, mp3, runs, table):
 
 # ----------------------------------------------------------------------------- main
 
-def machine_lines(tonearm):
+def machine_info(tonearm):
+    """What the run ran on: architecture, CPU model, cores, memory, kernel and tool versions."""
     model = "?"
     try:
         with open("/proc/cpuinfo") as f:
@@ -646,21 +679,57 @@ def machine_lines(tonearm):
             mem = f"{int(f.readline().split()[1]) / 1024 / 1024:.1f} GiB"
     except OSError:
         pass
+    return {
+        "arch": os.uname().machine,
+        "cpu": model,
+        "cores": os.cpu_count(),
+        "usable": len(os.sched_getaffinity(0)),
+        "ram": mem,
+        "kernel": os.uname().release,
+        "tools": [
+            ("tonearm", f"{first_line([tonearm, '--version'])} ({tonearm})"),
+            ("ffmpeg", first_line(["ffmpeg", "-version"])),
+            ("mpv", first_line(["mpv", "--version"])),
+            ("mpd", first_line(["mpd", "--version"])),
+            ("pulseaudio", first_line(["pulseaudio", "--version"])),
+            ("icecast2", first_line(["icecast2", "-v"])),
+            ("tmux", first_line(["tmux", "-V"])),
+        ],
+    }
+
+
+def machine_lines(info):
     return [
-        f"machine: nproc {os.cpu_count()} (usable {len(os.sched_getaffinity(0))}), CPU {model}, RAM {mem}, "
-        f"kernel {os.uname().release}",
-        f"tonearm: {first_line([tonearm, '--version'])} ({tonearm})",
-        f"ffmpeg:  {first_line(['ffmpeg', '-version'])}",
-        f"mpv:     {first_line(['mpv', '--version'])}",
-        f"mpd:     {first_line(['mpd', '--version'])}",
-        f"pulseaudio: {first_line(['pulseaudio', '--version'])}",
-    ]
+        f"machine: {info['arch']}, nproc {info['cores']} (usable {info['usable']}), CPU {info['cpu']}, RAM {info['ram']}, "
+        f"kernel {info['kernel']}",
+    ] + [f"{name + ':':8s} {version}" for name, version in info["tools"]]
+
+
+def report_run(info, only, settings, inputs, asked, measured):
+    """The `run` argument of report.render for this run."""
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    command = "`scripts/bench.sh" + (f" --only {','.join(sorted(only))}" if only else "") + "`"
+    return {
+        "summary": f"{when}, {command}",
+        "measured": sorted(measured),
+        "unmeasured": sorted(set(asked) - set(measured)),
+        "settings": settings,
+        "machine": [("`uname -m`", info["arch"]), ("CPU", info["cpu"]),
+                    ("cores", f"{info['cores']} (usable {info['usable']})"), ("RAM", info["ram"]),
+                    ("kernel", info["kernel"])],
+        "tools": info["tools"],
+        "inputs": inputs,
+    }
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tonearm", required=True)
     ap.add_argument("--only", default="", help="comma-separated subset to run, e.g. B4,B5,B6 (default: all)")
+    ap.add_argument("--report", default=report.default_path(),
+                    help="the Markdown report to write (default: docs/BENCHMARKS.md); rows of benchmarks "
+                         "that did not run are kept from it")
+    ap.add_argument("--no-report", action="store_true", help="print the results only")
     args = ap.parse_args()
     only = {x.strip().upper() for x in args.only.split(",") if x.strip()}
     radio_on = os.environ.get("BENCH_RADIO", "1") != "0"
@@ -680,10 +749,12 @@ def main():
     work = tempfile.mkdtemp(prefix="tonearm-bench-")
     say(f"work directory {work} (BENCH_RUNS={runs} BENCH_SECONDS={seconds} BENCH_TTFA_RUNS={ttfa_runs} "
         f"BENCH_RADIO={'1' if radio_on else '0'}{' --only ' + ','.join(sorted(only)) if only else ''})")
-    machine = machine_lines(tonearm)
+    info = machine_info(tonearm)
+    machine = machine_lines(info)
     for line in machine:
         say(line)
     table = Table()
+    asked = []
     try:
         inputs = None
         if wanted("B1") or wanted("B2") or wanted("B3"):
@@ -701,6 +772,7 @@ def main():
         for key, name, fn in benches:
             if not wanted(key):
                 continue
+            asked.append(key)
             try:
                 fn()
             except BenchError as e:
@@ -721,14 +793,24 @@ def main():
     print("== Tonearm benchmarks (same generated input for every player, this run) ==")
     for line in machine:
         print(line)
-    print(f"input: 3 different {STAGE_SECONDS // 60} min MP3s, 128 kbps CBR, {RATE} Hz stereo (tone + noise, "
-          f"generated by ffmpeg/libmp3lame); {RATE} Hz everywhere, so no player resamples")
-    for line in radio.input_lines():
+    inputs = [f"input: 3 different {STAGE_SECONDS // 60} min MP3s, 128 kbps CBR, {RATE} Hz stereo (tone + noise, "
+              f"generated by ffmpeg/libmp3lame); {RATE} Hz everywhere, so no player resamples"] + radio.input_lines()
+    for line in inputs:
         print(line)
     print("ratio = tonearm / peer; lower is better for every metric")
     print()
     table.print()
     print(flush=True)
+    if not args.no_report:
+        measured = table.measured() & set(asked)
+        if measured:
+            settings = (f"BENCH_RUNS={runs} BENCH_SECONDS={seconds} BENCH_TTFA_RUNS={ttfa_runs} "
+                        f"BENCH_RADIO={'1' if radio_on else '0'}; Tonearm release build, Swift runtime linked "
+                        "statically as shipped")
+            report.write(args.report, table.cells, report_run(info, only, settings, inputs, asked, measured))
+            say(f"wrote {args.report}")
+        else:
+            say(f"no benchmark produced a figure; {args.report} left as it was")
     if table.failed:
         print(f"bench: could not run: {', '.join(table.failed)}", file=sys.stderr)
         return 1

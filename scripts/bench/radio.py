@@ -598,7 +598,7 @@ def bench_radio_reconnect(tonearm, work, table):
         if value is not None:
             table.absolute(name, fmt_s(value), value, 1.5, "1.50 s")
         else:
-            table.rows.append((name, f"tonearm {describe(t)}", "-", "", "target <= 1.50 s", "MISSED (no new audio)"))
+            table.missed(name, describe(t), "1.50 s", "no new audio")
         timeline = " -> ".join(f"{s} {tt:+.2f} s" for tt, s in seq if tt >= 0)
         table.note("B5 tonearm states (s after the kill)", timeline or "(none)",
                    "reconnecting seen" if went else "NO reconnecting state",
