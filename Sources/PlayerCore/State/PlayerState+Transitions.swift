@@ -12,7 +12,7 @@ public struct TransitionRule: Sendable, Hashable, Codable {
     /// Where a rule comes from.
     public enum Origin: String, Sendable, Hashable, Codable {
         /// The core transitions of a crossfading player, without buffering or reconnects.
-        case seed
+        case core
         /// Added by Tonearm for buffering, reconnecting, seeking and errors.
         case tonearm
     }
@@ -34,32 +34,32 @@ extension PlayerState {
     /// Every allowed (from, to) pair with what triggers it.
     public static let transitionTable: [TransitionRule] = [
         // The core transitions.
-        .init(.idle, .preparing, "play(track)", .seed),
-        .init(.preparing, .playing, "source loaded", .seed),
-        .init(.preparing, .failed, "load error (final, or retries exhausted)", .seed),
-        .init(.preparing, .idle, "stop()", .seed),
-        .init(.playing, .paused, "pause()", .seed),
-        .init(.playing, .preparingCrossfade, "skip() or the next item approaches", .seed),
-        .init(.playing, .fadingOut, "stop(), or the last item nears its end", .seed),
-        .init(.playing, .crossfading, "crossfade started (seed; Tonearm always passes through preparingCrossfade)", .seed),
-        .init(.playing, .finished, "last track ended", .seed),
-        .init(.playing, .failed, "playback error", .seed),
-        .init(.preparingCrossfade, .crossfading, "next loaded and the crossfade starts", .seed),
-        .init(.preparingCrossfade, .paused, "pause()", .seed),
-        .init(.preparingCrossfade, .fadingOut, "stop()", .seed),
-        .init(.crossfading, .crossfadePaused, "pause()", .seed),
-        .init(.crossfading, .playing, "crossfade complete", .seed),
-        .init(.crossfading, .fadingOut, "stop()", .seed),
-        .init(.crossfading, .failed, "playback error", .seed),
-        .init(.paused, .playing, "resume()", .seed),
-        .init(.paused, .idle, "stop()", .seed),
-        .init(.crossfadePaused, .crossfading, "resume(): continue below 50%, quick finish from 50%", .seed),
-        .init(.crossfadePaused, .playing, "resume() of a crossfade paused at 100%", .seed),
-        .init(.crossfadePaused, .idle, "stop()", .seed),
-        .init(.fadingOut, .finished, "fade complete (or an error while fading)", .seed),
-        .init(.finished, .preparing, "play(track)", .seed),
-        .init(.failed, .idle, "reset() or stop()", .seed),
-        .init(.failed, .preparing, "retry() at the saved position, or play(track)", .seed),
+        .init(.idle, .preparing, "play(track)", .core),
+        .init(.preparing, .playing, "source loaded", .core),
+        .init(.preparing, .failed, "load error (final, or retries exhausted)", .core),
+        .init(.preparing, .idle, "stop()", .core),
+        .init(.playing, .paused, "pause()", .core),
+        .init(.playing, .preparingCrossfade, "skip() or the next item approaches", .core),
+        .init(.playing, .fadingOut, "stop(), or the last item nears its end", .core),
+        .init(.playing, .crossfading, "crossfade started (allowed; Tonearm always passes through preparingCrossfade)", .core),
+        .init(.playing, .finished, "last track ended", .core),
+        .init(.playing, .failed, "playback error", .core),
+        .init(.preparingCrossfade, .crossfading, "next loaded and the crossfade starts", .core),
+        .init(.preparingCrossfade, .paused, "pause()", .core),
+        .init(.preparingCrossfade, .fadingOut, "stop()", .core),
+        .init(.crossfading, .crossfadePaused, "pause()", .core),
+        .init(.crossfading, .playing, "crossfade complete", .core),
+        .init(.crossfading, .fadingOut, "stop()", .core),
+        .init(.crossfading, .failed, "playback error", .core),
+        .init(.paused, .playing, "resume()", .core),
+        .init(.paused, .idle, "stop()", .core),
+        .init(.crossfadePaused, .crossfading, "resume(): continue below 50%, quick finish from 50%", .core),
+        .init(.crossfadePaused, .playing, "resume() of a crossfade paused at 100%", .core),
+        .init(.crossfadePaused, .idle, "stop()", .core),
+        .init(.fadingOut, .finished, "fade complete (or an error while fading)", .core),
+        .init(.finished, .preparing, "play(track)", .core),
+        .init(.failed, .idle, "reset() or stop()", .core),
+        .init(.failed, .preparing, "retry() at the saved position, or play(track)", .core),
         // Buffering.
         .init(.preparing, .buffering, "stream opened, initial fill; or still connecting after 3 s", .tonearm),
         .init(.playing, .buffering, "buffer underrun", .tonearm),

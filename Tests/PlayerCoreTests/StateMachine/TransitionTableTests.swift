@@ -156,14 +156,14 @@ struct TransitionTableTests {
     ]
 
     /// Core rows the machine never produces on its own; `canTransition` still accepts them.
-    static let seedOnlyRows: Set<String> = ["playing->crossfading"]
+    static let coreOnlyRows: Set<String> = ["playing->crossfading"]
 
     static func key(_ rule: TransitionRule) -> String { "\(rule.from.rawValue)->\(rule.to.rawValue)" }
 
     @Test func everyRowHasAScenario() {
         for rule in PlayerState.transitionTable {
             let key = Self.key(rule)
-            #expect(Self.scenarios[key] != nil || Self.seedOnlyRows.contains(key), "no scenario for \(key)")
+            #expect(Self.scenarios[key] != nil || Self.coreOnlyRows.contains(key), "no scenario for \(key)")
         }
         let rows = Set(PlayerState.transitionTable.map(Self.key))
         for key in Self.scenarios.keys { #expect(rows.contains(key), "scenario \(key) has no table row") }
@@ -177,7 +177,7 @@ struct TransitionTableTests {
     @Test(arguments: PlayerState.transitionTable.map(TransitionTableTests.key))
     func rowIsDrivenByItsTrigger(_ key: String) throws {
         guard let scenario = Self.scenarios[key] else {
-            #expect(Self.seedOnlyRows.contains(key))
+            #expect(Self.coreOnlyRows.contains(key))
             return
         }
         let parts = key.components(separatedBy: "->")
@@ -189,9 +189,9 @@ struct TransitionTableTests {
         }
     }
 
-    @Test func seedTableRowsArePresent() {
+    @Test func coreTableRowsArePresent() {
         // Every core transition, listed here independently of the table.
-        let seed: [(PlayerState.Name, PlayerState.Name)] = [
+        let core: [(PlayerState.Name, PlayerState.Name)] = [
             (.idle, .preparing), (.preparing, .playing), (.preparing, .failed), (.preparing, .idle),
             (.playing, .paused), (.playing, .preparingCrossfade), (.playing, .fadingOut), (.playing, .crossfading),
             (.playing, .finished), (.playing, .failed), (.preparingCrossfade, .crossfading), (.preparingCrossfade, .paused),
@@ -200,10 +200,10 @@ struct TransitionTableTests {
             (.fadingOut, .finished), (.finished, .preparing), (.failed, .idle), (.failed, .preparing),
         ]
         let rows = Set(PlayerState.transitionTable.map(Self.key))
-        for (from, to) in seed { #expect(rows.contains("\(from.rawValue)->\(to.rawValue)")) }
+        for (from, to) in core { #expect(rows.contains("\(from.rawValue)->\(to.rawValue)")) }
     }
 
-    @Test func seedInvalidTransitionsStayInvalid() {
+    @Test func coreInvalidTransitionsStayInvalid() {
         // Transitions that must never be allowed.
         let t = Fixture.stage1
         let u = Fixture.stage2
