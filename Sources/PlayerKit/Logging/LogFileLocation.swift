@@ -1,4 +1,5 @@
 import Foundation
+import Library
 
 /// Where Tonearm's log lives when the user does not say: `$XDG_STATE_HOME/tonearm/tonearm.log`,
 /// or `~/.local/state/tonearm/tonearm.log` when the variable is unset.
@@ -11,16 +12,8 @@ public enum LogFileLocation {
     public static let fileName = "tonearm.log"
 
     /// The default log file. A relative `XDG_STATE_HOME` is ignored, as the specification asks.
-    public static func defaultURL(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        home: URL = FileManager.default.homeDirectoryForCurrentUser
-    ) -> URL {
-        let base: URL
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            base = URL(fileURLWithPath: state, isDirectory: true)
-        } else {
-            base = home.appendingPathComponent(".local/state", isDirectory: true)
-        }
-        return base.appendingPathComponent(folderName, isDirectory: true).appendingPathComponent(fileName)
+    public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment, home: URL? = nil) -> URL {
+        XDGDirectories(environment: environment, home: home).stateHome
+            .appendingPathComponent(folderName, isDirectory: true).appendingPathComponent(fileName)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import TOMLKit
 import TerminalUI
 
@@ -13,9 +14,7 @@ import TerminalUI
 /// must not leave the listener without a way to pause.
 public enum TerminalConfig {
     public static func file(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
-        return base.appendingPathComponent("tonearm/config.toml")
+        XDGDirectories(environment: environment).config.appendingPathComponent("config.toml")
     }
 
     /// The bindings to use, and a warning to show when the file was there but not usable.
