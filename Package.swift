@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // Tonearm: a resilient audio player for Linux. Targets are layers:
 // lower layers never import higher ones, and the pure layers (PlayerCore, Presentation)
-// depend on Foundation only.
+// depend on Foundation only (the picture is in docs/ARCHITECTURE.md).
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [

@@ -26,7 +26,7 @@ public struct NowPlayingModel: Sendable {
         case .state(let state, _, let now):
             if state.name == .preparing, self.state.name != .preparing { preparingSince = Date() }
             if state.currentTrack?.id != self.state.currentTrack?.id { metadata = nil }
-            // A new track or episode clears the old problem (seed 000: the error view clears too).
+            // A new track or episode clears the old problem, as the error view clears too.
             if state.name == .preparing || state.name == .playing, self.state.name == .failed { inlineError = nil }
             self.state = state
             stateNow = now
