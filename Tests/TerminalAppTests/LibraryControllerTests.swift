@@ -12,7 +12,7 @@ import Testing
 
 /// The library screen's controller driven as a terminal would drive it, keys in and frames out,
 /// with no terminal: a real library in a temporary directory, a real player on the null output.
-@Suite("Library controller", .serialized)
+@Suite("Library controller", .serialized, .blocking)
 struct LibraryControllerTests {
     /// A library in a directory of its own, with two 20 s sessions of a quiet tone.
     final class Fixture {
