@@ -252,10 +252,9 @@ public final class LibraryController: Sendable {
             play(.play(PlayRequest(track: record.station.track)), episode: nil, operation: "playStation")
         case .episode(let record):
             do throws(PlaybackError) {
-                let start = try library.store.resumePosition(episodeID: record.id)
-                play(.play(PlayRequest(track: try record.episode.track(), startPosition: start)), episode: record.id, operation: "playEpisode")
+                play(try library.episodeToPlay(id: record.id), episode: record.id, operation: "playEpisode")
             } catch {
-                // An episode without audio fails as itself, shown in its error view.
+                // A library that cannot be read is a failure of the episode, shown in its error view.
                 play(.cannotPlay(error), episode: record.id, operation: "playEpisode")
             }
         case .session(let record):
@@ -275,7 +274,7 @@ public final class LibraryController: Sendable {
             do throws(PlaybackError) {
                 switch tab {
                 case .stations:
-                    guard let last = words.last, let url = URL(string: last), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), words.count >= 2 else {
+                    guard let last = words.last, let url = WebAddress.parse(last), words.count >= 2 else {
                         throw PlaybackError(.streamUnavailable, underlying: "expected a name and an http(s) URL")
                     }
                     _ = try library.store.addStation(name: words.dropLast().joined(separator: " "), url: url)

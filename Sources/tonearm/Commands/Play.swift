@@ -42,42 +42,30 @@ struct Play: AsyncParsableCommand {
             throw ValidationError("give at least one source")
         }
         try await PlaybackRunner(options: playback, services: stream.services(for: tracks))
-            .run(request, configuration: playback.configuration())
+            .run(.play(request), configuration: playback.configuration())
     }
 
     /// An episode without audio fails with its own error (no Retry); any other starts at
     /// the saved position (0 once it was finished), and its position is kept while it plays.
     private func playEpisode(_ id: Int64) async throws {
         let library = await LibraryContext.open()
-        let (record, start) = await library.attempt("playEpisode") { () throws(PlaybackError) in
-            let record = try library.store.episode(id: id)
-            return (record, try library.store.resumePosition(episodeID: id))
-        }
+        let episode = await library.attempt("playEpisode") { () throws(PlaybackError) in try library.episodeToPlay(id: id) }
         let recorder = EpisodeProgressRecorder(store: library.store, episodeID: id)
-        let runner = PlaybackRunner(
-            options: playback, services: stream.services(for: []), library: library, observer: { recorder.observe($0) })
-        let intent: PlayerEvent
-        var request: PlayRequest?
-        do throws(PlaybackError) {
-            request = PlayRequest(track: try record.episode.track(), startPosition: start)
-            intent = .play(request!)
-        } catch {
-            intent = .cannotPlay(error)
-        }
-        try await runner.run(intent, expected: request, configuration: playback.configuration())
+        try await PlaybackRunner(options: playback, services: stream.services(for: []), library: library, observer: { recorder.observe($0) })
+            .run(episode, configuration: playback.configuration())
     }
 
     private func playStation(_ name: String) async throws {
         let library = await LibraryContext.open()
         let track = await library.attempt("playStation") { () throws(PlaybackError) in try library.store.station(named: name).station.track }
         try await PlaybackRunner(options: playback, services: stream.services(for: [track]), library: library)
-            .run(PlayRequest(track: track), configuration: playback.configuration())
+            .run(.play(PlayRequest(track: track)), configuration: playback.configuration())
     }
 
     private func playSession(_ name: String) async throws {
         let library = await LibraryContext.open()
         let record = await library.attempt("playSession") { () throws(PlaybackError) in try library.store.session(named: name) }
         try await PlaybackRunner(options: playback, library: library)
-            .run(SessionLoader.requestOrFail(for: record.path), configuration: playback.configuration())
+            .run(.play(SessionLoader.requestOrFail(for: record.path)), configuration: playback.configuration())
     }
 }

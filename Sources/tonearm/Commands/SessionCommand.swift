@@ -37,11 +37,11 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             logging.start()
-            try await PlaybackRunner(options: playback).run(SessionLoader.requestOrFail(for: file), configuration: playback.configuration())
+            try await PlaybackRunner(options: playback).run(.play(SessionLoader.requestOrFail(for: file)), configuration: playback.configuration())
         }
     }
 
-    struct Add: AsyncParsableCommand {
+    struct Add: LibrarySubcommand {
         static let configuration = CommandConfiguration(
             abstract: "Keep a session file in the library (checked first; named after its \"name\" unless --name is given).")
         @Argument(help: "The session file.") var file: String
@@ -49,8 +49,7 @@ struct SessionCommand: AsyncParsableCommand {
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
+        func run(on library: LibraryContext) async throws {
             let url = URL(fileURLWithPath: file).standardizedFileURL
             let (session, json): (SessionFile, String)
             do throws(PlaybackError) {
@@ -58,7 +57,6 @@ struct SessionCommand: AsyncParsableCommand {
             } catch {
                 ErrorOutput.fail(error, detail: error.underlying)
             }
-            let library = await LibraryContext.open()
             let record = await library.attempt("addSession") { () throws(PlaybackError) in
                 try library.store.addSession(name: name ?? session.name ?? url.deletingPathExtension().lastPathComponent, path: url.path, json: json)
             }
@@ -66,15 +64,13 @@ struct SessionCommand: AsyncParsableCommand {
         }
     }
 
-    struct List: AsyncParsableCommand {
+    struct List: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "List sessions kept in the library.")
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
-            let library = await LibraryContext.open()
+        func run(on library: LibraryContext) async throws {
             let sessions = await library.attempt("listSessions") { () throws(PlaybackError) in try library.store.sessions() }
             if json { return JSONOutput.print(sessions) }
             guard !sessions.isEmpty else { return print("No sessions yet. Add one with: tonearm session add FILE") }
@@ -83,15 +79,13 @@ struct SessionCommand: AsyncParsableCommand {
         }
     }
 
-    struct Remove: AsyncParsableCommand {
+    struct Remove: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Forget a session (its file stays).")
         @Argument(help: "The session's name or id.") var name: String
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
-            let library = await LibraryContext.open()
+        func run(on library: LibraryContext) async throws {
             await library.attempt("removeSession") { () throws(PlaybackError) in try library.store.removeSession(named: name) }
             print("Removed \(TextSanitizer.singleLine(name, maxLength: 120))")
         }
@@ -119,7 +113,7 @@ struct Render: AsyncParsableCommand {
     func run() async throws {
         logging.start()
         let path = session == "demo" && !FileManager.default.fileExists(atPath: session) ? DemoSession.path : session
-        try await PlaybackRunner(options: playback, rendering: true).run(SessionLoader.requestOrFail(for: path), configuration: playback.configuration())
+        try await PlaybackRunner(options: playback, rendering: true).run(.play(SessionLoader.requestOrFail(for: path)), configuration: playback.configuration())
     }
 }
 
@@ -135,7 +129,7 @@ struct Demo: AsyncParsableCommand {
     func run() async throws {
         logging.start()
         try await PlaybackRunner(options: playback, fallbackWAV: "tonearm-demo.wav")
-            .run(SessionLoader.requestOrFail(for: DemoSession.path), configuration: playback.configuration())
+            .run(.play(SessionLoader.requestOrFail(for: DemoSession.path)), configuration: playback.configuration())
     }
 }
 

@@ -32,43 +32,8 @@ extension ErrorOutput {
     }
 }
 
-/// http(s) URLs given on the command line.
-enum WebURL {
-    static func parse(_ text: String, what: String) throws -> URL {
-        guard let url = URL(string: text.trimmingCharacters(in: .whitespaces)),
-            let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host?.isEmpty == false
-        else {
-            throw ValidationError("\(what) must be an http(s) URL")
-        }
-        return url
-    }
-
-    /// Host and path only: a query or user info may hold a token, which never goes to a terminal log.
-    static func display(_ url: URL) -> String {
-        TextSanitizer.singleLine("\(url.host ?? "")\(url.path)", maxLength: 120)
-    }
-}
-
-/// Reading and writing the user's own files (OPML, playlists, exports) with typed errors.
-enum LocalFile {
-    static func read(_ path: String, maxBytes: Int) throws -> Data {
-        let url = URL(fileURLWithPath: path)
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-            if let size = attributes[.size] as? NSNumber, size.intValue > maxBytes {
-                ErrorOutput.fail(PlaybackError(.documentTooLarge, underlying: "\(size) bytes"))
-            }
-            return try Data(contentsOf: url)
-        } catch {
-            ErrorOutput.fail(PlaybackError.from(error))
-        }
-    }
-
-    static func write(_ data: Data, to path: String) throws {
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            ErrorOutput.fail(PlaybackError.from(error))
-        }
-    }
+/// The http(s) URL given for `what` on the command line, or a usage error.
+func webURL(_ text: String, what: String) throws -> URL {
+    guard let url = WebAddress.parse(text) else { throw ValidationError("\(what) must be an http(s) URL") }
+    return url
 }

@@ -7,7 +7,7 @@ import Presentation
 /// `tonearm errors`: the summary of the locally recorded errors. The events hold an error
 /// type, an operation, a user action, the retryable flag, a resolution and a time: no URL, title,
 /// path or message. Nothing leaves the machine.
-struct ErrorsCommand: AsyncParsableCommand {
+struct ErrorsCommand: LibrarySubcommand {
     static let configuration = CommandConfiguration(
         commandName: "errors", abstract: "Summarise the errors recorded on this machine (no personal data; nothing is sent anywhere).")
 
@@ -16,12 +16,10 @@ struct ErrorsCommand: AsyncParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
-    func run() async throws {
-        logging.start()
-        let library = await LibraryContext.open()
+    func run(on library: LibraryContext) async throws {
         if let export {
             let data = await orFail { () async throws(PlaybackError) in try await Self.wrap { try await library.analytics.exportJSON() } }
-            try LocalFile.write(data, to: export)
+            orFail { () throws(PlaybackError) in try UserFile.write(data, to: export) }
             print("Wrote \(try await library.analytics.events().count) events to \(export)")
             return
         }

@@ -11,16 +11,14 @@ struct PodcastCommand: AsyncParsableCommand {
         commandName: "podcast", abstract: "Podcast subscriptions: add, list, episodes, refresh, remove, import, export.",
         subcommands: [Add.self, List.self, Episodes.self, Refresh.self, Remove.self, Import.self, Export.self])
 
-    struct Add: AsyncParsableCommand {
+    struct Add: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Subscribe to a podcast by its RSS feed URL.")
         @Argument(help: "The feed's http(s) URL.") var feedURL: String
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
-            let url = try WebURL.parse(feedURL, what: "FEED_URL")
-            let library = await LibraryContext.open()
+        func run(on library: LibraryContext) async throws {
+            let url = try webURL(feedURL, what: "FEED_URL")
             do throws(PlaybackError) {
                 let podcast = try await library.podcasts.add(feedURL: url)
                 print("Added \(podcast.title) (podcast \(podcast.id), \(podcast.episodeCount) episodes)")
@@ -30,15 +28,13 @@ struct PodcastCommand: AsyncParsableCommand {
         }
     }
 
-    struct List: AsyncParsableCommand {
+    struct List: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "List subscribed podcasts.")
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
-            let library = await LibraryContext.open()
+        func run(on library: LibraryContext) async throws {
             let podcasts = await library.attempt("listPodcasts") { () throws(PlaybackError) in try library.store.podcasts() }
             if json { return JSONOutput.print(podcasts) }
             guard !podcasts.isEmpty else { return print("No podcasts yet. Add one with: tonearm podcast add FEED_URL") }
@@ -48,16 +44,14 @@ struct PodcastCommand: AsyncParsableCommand {
         }
     }
 
-    struct Episodes: AsyncParsableCommand {
+    struct Episodes: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "List a podcast's episodes, newest first.")
         @Argument(help: "The podcast's id or title.") var podcast: String
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
-            let library = await LibraryContext.open()
+        func run(on library: LibraryContext) async throws {
             let episodes = await library.attempt("listEpisodes") { () throws(PlaybackError) in
                 try library.store.episodes(podcastID: try library.store.podcast(matching: podcast).id)
             }
@@ -74,15 +68,13 @@ struct PodcastCommand: AsyncParsableCommand {
         }
     }
 
-    struct Refresh: AsyncParsableCommand {
+    struct Refresh: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Fetch new episodes of one podcast, or of all.")
         @Argument(help: "The podcast's id or title (all podcasts when left out).") var podcast: String?
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
-            let library = await LibraryContext.open()
+        func run(on library: LibraryContext) async throws {
             let targets = await library.attempt("refreshPodcast") { () throws(PlaybackError) -> [PodcastRecord] in
                 if let podcast { return [try library.store.podcast(matching: podcast)] }
                 return try library.store.podcasts()
@@ -103,15 +95,13 @@ struct PodcastCommand: AsyncParsableCommand {
         }
     }
 
-    struct Remove: AsyncParsableCommand {
+    struct Remove: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Unsubscribe from a podcast (its episodes and positions go too).")
         @Argument(help: "The podcast's id or title.") var podcast: String
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
-            let library = await LibraryContext.open()
+        func run(on library: LibraryContext) async throws {
             let removed = await library.attempt("removePodcast") { () throws(PlaybackError) -> PodcastRecord in
                 let record = try library.store.podcast(matching: podcast)
                 try library.store.removePodcast(id: record.id)
@@ -121,57 +111,42 @@ struct PodcastCommand: AsyncParsableCommand {
         }
     }
 
-    struct Import: AsyncParsableCommand {
+    struct Import: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Subscribe to every feed of an OPML file; a dead feed is reported and the rest import.")
         @Argument(help: "The OPML file.") var file: String
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
-            let data = try LocalFile.read(file, maxBytes: LibraryLimits.maxOPMLBytes)
-            let library = await LibraryContext.open()
+        func run(on library: LibraryContext) async throws {
+            let data = orFail { () throws(PlaybackError) in try UserFile.read(file, maxBytes: LibraryLimits.maxOPMLBytes) }
             let outcomes = await library.attempt("importOPML") { () async throws(PlaybackError) in try await library.podcasts.importOPML(data) }
             var failed = 0
-            var notTried: [(host: String, error: PlaybackError, count: Int)] = []
             for outcome in outcomes {
                 switch outcome {
                 case .added(let podcast): print("Added \(podcast.title) (podcast \(podcast.id), \(podcast.episodeCount) episodes)")
-                case .alreadyThere(let url): print("Already subscribed: \(WebURL.display(url))")
-                case .failed(_, let error) where error.code == .circuitOpen:
-                    // One line per host, not one per feed: they all failed for the same reason.
-                    failed += 1
-                    let host = error.host ?? "?"
-                    if let index = notTried.firstIndex(where: { $0.host == host }) {
-                        notTried[index].count += 1
-                    } else {
-                        notTried.append((host, error, 1))
-                    }
-                case .failed(let url, let error):
-                    failed += 1
-                    ErrorOutput.warn(error, about: WebURL.display(url), operation: .feed)
+                case .alreadyThere(let url): print("Already subscribed: \(WebAddress.display(url))")
+                case .failed: failed += 1
                 }
             }
-            for group in notTried {
-                ErrorOutput.warn(group.error, about: "\(group.count) \(group.count == 1 ? "feed" : "feeds") not tried", operation: .feed)
+            for told in PodcastLibrary.ImportOutcome.failures(of: outcomes) {
+                let about = told.about.map(WebAddress.display) ?? "\(told.count) \(told.count == 1 ? "feed" : "feeds") not tried"
+                ErrorOutput.warn(told.error, about: about, operation: .feed)
             }
             print("\(outcomes.count - failed) of \(outcomes.count) feeds imported")
             if failed > 0 { throw ExitCode(1) }
         }
     }
 
-    struct Export: AsyncParsableCommand {
+    struct Export: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Write the subscriptions as OPML (to stdout by default).")
         @Argument(help: "The file to write (stdout when left out).") var file: String?
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
-            let library = await LibraryContext.open()
+        func run(on library: LibraryContext) async throws {
             let data = await library.attempt("exportOPML") { () throws(PlaybackError) in try library.podcasts.exportOPML() }
             guard let file else { return FileHandle.standardOutput.write(data) }
-            try LocalFile.write(data, to: file)
+            orFail { () throws(PlaybackError) in try UserFile.write(data, to: file) }
         }
     }
 }

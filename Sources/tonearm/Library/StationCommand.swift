@@ -12,7 +12,7 @@ struct StationCommand: AsyncParsableCommand {
         commandName: "station", abstract: "Internet radio stations: add, import, list, remove.",
         subcommands: [Add.self, Import.self, List.self, Remove.self])
 
-    struct Add: AsyncParsableCommand {
+    struct Add: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Keep a station under a name.")
         @Argument(help: "The station's name.") var name: String
         @Argument(help: "Its stream or playlist URL (http or https).") var url: String
@@ -20,81 +20,55 @@ struct StationCommand: AsyncParsableCommand {
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
-            let streamURL = try WebURL.parse(url, what: "URL")
-            let library = await LibraryContext.open()
+        func run(on library: LibraryContext) async throws {
+            let streamURL = try webURL(url, what: "URL")
             let station = await library.attempt("addStation") { () throws(PlaybackError) in try library.store.addStation(name: name, url: streamURL, genre: genre) }
             print("Added \(station.name) (station \(station.id)). Play it with: tonearm play --station \"\(station.name)\"")
         }
     }
 
-    struct Import: AsyncParsableCommand {
+    struct Import: LibrarySubcommand {
         static let configuration = CommandConfiguration(
             abstract: "Add the stations of a .pls, .m3u or .m3u8 file (http(s) entries; names from the file's titles).")
         @Argument(help: "The playlist file.") var file: String
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
-            let data = try LocalFile.read(file, maxBytes: StreamingLimits.maxPlaylistBytes)
-            let url = URL(fileURLWithPath: file)
-            let kind = PlaylistKind.detect(contentType: nil, url: url, firstBytes: [UInt8](data.prefix(PlaylistKind.sniffLength))) ?? .m3u
-            let library = await LibraryContext.open()
-            let entries = await library.attempt("importStations") { () throws(PlaybackError) in
-                // No base URL: a relative entry cannot be a station, and file paths are skipped below.
-                try PlaylistParser.parse(data, kind: kind, baseURL: nil)
+        func run(on library: LibraryContext) async throws {
+            let data = orFail { () throws(PlaybackError) in try UserFile.read(file, maxBytes: StreamingLimits.maxPlaylistBytes) }
+            let result = await library.attempt("importStations") { () throws(PlaybackError) in
+                try library.importStations(data, file: URL(fileURLWithPath: file))
             }
-            var added = 0
-            var skipped = 0
-            for entry in entries {
-                guard let scheme = entry.url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
-                    skipped += 1
-                    continue
-                }
-                let name = entry.title ?? entry.url.host ?? "Station"
-                do throws(PlaybackError) {
-                    let station = try library.store.addStation(name: name, url: entry.url)
-                    print("Added \(station.name) (station \(station.id))")
-                    added += 1
-                } catch {
-                    skipped += 1
-                    ErrorOutput.warn(error, about: name)
-                }
-            }
-            print("\(added) of \(entries.count) entries added")
-            if added == 0 && !entries.isEmpty { throw ExitCode(1) }
+            for station in result.added { print("Added \(station.name) (station \(station.id))") }
+            for (name, error) in result.failed { ErrorOutput.warn(error, about: name) }
+            print("\(result.added.count) of \(result.entries) entries added")
+            if result.added.isEmpty && result.entries > 0 { throw ExitCode(1) }
         }
     }
 
-    struct List: AsyncParsableCommand {
+    struct List: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "List stations.")
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
-            let library = await LibraryContext.open()
+        func run(on library: LibraryContext) async throws {
             let stations = await library.attempt("listStations") { () throws(PlaybackError) in try library.store.stations() }
             if json { return JSONOutput.print(stations) }
             guard !stations.isEmpty else { return print("No stations yet. Add one with: tonearm station add NAME URL") }
             print(TextTable.render(
                 header: ["ID", "NAME", "GENRE", "ADDRESS"],
-                rows: stations.map { ["\($0.id)", $0.name, $0.genre ?? "-", WebURL.display($0.url)] }))
+                rows: stations.map { ["\($0.id)", $0.name, $0.genre ?? "-", WebAddress.display($0.url)] }))
         }
     }
 
-    struct Remove: AsyncParsableCommand {
+    struct Remove: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Remove a station.")
         @Argument(help: "The station's name or id.") var name: String
 
         @OptionGroup var logging: LoggingOptions
 
-        func run() async throws {
-            logging.start()
-            let library = await LibraryContext.open()
+        func run(on library: LibraryContext) async throws {
             await library.attempt("removeStation") { () throws(PlaybackError) in try library.store.removeStation(named: name) }
             print("Removed \(TextSanitizer.singleLine(name, maxLength: 120))")
         }

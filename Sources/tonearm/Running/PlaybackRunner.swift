@@ -33,13 +33,8 @@ struct PlaybackRunner {
         self.observer = observer
     }
 
-    func run(_ request: PlayRequest, configuration: PlayerStateMachine.Configuration) async throws {
-        try await run(.play(request), expected: request, configuration: configuration)
-    }
-
-    /// Plays `intent` (`.play`, or `.cannotPlay` for an episode without audio, which the player
-    /// shows as a failure like any other).
-    func run(_ intent: PlayerEvent, expected request: PlayRequest?, configuration: PlayerStateMachine.Configuration) async throws {
+    /// Plays `item` (or shows why it cannot play: an episode without audio is a failure like any other).
+    func run(_ item: PlayerEvent.Replacement, configuration: PlayerStateMachine.Configuration) async throws {
         var services = services
         // The command's log: the player's decisions and every request of its sources and services.
         services.logger = CLILog.logger
@@ -65,11 +60,12 @@ struct PlaybackRunner {
         let fast = session.output.canRenderFast && (options.fast || rendering || options.output == nil)
         var console = ConsolePlayback(interface: options.interface(machineOutput: options.events == .jsonl || rendering || fast))
         console.jsonEvents = options.events == .jsonl
+        let request: PlayRequest? = if case .play(let request) = item { request } else { nil }
         console.progress = rendering ? RenderProgress(total: request?.playLength(configuration: configuration), language: .current) : nil
         console.connectivity = services.connectivity
         console.mpris = !(rendering || fast)
         do throws(PlaybackError) {
-            if let failure = try await console.run(intent, on: session, observer: observer) { ErrorOutput.fail(failure) }
+            if let failure = try await console.run(.replace(item), on: session, observer: observer) { ErrorOutput.fail(failure) }
         } catch {
             ErrorOutput.fail(error)
         }

@@ -32,7 +32,7 @@ struct StreamOptions: ParsableArguments {
     func validate() throws {
         for (name, value) in [("--status-url", statusURL), ("--station-logo", stationLogo)] {
             guard let value else { continue }
-            guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            guard WebAddress.parse(value) != nil else {
                 throw ValidationError("\(name) must be an http(s) URL")
             }
         }

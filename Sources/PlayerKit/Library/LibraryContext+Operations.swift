@@ -1,0 +1,69 @@
+import Foundation
+import Library
+import PlayerCore
+import Streaming
+
+extension LibraryContext {
+    /// What playing an episode means: its audio from the saved position (0 once it was finished),
+    /// or, for an episode without audio, its own failure (no Retry). A library that cannot be
+    /// read throws.
+    public func episodeToPlay(id: Int64) throws(PlaybackError) -> PlayerEvent.Replacement {
+        let record = try store.episode(id: id)
+        let start = try store.resumePosition(episodeID: id)
+        do throws(PlaybackError) {
+            return .play(PlayRequest(track: try record.episode.track(), startPosition: start))
+        } catch {
+            return .cannotPlay(error)
+        }
+    }
+
+    /// What a playlist file gave the library.
+    public struct StationImport: Sendable {
+        public var added: [StationRecord] = []
+        /// Entries that could not be kept, by name.
+        public var failed: [(name: String, error: PlaybackError)] = []
+        /// Every entry of the file, http(s) or not.
+        public var entries = 0
+    }
+
+    /// Keeps every http(s) entry of a .pls, .m3u or .m3u8 file's bytes as a station, named after
+    /// the file's title for it (or its host). Other entries (file paths, relative names) are
+    /// skipped: a station is an address on the network.
+    public func importStations(_ data: Data, file: URL) throws(PlaybackError) -> StationImport {
+        let kind = PlaylistKind.detect(contentType: nil, url: file, firstBytes: [UInt8](data.prefix(PlaylistKind.sniffLength))) ?? .m3u
+        // No base URL: a relative entry cannot be a station.
+        let entries = try PlaylistParser.parse(data, kind: kind, baseURL: nil)
+        var result = StationImport(entries: entries.count)
+        for entry in entries {
+            guard let scheme = entry.url.scheme?.lowercased(), ["http", "https"].contains(scheme) else { continue }
+            let name = entry.title ?? entry.url.host ?? "Station"
+            do throws(PlaybackError) {
+                result.added.append(try store.addStation(name: name, url: entry.url))
+            } catch {
+                result.failed.append((name, error))
+            }
+        }
+        return result
+    }
+}
+
+extension PodcastLibrary.ImportOutcome {
+    /// The failures of an import, as a listener wants them told: one per feed, except feeds not
+    /// tried because their host's circuit is open, which are told once per host with their count.
+    public static func failures(of outcomes: [Self]) -> [(about: URL?, host: String?, count: Int, error: PlaybackError)] {
+        var told: [(about: URL?, host: String?, count: Int, error: PlaybackError)] = []
+        for case .failed(let url, let error) in outcomes {
+            if error.code == .circuitOpen {
+                let host = error.host ?? "?"
+                if let index = told.firstIndex(where: { $0.about == nil && $0.host == host }) {
+                    told[index].count += 1
+                } else {
+                    told.append((nil, host, 1, error))
+                }
+            } else {
+                told.append((url, nil, 1, error))
+            }
+        }
+        return told
+    }
+}
