@@ -1,4 +1,5 @@
 import AudioEngine
+import Logging
 import Foundation
 import PlayerCore
 import PlayerKit
@@ -66,14 +67,15 @@ struct EpisodeResumeTests {
 
     /// Renders as fast as possible (no pacing, so a busy machine cannot cause underruns), decoding
     /// `lookahead` seconds ahead.
-    static func episodePlayer(giveUpAfter: Double = ResilienceDefaults.reconnectGiveUpAfter, lookahead: Double? = nil) async throws -> (
-        RadioHarness, CapturingSink
-    ) {
+    static func episodePlayer(
+        giveUpAfter: Double = ResilienceDefaults.reconnectGiveUpAfter, lookahead: Double? = nil, log: LogCapture? = nil
+    ) async throws -> (RadioHarness, CapturingSink) {
         let sink = CapturingSink()
         let streaming = StreamingDecoderFactory.Options()
         let configuration = PlayerStateMachine.Configuration(fadeOutAtEnd: false, reconnectGiveUpAfter: giveUpAfter)
         let harness = try await RadioHarness(
-            configuration: configuration, streaming: streaming, output: sink, mode: .asFastAsPossible, lookahead: lookahead)
+            configuration: configuration, streaming: streaming, output: sink, mode: .asFastAsPossible, lookahead: lookahead,
+            logger: log?.logger(level: .debug) ?? .silent)
         return (harness, sink)
     }
 
@@ -83,7 +85,9 @@ struct EpisodeResumeTests {
         let cutAt = file.count * 2 / 5
         let server = try Self.server(file, cutAt: cutAt, ranges: serverHonoursRanges)
         defer { server.stop() }
-        let (radio, sink) = try await Self.episodePlayer()
+        // The player's and its requests' records, shown when an expectation fails.
+        let log = LogCapture()
+        let (radio, sink) = try await Self.episodePlayer(log: log)
         try await radio.play(server.url("/episode.wav"), kind: .episode, title: "Episode")
         await radio.waitFor("finished", timeout: 60) { $0.name == .finished }
         await radio.shutdown()
@@ -92,7 +96,9 @@ struct EpisodeResumeTests {
         let ranges = requests.map { $0.header("Range") ?? "-" }
         if serverHonoursRanges {
             // After the cut, a request asks for the byte after the last one delivered.
-            #expect(requests.contains { TestHTTPServer.Response.requestedStart($0) == cutAt }, "ranges: \(ranges)")
+            #expect(
+                requests.contains { TestHTTPServer.Response.requestedStart($0) == cutAt },
+                "ranges: \(ranges)\n\(log.all.filter { $0.level >= .info || $0.message.hasPrefix("HTTP request") }.map(\.allText).joined(separator: "\n"))")
         } else {
             // The whole file again after the cut, read up to where the cut was.
             #expect(requests.count >= 3, "ranges: \(ranges)")
