@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import Synchronization
 
 /// A sink that discards audio and counts frames: real-time clocked (for playback without a sound
 /// device, and for benchmarks of playback cost) or as fast as possible (for rendering).
@@ -9,9 +10,9 @@ import PlayerCore
 /// pause, a slow decoder) the clock's origin moves forward, as a device underruns, so writing
 /// again does not burst to catch up. `drain` sleeps until the last frame would have been heard.
 ///
-/// Driven by one render thread; the counters are guarded by a lock so other threads may read
+/// Driven by one render thread; the counters are `Mutex` state so other threads may read
 /// `framesWritten`.
-public final class NullSink: AudioSink, @unchecked Sendable {
+public final class NullSink: AudioSink, Sendable {
     /// How far the frames written may run ahead of the wall clock in real-time mode.
     public static let lead = 0.05
 
@@ -20,11 +21,14 @@ public final class NullSink: AudioSink, @unchecked Sendable {
 
     private let sleep: @Sendable (Double) -> Void
     private let now: @Sendable () -> Double
-    private let lock = NSLock()
-    private var totalFrames: Int64 = 0
-    /// Real-time pacing: wall-clock origin and frames written since it (nil until the first write).
-    private var origin: Double?
-    private var pacedFrames: Int64 = 0
+    private struct Counters {
+        var totalFrames: Int64 = 0
+        /// Real-time pacing: wall-clock origin and frames written since it (nil until the first write).
+        var origin: Double?
+        var pacedFrames: Int64 = 0
+    }
+
+    private let counters = Mutex(Counters())
 
     /// - Parameters:
     ///   - realtime: pace writes to the wall clock (true) or accept them as fast as they come.
@@ -41,33 +45,33 @@ public final class NullSink: AudioSink, @unchecked Sendable {
     }
 
     /// Frames written since the sink was created (across `close`/`open`).
-    public var framesWritten: Int64 { lock.withLock { totalFrames } }
+    public var framesWritten: Int64 { counters.withLock { $0.totalFrames } }
 
     /// Starts a new real-time clock; never fails.
     public func open() throws(PlaybackError) {
-        lock.withLock {
-            origin = nil
-            pacedFrames = 0
+        counters.withLock {
+            $0.origin = nil
+            $0.pacedFrames = 0
         }
     }
 
     public func write(_ samples: UnsafePointer<Float>, frames: Int) throws(PlaybackError) {
         guard frames > 0 else { return }
-        let pause: Double? = lock.withLock {
-            totalFrames += Int64(frames)
+        let pause: Double? = counters.withLock { c in
+            c.totalFrames += Int64(frames)
             guard isRealtime else { return nil }
             let t = now()
             let start: Double
-            if let origin {
+            if let origin = c.origin {
                 // Behind the wall clock (the writer stalled): move the origin, as a device underruns.
-                let due = origin + Double(pacedFrames) / Double(AudioFormat.sampleRate)
-                start = t > due ? t - Double(pacedFrames) / Double(AudioFormat.sampleRate) : origin
+                let due = origin + Double(c.pacedFrames) / Double(AudioFormat.sampleRate)
+                start = t > due ? t - Double(c.pacedFrames) / Double(AudioFormat.sampleRate) : origin
             } else {
                 start = t
             }
-            origin = start
-            pacedFrames += Int64(frames)
-            let target = start + Double(pacedFrames) / Double(AudioFormat.sampleRate) - Self.lead
+            c.origin = start
+            c.pacedFrames += Int64(frames)
+            let target = start + Double(c.pacedFrames) / Double(AudioFormat.sampleRate) - Self.lead
             return target > t ? target - t : nil
         }
         if let pause { sleep(pause) }
@@ -75,19 +79,19 @@ public final class NullSink: AudioSink, @unchecked Sendable {
 
     /// In real-time mode, sleeps until every frame written would have been heard.
     public func drain() throws(PlaybackError) {
-        let pause: Double? = lock.withLock {
-            guard isRealtime, let origin else { return nil }
+        let pause: Double? = counters.withLock { c in
+            guard isRealtime, let origin = c.origin else { return nil }
             let t = now()
-            let end = origin + Double(pacedFrames) / Double(AudioFormat.sampleRate)
+            let end = origin + Double(c.pacedFrames) / Double(AudioFormat.sampleRate)
             return end > t ? end - t : nil
         }
         if let pause { sleep(pause) }
     }
 
     public func close() {
-        lock.withLock {
-            origin = nil
-            pacedFrames = 0
+        counters.withLock {
+            $0.origin = nil
+            $0.pacedFrames = 0
         }
     }
 

@@ -1,6 +1,7 @@
 import CPulse
 import Foundation
 import PlayerCore
+import Synchronization
 
 /// Plays through a PulseAudio server (or PipeWire's PulseAudio service) with libpulse's
 /// asynchronous API on a `pa_threaded_mainloop`: one playback stream, Float32LE, 48 kHz, stereo,
@@ -32,9 +33,9 @@ import PlayerCore
 ///
 /// Threading: driven by one render thread (`open`, `write`, `drain`, `close`). The state that
 /// libpulse's callbacks touch lives in `PulseConnection` and is guarded by the main loop's lock;
-/// the route change and the current connection are guarded by a separate lock, so
+/// the route change and the current connection are `Mutex` state of their own, so
 /// `takeRouteChange` may be called from any thread.
-public final class PulseAudioSink: AudioSink, @unchecked Sendable {
+public final class PulseAudioSink: AudioSink, Sendable {
     /// How long `open` waits for the context and the stream to become ready.
     public static let connectTimeout = 3.0
     /// How long `write` or `drain` waits without the server taking audio before giving up.
@@ -47,8 +48,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     public var kind: String { "PulseAudio" }
     public var isRealtime: Bool { true }
 
-    private let lock = NSLock()
-    private var connection: PulseConnection?
+    private let connection = Mutex<PulseConnection?>(nil)
     private let routes = RouteChangeBox()
 
     /// - Parameters:
@@ -69,7 +69,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     /// Connects (or does nothing when already connected and playing). A connection whose stream
     /// was killed or whose server went away is replaced.
     public func open() throws(PlaybackError) {
-        let existing = lock.withLock { connection }
+        let existing = connection.withLock { $0 }
         if let existing {
             if existing.isHealthy { return }
             close()
@@ -82,12 +82,12 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
             fresh.shutdown()
             throw error
         }
-        lock.withLock { connection = fresh }
+        connection.withLock { $0 = fresh }
     }
 
     public func write(_ samples: UnsafePointer<Float>, frames: Int) throws(PlaybackError) {
         guard frames > 0 else { return }
-        guard let current = lock.withLock({ connection }) else {
+        guard let current = connection.withLock({ $0 }) else {
             throw PlaybackError(.audioOutputUnavailable, underlying: "PulseAudio sink is not open")
         }
         let discarded = try current.write(UnsafeRawPointer(samples), bytes: frames * Self.bytesPerFrame, stallTimeout: Self.stallTimeout)
@@ -98,12 +98,12 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     }
 
     public func drain() throws(PlaybackError) {
-        guard let current = lock.withLock({ connection }) else { return }
+        guard let current = connection.withLock({ $0 }) else { return }
         try current.drain(timeout: targetLatency + Self.stallTimeout)
     }
 
     public func close() {
-        let old = lock.withLock { () -> PulseConnection? in
+        let old = connection.withLock { connection -> PulseConnection? in
             defer { connection = nil }
             return connection
         }
@@ -126,13 +126,12 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
 }
 
 /// The last route change not yet taken.
-final class RouteChangeBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var pending: RouteChange?
+final class RouteChangeBox: Sendable {
+    private let pending = Mutex<RouteChange?>(nil)
 
-    func record(_ change: RouteChange) { lock.withLock { pending = change } }
+    func record(_ change: RouteChange) { pending.withLock { $0 = change } }
     func take() -> RouteChange? {
-        lock.withLock {
+        pending.withLock { pending in
             defer { pending = nil }
             return pending
         }

@@ -2,6 +2,7 @@ import AudioEngine
 import Foundation
 import Library
 import PlayerCore
+import Synchronization
 
 /// Keeps an episode's place in the library while it plays: the position is written at least
 /// every `interval` seconds of listening and whenever the player asks (pause, stop, failure), and
@@ -10,7 +11,7 @@ import PlayerCore
 ///
 /// Decisions are the pure `shouldSave`; `observe` performs them. Store failures do not stop
 /// playback: they are counted and the first one is kept for the caller to report.
-public final class EpisodeProgressRecorder: @unchecked Sendable {
+public final class EpisodeProgressRecorder: Sendable {
     /// Seconds of playback between two saves. Below 5 s so a crash between two saves
     /// still loses less than 5 s.
     public static let defaultInterval: TimeInterval = 4
@@ -18,11 +19,14 @@ public final class EpisodeProgressRecorder: @unchecked Sendable {
     public let episodeID: Int64
     private let store: LibraryStore
     private let interval: TimeInterval
-    private let lock = NSLock()
-    private var lastSaved: TimeInterval?
-    private var duration: TimeInterval?
-    private var finished = false
-    private var _firstError: PlaybackError?
+    private struct Progress {
+        var lastSaved: TimeInterval?
+        var duration: TimeInterval?
+        var finished = false
+        var firstError: PlaybackError?
+    }
+
+    private let progress = Mutex(Progress())
 
     public init(store: LibraryStore, episodeID: Int64, interval: TimeInterval = EpisodeProgressRecorder.defaultInterval) {
         self.store = store
@@ -31,7 +35,7 @@ public final class EpisodeProgressRecorder: @unchecked Sendable {
     }
 
     /// The first store failure, if any (playback went on regardless).
-    public var firstError: PlaybackError? { lock.withLock { _firstError } }
+    public var firstError: PlaybackError? { progress.withLock { $0.firstError } }
 
     /// True when a position this far from the last saved one should be written now.
     public static func shouldSave(position: TimeInterval, lastSaved: TimeInterval?, interval: TimeInterval) -> Bool {
@@ -43,26 +47,28 @@ public final class EpisodeProgressRecorder: @unchecked Sendable {
     public func observe(_ update: PlayerUpdate) {
         switch update {
         case .position(let seconds, let duration, _):
-            let save = lock.withLock { () -> Bool in
-                if let duration { self.duration = duration }
-                guard !finished, Self.shouldSave(position: seconds, lastSaved: lastSaved, interval: interval) else { return false }
-                lastSaved = seconds
+            let save = progress.withLock { progress -> Bool in
+                if let duration { progress.duration = duration }
+                guard !progress.finished, Self.shouldSave(position: seconds, lastSaved: progress.lastSaved, interval: interval) else {
+                    return false
+                }
+                progress.lastSaved = seconds
                 return true
             }
             if save { write { () throws(PlaybackError) in try store.savePosition(episodeID: episodeID, position: seconds, duration: duration) } }
         case .notice(.savePosition(let point), _) where point.track.kind == .episode:
-            let skip = lock.withLock { () -> Bool in
-                guard !finished else { return true }
-                lastSaved = point.position
-                return false
+            let known: TimeInterval?? = progress.withLock { progress in
+                guard !progress.finished else { return nil }
+                progress.lastSaved = point.position
+                return .some(progress.duration)
             }
-            if !skip {
+            if let known {
                 write { () throws(PlaybackError) in
-                    try store.savePosition(episodeID: episodeID, position: point.position, duration: point.duration ?? duration)
+                    try store.savePosition(episodeID: episodeID, position: point.position, duration: point.duration ?? known)
                 }
             }
         case .notice(.trackFinished(let track), _) where track.kind == .episode:
-            lock.withLock { finished = true }
+            progress.withLock { $0.finished = true }
             write { () throws(PlaybackError) in try store.markPlayed(episodeID: episodeID) }
         default:
             break
@@ -73,7 +79,7 @@ public final class EpisodeProgressRecorder: @unchecked Sendable {
         do {
             try body()
         } catch {
-            lock.withLock { if _firstError == nil { _firstError = error } }
+            progress.withLock { if $0.firstError == nil { $0.firstError = error } }
         }
     }
 }

@@ -2,6 +2,7 @@ import AudioEngine
 import Foundation
 import Logging
 import PlayerCore
+import Synchronization
 import Streaming
 
 /// What a network source reports besides audio, for the now-playing pipeline.
@@ -157,11 +158,15 @@ public struct StreamingDecoderFactory: DecoderFactory {
 }
 
 /// A late-bound, weak reference to the source a metadata callback belongs to.
-private final class SourceReference: @unchecked Sendable {
-    private let lock = NSLock()
-    private weak var _source: HTTPByteSource?
+private final class SourceReference: Sendable {
+    private struct Weak {
+        weak var source: HTTPByteSource?
+    }
+
+    private let reference = Mutex(Weak())
+
     var source: HTTPByteSource? {
-        get { lock.withLock { _source } }
-        set { lock.withLock { _source = newValue } }
+        get { reference.withLock { $0.source } }
+        set { reference.withLock { $0.source = newValue } }
     }
 }
