@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import Synchronization
 
 /// One of the two decks: a decoder, the thread that decodes ahead into a `FrameQueue`, and the
 /// position of what the render thread has taken from it.
@@ -18,8 +19,8 @@ final class Deck: @unchecked Sendable {
     let duration: Double?
     private let decoder: any AudioDecoder
     private let queue: FrameQueue
-    private let seekLock = NSLock()
-    private var pendingSeek: (seconds: Double, generation: Int)?
+    /// A seek the decode thread has yet to perform, with the queue generation it belongs to.
+    private let pendingSeek = Mutex<(seconds: Double, generation: Int)?>(nil)
     private var thread: Thread?
 
     /// Frames of the track before the first frame in the queue (start position, seeks).
@@ -69,9 +70,7 @@ final class Deck: @unchecked Sendable {
     /// Seeks the decoder to the start position (if any) and starts decoding ahead.
     func start(initialSeek: Double?) {
         if let initialSeek, initialSeek > 0 {
-            seekLock.lock()
-            pendingSeek = (initialSeek, queue.generation)
-            seekLock.unlock()
+            pendingSeek.withLock { $0 = (initialSeek, queue.generation) }
         }
         let thread = Thread { [self] in decodeLoop() }
         thread.name = "tonearm.deck.\(node.rawValue)"
@@ -99,10 +98,7 @@ final class Deck: @unchecked Sendable {
     func seek(to seconds: Double) {
         // Flush and post the seek under one lock: the decode thread, woken by the flush, cannot
         // read `pendingSeek` before it is set and decode a stale chunk into the new generation.
-        seekLock.lock()
-        let generation = queue.flush()
-        pendingSeek = (seconds, generation)
-        seekLock.unlock()
+        pendingSeek.withLock { $0 = (seconds, queue.flush()) }
         baseFrame = AudioFormat.frames(forSeconds: seconds)
         consumedFrames = 0
         reachedEnd = false
@@ -118,10 +114,10 @@ final class Deck: @unchecked Sendable {
         var scratch = [Float](repeating: 0, count: Self.decodeChunkFrames * AudioFormat.channelCount)
         var generation = queue.generation
         while !queue.isClosed {
-            seekLock.lock()
-            let seek = pendingSeek
-            pendingSeek = nil
-            seekLock.unlock()
+            let seek = pendingSeek.withLock { pending in
+                defer { pending = nil }
+                return pending
+            }
             if let seek {
                 generation = seek.generation
                 do throws(PlaybackError) {
