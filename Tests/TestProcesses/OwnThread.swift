@@ -11,9 +11,6 @@ import Testing
 ///
 /// Apply it to every suite whose tests block: `@Suite(.blocking)`.
 public struct BlockingTrait: SuiteTrait, TestTrait, TestScoping {
-    /// The name of every thread a blocking test's jobs run on.
-    public static let threadName = "tonearm-blocking-test"
-
     public var isRecursive: Bool { true }
 
     public func provideScope(
@@ -40,7 +37,6 @@ final class ThreadPerJobExecutor: TaskExecutor {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         let thread = Thread { job.runSynchronously(on: executor) }
-        thread.name = BlockingTrait.threadName
         thread.stackSize = 4 << 20
         thread.start()
     }

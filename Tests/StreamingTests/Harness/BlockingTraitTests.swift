@@ -6,19 +6,22 @@ import Testing
 /// actors of the tests running beside it.
 @Suite("Blocking tests leave the cooperative pool free")
 struct BlockingTraitTests {
-    /// The test's own code runs on a thread of its own, not on one of the pool's: blocking it
-    /// (here, on a semaphore a detached task signals) holds no pool thread. Nothing here depends on
-    /// how busy the pool is with other tests.
-    @Test(.blocking) func aBlockingTestRunsOnAThreadOfItsOwn() {
-        #expect(Thread.current.name == BlockingTrait.threadName, "on \(Thread.current.name ?? "an unnamed thread")")
-        let done = DispatchSemaphore(value: 0)
-        Task.detached { done.signal() }
-        done.wait()
-        #expect(Thread.current.name == BlockingTrait.threadName, "after the wait, on \(Thread.current.name ?? "an unnamed thread")")
-    }
-
-    /// Without the trait a test runs on the pool, so the check above can fail.
-    @Test func aPlainTestRunsOnThePool() {
-        #expect(Thread.current.name != BlockingTrait.threadName)
+    /// Occupies every thread of the cooperative pool with work that waits for this test, then
+    /// blocks until all of it has started. On a pool thread one of them could never start (this
+    /// test would hold the thread it needs) and the wait would run out.
+    @Test(.blocking) func aBlockingTestHoldsNoPoolThread() {
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        for _ in 0..<width {
+            Task.detached {
+                started.signal()
+                release.wait()
+            }
+        }
+        var running = 0
+        while running < width, started.wait(timeout: .now() + 20) == .success { running += 1 }
+        for _ in 0..<width { release.signal() }
+        #expect(running == width, "\(running) of \(width) pool jobs could start while this test blocked")
     }
 }
