@@ -148,11 +148,7 @@ public final class LibraryController: Sendable {
         case .help:
             model.withLock { $0.helpShown = true; $0.changed() }
         case .up, .down:
-            model.withLock { model in
-                let count = model.screen(language: language, bindings: bindings, tick: 0).visibleItems.count
-                model.selection = max(0, min(count - 1, model.selection + (action == .up ? -1 : 1)))
-                model.changed()
-            }
+            model.withLock { $0.moveSelection(by: action == .up ? -1 : 1) }
         case .seekBackward where !open, .seekForward where !open:
             switchTab(by: action == .seekForward ? 1 : -1)
         case .play:
@@ -238,12 +234,12 @@ public final class LibraryController: Sendable {
 
     /// Enter: a podcast opens its episodes; a station, an episode or a session plays.
     private func openSelection() {
-        let entry = model.withLock { model in model.selectedEntry(screen: model.screen(language: language, bindings: bindings, tick: 0)) }
+        let entry = model.withLock { $0.selectedEntry }
         guard let entry else { return }
         switch entry {
         case .podcast(let podcast):
             model.withLock { model in
-                model.episodesOf = podcast
+                model.episodesOf = (entry, podcast.title)
                 model.selection = 0
                 model.list = .initial
                 model.reload(library.store, analytics: library.analytics)

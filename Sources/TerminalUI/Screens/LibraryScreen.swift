@@ -6,20 +6,8 @@ import Presentation
 /// action, loaded with `/` search), the mini player and the key hints at the bottom, the offline
 /// banner on top, and the error alert over everything when an operation failed.
 public struct LibraryScreen: Sendable {
-    public enum Tab: Int, Sendable, Hashable, CaseIterable {
-        case stations, podcasts, sessions, diagnostics
-    }
-
-    /// One row of a list: text that was sanitised where it entered.
-    public struct Row: Sendable, Hashable {
-        public var title: String
-        public var detail: String?
-
-        public init(title: String, detail: String? = nil) {
-            self.title = title
-            self.detail = detail
-        }
-    }
+    public typealias Tab = LibraryTab
+    public typealias Row = LibraryRow
 
     public var tab: Tab
     public var list: ListScreenState<Row>
@@ -64,10 +52,7 @@ public struct LibraryScreen: Sendable {
     }
 
     /// The rows the list shows: all of them, or those matching the search.
-    public var visibleItems: [Row] {
-        guard let search, !search.isEmpty else { return list.items }
-        return list.filtered(by: search) { "\($0.title) \($0.detail ?? "")" }
-    }
+    public var visibleItems: [Row] { LibraryRow.visible(in: list, search: search) }
 
     public func render(width: Int, height: Int) -> Canvas {
         var canvas = Canvas(width: width, height: height)

@@ -1,0 +1,61 @@
+import Foundation
+import PlayerCore
+
+/// What the library screen shows, as plain data a key handler changes and a drawing thread reads:
+/// the tab, its list (through the `ListScreenState` reducer), the search, the prompt, the alert,
+/// the diagnostics, and what the player said (`NowPlayingModel`). `Entry` is what a row stands
+/// for (a station, a podcast, an episode, a session), kept beside the rows so Enter knows what
+/// a row is; this layer never looks inside it.
+public struct LibraryViewModel<Entry: Sendable>: Sendable {
+    public var tab: LibraryTab = .stations
+    public var list: ListScreenState<LibraryRow> = .initial
+    public var entries: [Entry] = []
+    /// The podcast whose episodes are listed, and its title.
+    public var episodesOf: (entry: Entry, title: String)?
+    public var selection = 0
+    public var search: String?
+    public var typingSearch = false
+    public var prompt: (label: String, text: String)?
+    public var alert: PlaybackError?
+    /// What the alert's error interrupted, for its wording.
+    public var alertOperation: ErrorOperation = .playback
+    public var diagnostics: ErrorAnalyticsSummary?
+    public var retries: RetryStatisticsSummary?
+    public var helpShown = false
+    /// The full Now Playing screen is open (after Enter on something to play).
+    public var nowPlayingOpen = false
+    public var player = NowPlayingModel()
+    /// Bumped on every change, so the drawing loop redraws only when something changed.
+    public private(set) var version = 0
+
+    public init() {}
+
+    public mutating func changed() { version += 1 }
+
+    /// Fills the current tab with `loaded` (rows and what they stand for) through the list
+    /// reducer; a failure keeps the entries shown before and puts the list in its error state.
+    public mutating func reload(_ loaded: Result<[(LibraryRow, Entry)], PlaybackError>) {
+        list = list.startLoading()
+        entries = (try? loaded.get().map(\.1)) ?? entries
+        list = list.finishLoading(loaded.map { $0.map(\.0) })
+        selection = min(selection, max(0, list.items.count - 1))
+        changed()
+    }
+
+    /// The rows the search leaves.
+    public var visibleRows: [LibraryRow] { LibraryRow.visible(in: list, search: search) }
+
+    /// The entry under the selection, among the rows the search leaves.
+    public var selectedEntry: Entry? {
+        let visible = visibleRows
+        guard visible.indices.contains(selection) else { return nil }
+        guard let index = list.items.firstIndex(of: visible[selection]), entries.indices.contains(index) else { return nil }
+        return entries[index]
+    }
+
+    /// Moves the selection by `step` rows, within the visible ones.
+    public mutating func moveSelection(by step: Int) {
+        selection = max(0, min(visibleRows.count - 1, selection + step))
+        changed()
+    }
+}
