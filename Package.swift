@@ -11,6 +11,8 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Tonearm",
+    // The text catalogs' reference language (Presentation's Resources/en.lproj).
+    defaultLocalization: "en",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PlayerCore", targets: ["PlayerCore"]),
@@ -38,8 +40,11 @@ let package = Package(
     targets: [
         // Pure: models, the state machine, errors, resilience, analytics. Foundation only.
         .target(name: "PlayerCore", swiftSettings: strictSettings),
-        // Pure: view states and localized UI strings built from PlayerCore values.
-        .target(name: "Presentation", dependencies: ["PlayerCore"], swiftSettings: strictSettings),
+        // Pure: view states and localized UI strings built from PlayerCore values. Its resources are
+        // the text catalogs, one Localizable.strings per language (docs/LOCALIZATION.md).
+        .target(
+            name: "Presentation", dependencies: ["PlayerCore"], resources: [.process("Resources")],
+            swiftSettings: strictSettings),
         // C shims: FFmpeg 5.1 for decoding and resampling, libpulse for output. Debian installs the
         // headers on the default include path, so no pkg-config flags are needed.
         .systemLibrary(
