@@ -1,4 +1,5 @@
 import PlayerCore
+import Presentation
 import Testing
 
 @testable import TerminalUI

@@ -1,7 +1,9 @@
 import Foundation
 import PlayerCore
-@testable import Presentation
+import PresentationFixtures
 import Testing
+
+@testable import Presentation
 
 /// The catalogs as translators wrote them: every language has every key, every plural form its
 /// rule needs, and the placeholders of English.
@@ -172,5 +174,66 @@ import Testing
         #expect(FormatTemplate.fill("%d", with: ["1"]) == nil)
         #expect(FormatTemplate.fill("%@ %@", with: ["1"]) == nil)
         #expect(FormatTemplate.fill("Ёж «%@»", with: ["ёлка"]) == "Ёж «ёлка»")
+    }
+}
+
+/// Every text the error and state functions build comes from the catalog of the language asked
+/// for: a missing key would show the key itself (`error.…`, `state.…`), a missing translation
+/// the English text.
+@Suite struct CatalogCoverageTests {
+    static func errors() -> [PlaybackError] {
+        var errors: [PlaybackError] = []
+        for code in PlaybackError.Code.allCases {
+            for status in [nil, 400, 401, 403, 404, 408, 410, 418, 429, 500, 502, 503, 504] as [Int?] {
+                for host in [nil, "a.example"] as [String?] {
+                    for retry in [nil, .seconds(0), .seconds(28), .seconds(600)] as [RetryAfter?] {
+                        errors.append(PlaybackError(code, httpStatus: status, retryAfter: retry, host: host))
+                    }
+                }
+            }
+        }
+        for action in PlayerAction.allCases {
+            for state in PlayerState.Name.allCases { errors.append(.invalidTransition(action, in: state)) }
+        }
+        return errors
+    }
+
+    static func looksLikeAKey(_ text: String) -> Bool {
+        text.contains(/(error|state|ui|terminal)\.[A-Za-z]+\.?/)
+    }
+
+    /// English texts have no Cyrillic letters and Russian ones have some; other languages are
+    /// not checked this way.
+    static func checkScript(_ text: String, _ language: Language, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard language == .english || language == .russian else { return }
+        let cyrillic = text.unicodeScalars.contains { (0x0400...0x04FF).contains($0.value) }
+        #expect(cyrillic == (language == .russian), "\(language): \(text)", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: ErrorOperation.allCases)
+    func errorTexts(_ operation: ErrorOperation) {
+        for error in Self.errors() {
+            for language in Language.allCases {
+                let text = error.text(in: language, for: operation)
+                for field in [text.title, text.message, text.recoverySuggestion] {
+                    #expect(!Self.looksLikeAKey(field), "\(error) \(operation) \(language): \(field)")
+                    #expect(!field.contains("%"), "\(error) \(operation) \(language): \(field)")
+                    Self.checkScript(field, language)
+                }
+            }
+        }
+    }
+
+    @Test func stateTexts() {
+        for sample in Samples.states {
+            for language in Language.allCases {
+                for now in [nil, Samples.now] as [PlayerTime?] {
+                    for text in [sample.state.statusText(in: language, now: now), sample.state.displayText(in: language, now: now)] {
+                        #expect(!Self.looksLikeAKey(text), "\(sample.label) \(language): \(text)")
+                        Self.checkScript(text, language)
+                    }
+                }
+            }
+        }
     }
 }

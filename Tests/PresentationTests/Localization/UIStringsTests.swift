@@ -1,7 +1,8 @@
 import Foundation
 import PlayerCore
-@testable import Presentation
 import Testing
+
+@testable import Presentation
 
 @Suite struct UIStringsTests {
     @Test(arguments: UIString.allCases)
