@@ -11,6 +11,8 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Tonearm",
+    // The text catalogs' reference language (Presentation's Resources/en.lproj).
+    defaultLocalization: "en",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PlayerCore", targets: ["PlayerCore"]),
@@ -36,10 +38,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        // Pure: models, the state machine, errors, resilience, analytics. Foundation only.
+        // Pure: models, the state machine, errors, resilience, analytics. Foundation only; it shows no
+        // text and reads no environment (texts and the language are Presentation's).
         .target(name: "PlayerCore", swiftSettings: strictSettings),
-        // Pure: view states and localized UI strings built from PlayerCore values.
-        .target(name: "Presentation", dependencies: ["PlayerCore"], swiftSettings: strictSettings),
+        // Pure: view states and every user-facing text (UI, states, errors) built from PlayerCore
+        // values. Its resources are the text catalogs, one Localizable.strings per language
+        // (docs/LOCALIZATION.md), read once.
+        .target(
+            name: "Presentation", dependencies: ["PlayerCore"], resources: [.process("Resources")],
+            swiftSettings: strictSettings),
         // C shims: FFmpeg 5.1 for decoding and resampling, libpulse for output. Debian installs the
         // headers on the default include path, so no pkg-config flags are needed.
         .systemLibrary(
@@ -112,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "PlayerCoreTests",
             dependencies: [
-                "PlayerCore",
+                "PlayerCore", "Presentation",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -146,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "PlayerKitTests",
             dependencies: [
-                "PlayerKit", "AudioEngine", "Streaming", "Services", "Library", "PlayerCore", "TestProcesses",
+                "PlayerKit", "AudioEngine", "Streaming", "Services", "Library", "PlayerCore", "Presentation", "TestProcesses",
                 .product(name: "Clocks", package: "swift-clocks"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
@@ -163,7 +170,7 @@ let package = Package(
         // Runs the built `tonearm` binary and holds the README to the code.
         .testTarget(
             name: "CLITests",
-            dependencies: ["PlayerCore", "TestProcesses"],
+            dependencies: ["PlayerCore", "Presentation", "TestProcesses"],
             swiftSettings: strictSettings
         ),
         // The terminal's controllers driven without a terminal, and the JSON event lines.

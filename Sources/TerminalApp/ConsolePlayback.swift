@@ -3,6 +3,7 @@ import Foundation
 import MPRIS
 import PlayerCore
 import PlayerKit
+import Presentation
 import Services
 import TerminalUI
 

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import Presentation
 import TestProcesses
 import Testing
 

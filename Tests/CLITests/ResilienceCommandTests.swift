@@ -29,9 +29,8 @@ struct ResilienceCommandTests {
         #expect(r.err.contains("\(host) failed several times in a row"), "stderr:\n\(r.err)")
         // 30 s from the moment the breaker opened; a busy machine may take a second or two to get
         // to the refusal, so the number is read rather than matched.
-        let when = try #require(r.err.firstMatch(of: #/Tonearm tries 127\.0\.0\.1:(\d+) again in (\d+) s/#), "stderr:\n\(r.err)")
-        #expect(Int(when.1) == server.port)
-        #expect((20...30).contains(Int(when.2) ?? 0))
+        let when = try #require(r.err.firstMatch(of: #/Tonearm tries it again in (\d+) s/#), "stderr:\n\(r.err)")
+        #expect((20...30).contains(Int(when.1) ?? 0))
         // The feeds that were tried fail with a feed's wording, not playback's.
         #expect(r.err.contains("The server closed the connection before the podcast feed arrived."), "stderr:\n\(r.err)")
         #expect(!r.err.contains("during playback") && !r.err.contains("reconnects automatically"), "stderr:\n\(r.err)")

@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import Presentation
 import Testing
 
 @testable import PlayerCore

@@ -1,4 +1,5 @@
 import Foundation
+import Presentation
 import Testing
 
 @testable import PlayerCore
@@ -47,7 +48,9 @@ struct OperationErrorTextsTests {
             #expect(!text.title.isEmpty && !text.message.isEmpty && !text.recoverySuggestion.isEmpty, "\(code)")
             #expect((2...4).contains(text.title.split(separator: " ").count), "\(code): \(text.title)")
             let all = text.title + text.message + text.recoverySuggestion
-            #expect(Self.containsCyrillic(all) == (language == .russian), "\(code) \(operation): \(all)")
+            if language == .english || language == .russian {
+                #expect(Self.containsCyrillic(all) == (language == .russian), "\(code) \(operation): \(all)")
+            }
             if language == .english {
                 // Outside playback nothing is "during playback", and no fetch reconnects by itself.
                 #expect(!all.contains("during playback") && !all.contains("reconnects"), "\(code) \(operation): \(all)")
@@ -67,7 +70,8 @@ struct OperationErrorTextsTests {
         #expect(ru.message.contains("feeds.example:8080") && ru.recoverySuggestion.contains("через 28 с"))
         let playing = error.text(in: .english)
         #expect(playing.message.hasPrefix("feeds.example:8080 failed several times in a row"))
-        #expect(playing.recoverySuggestion == "Tonearm tries feeds.example:8080 again in 28 s.")
+        // The message names the host; the suggestion says when, in the same words in every language.
+        #expect(playing.recoverySuggestion == "Tonearm tries it again in 28 s.")
         #expect(error.text(in: .russian).recoverySuggestion == "Tonearm снова попробует подключиться через 28 с.")
         #expect(PlaybackError.circuitOpen(host: "a.example", retryIn: 600).text(in: .english).recoverySuggestion.hasSuffix("in 10 min."))
         #expect(error.isRetryable && error.isRecoverable)

@@ -1,4 +1,5 @@
 import Foundation
+import Presentation
 import Testing
 
 @testable import PlayerCore
@@ -184,7 +185,7 @@ private func allTextVariants() -> [PlaybackError] {
         }
     }
 
-    @Test func seedWording() {
+    @Test func plainWording() {
         let missing = PlaybackError(.missingAudioURL).text(in: .english)
         #expect(missing.message == "This episode doesn't have audio available")
         #expect(missing.title == "No Audio")

@@ -2,6 +2,7 @@ import AudioEngine
 import Foundation
 import PlayerCore
 import PlayerKit
+import Presentation
 import Streaming
 import TestProcesses
 import Testing

@@ -61,7 +61,7 @@ public struct ControlViewState: Sendable, Hashable, Codable {
     /// allowed it shows (disabled) Pause while sound plays and Play otherwise.
     public init(_ control: PlayerControl, for state: PlayerState, in language: Language) {
         let allowed = state.allowedActions
-        func make(_ action: PlayerAction, _ key: UIString, _ icon: Icon, offset: TimeInterval? = nil, arg: String? = nil)
+        func make(_ action: PlayerAction, _ key: UIString, _ icon: Icon, offset: TimeInterval? = nil, arg: Int? = nil)
             -> ControlViewState
         {
             let title = arg.map { UIStrings.format(key, in: language, $0) } ?? UIStrings.text(key, in: language)
@@ -86,12 +86,12 @@ public struct ControlViewState: Sendable, Hashable, Codable {
             let s = PlayerControl.seekBackwardSeconds
             self = make(
                 .seek, .controlSeekBackward, Icon(symbolName: "gobackward.15", glyph: "«"), offset: -s,
-                arg: String(Int(s)))
+                arg: Int(s))
         case .seekForward:
             let s = PlayerControl.seekForwardSeconds
             self = make(
                 .seek, .controlSeekForward, Icon(symbolName: "goforward.30", glyph: "»"), offset: s,
-                arg: String(Int(s)))
+                arg: Int(s))
         case .retryNow:
             self = make(.retryNow, .controlRetryNow, .retry)
         case .cancelRetry:

@@ -41,7 +41,7 @@ public struct ProgressViewState: Sendable, Hashable, Codable {
         var fill: Float?
         if case .buffering(_, let p, _) = state { fill = p }
         let bufferFill = fill.map(Fractions.unit)
-        let bufferText = fill.map { UIStrings.format(.bufferFill, in: language, String(Fractions.percent($0))) }
+        let bufferText = fill.map { UIStrings.format(.bufferFill, in: language, Fractions.percent($0)) }
         if track.isLive {
             self.init(
                 isLive: true, liveLabel: UIStrings.text(.live, in: language), position: nil, duration: nil,

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import Presentation
 
 /// `--events jsonl`: one JSON object per line for every `PlayerUpdate`. A public interface (status
 /// bars and scripts read it), documented in the README; keys are sorted so lines are stable.

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import Presentation
 import Synchronization
 
 /// Progress of a render: a bar on a terminal, plain lines every 10 % otherwise, and a line whenever

@@ -1,4 +1,5 @@
 import PlayerCore
+import Presentation
 
 extension Canvas {
     /// The `?` overlay: every action with its keys, in a box over the screen; any key closes it.

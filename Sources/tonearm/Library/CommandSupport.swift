@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PlayerCore
+import Presentation
 
 /// Runs `body`, or prints its typed error and exits 1: list commands have nothing useful to do
 /// after a failed read.

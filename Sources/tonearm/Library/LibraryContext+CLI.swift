@@ -2,6 +2,7 @@ import Foundation
 import Library
 import PlayerCore
 import PlayerKit
+import Presentation
 
 /// Opening the library from a command: its failure or a kept-aside database is said on stderr.
 extension LibraryContext {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PlayerCore
+import Presentation
 
 /// How the command line reports a failure: title, message and recovery suggestion on stderr, in
 /// the locale's language, then exit status 1. Every failure of a command passes here, so this is

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import Presentation
 import Testing
 
 /// Pause in the middle of a crossfade keeps a snapshot; resume continues below 50 % and

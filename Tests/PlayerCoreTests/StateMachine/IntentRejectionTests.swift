@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import Presentation
 import Testing
 
 /// An intent the state does not allow is refused with a typed error and changes nothing.

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import Presentation
 import Testing
 
 /// A 3-stage meditation session, event by event.

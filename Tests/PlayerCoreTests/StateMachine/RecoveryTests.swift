@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import Presentation
 import Testing
 
 /// Dropped streams reconnect with a visible countdown; a live stream never "finishes" because its

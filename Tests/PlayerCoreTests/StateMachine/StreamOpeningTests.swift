@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import Presentation
 import Testing
 
 /// Opening a stream: "still connecting" told early, buffer progress, and how a 404 is read

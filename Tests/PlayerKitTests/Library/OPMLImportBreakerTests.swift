@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import Library
 import PlayerCore
+import Presentation
 import Streaming
 import TestProcesses
 import Testing

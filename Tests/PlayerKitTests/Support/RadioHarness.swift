@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PlayerCore
 import PlayerKit
+import Presentation
 import Services
 import Streaming
 import Testing

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlayerCore
+@testable import Presentation
 
 @Suite struct LanguageTests {
     @Test func precedence() {

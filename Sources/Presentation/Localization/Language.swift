@@ -1,6 +1,8 @@
 import Foundation
 
-/// The languages Tonearm speaks. Every user-facing text exists in each of them.
+/// The languages Tonearm speaks: each has a catalog, `Resources/<rawValue>.lproj/Localizable.strings`,
+/// and a plural rule in `PluralCategory`. Every user-facing text exists in each of them (a missing
+/// one falls back to English).
 public enum Language: String, Sendable, Hashable, Codable, CaseIterable {
     case english = "en"
     case russian = "ru"
@@ -26,6 +28,7 @@ public enum Language: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 extension Language {
-    /// The language of this process's locale environment, read once.
+    /// The language of this process's locale environment, read once: what front ends pass on.
+    /// The text functions never read it themselves; they are always given their language.
     public static let current: Language = from(environment: ProcessInfo.processInfo.environment)
 }
