@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import PlayerCore
 
 /// One of the two decks: a decoder, the thread that decodes ahead into a `FrameQueue`, and the

@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import PlayerCore
 
 /// A sink that discards audio and counts frames: real-time clocked (for playback without a sound

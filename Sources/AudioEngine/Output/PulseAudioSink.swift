@@ -1,5 +1,6 @@
 import CPulse
 import Foundation
+import Media
 import PlayerCore
 
 /// Plays through a PulseAudio server (or PipeWire's PulseAudio service) with libpulse's

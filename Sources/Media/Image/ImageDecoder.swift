@@ -9,6 +9,13 @@ public struct DecodedImage: Sendable, Equatable {
     public let width: Int
     public let height: Int
     public let averageColor: RGBColor
+
+    public init(kind: ImageKind, width: Int, height: Int, averageColor: RGBColor) {
+        self.kind = kind
+        self.width = width
+        self.height = height
+        self.averageColor = averageColor
+    }
 }
 
 /// Decodes a PNG or a JPEG with the FFmpeg libraries the program already links (libavcodec's
@@ -32,7 +39,7 @@ public enum ImageDecoder {
 
     /// - Throws: `corruptData` when the bytes do not decode (garbage, truncation, a picture over
     ///   `maxPixels`), never crashes on any input.
-    public static func decode(_ data: Data, kind: ImageKind, maxPixels: Int = ServiceLimits.maxArtworkPixels) throws(PlaybackError) -> DecodedImage {
+    public static func decode(_ data: Data, kind: ImageKind, maxPixels: Int = MediaLimits.maxImagePixels) throws(PlaybackError) -> DecodedImage {
         try withFrame(data, kind: kind, maxPixels: maxPixels) { frame throws(PlaybackError) in
             let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
             guard let color = sample(frame, columns: 1, rows: 1)?.average else {
@@ -47,7 +54,7 @@ public enum ImageDecoder {
     ///
     /// - Throws: as `decode`.
     public static func thumbnail(
-        _ data: Data, kind: ImageKind, columns: Int, rows: Int, maxPixels: Int = ServiceLimits.maxArtworkPixels
+        _ data: Data, kind: ImageKind, columns: Int, rows: Int, maxPixels: Int = MediaLimits.maxImagePixels
     ) throws(PlaybackError) -> [RGBColor] {
         guard columns > 0, rows > 0 else { return [] }
         return try withFrame(data, kind: kind, maxPixels: maxPixels) { frame throws(PlaybackError) in

@@ -41,7 +41,7 @@ import PlayerCore
 /// `@unchecked Sendable`: the decoder has mutable state and no locks because it is used by one
 /// thread at a time. It is created on a loader thread (opening and probing may block) and then
 /// handed to the deck thread that calls `read` and `seek`; the hand-off is the only crossing.
-public final class FFmpegDecoder: AudioDecoder, @unchecked Sendable {
+public final class FFmpegDecoder: @unchecked Sendable {
     /// Length in seconds from the container or stream; nil when unknown (live streams).
     public let duration: Double?
     public private(set) var skippedCorruptPackets = 0
@@ -163,8 +163,10 @@ public final class FFmpegDecoder: AudioDecoder, @unchecked Sendable {
         // `handles` frees the FFmpeg objects when it goes.
     }
 
-    // MARK: - AudioDecoder
+    // MARK: - Reading
 
+    /// Decodes up to `maxFrames` frames of the internal format into `buffer` and returns how many it
+    /// wrote; 0 means the end of the source (see the failures above).
     public func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(PlaybackError) -> Int {
         guard maxFrames > 0 else { return 0 }
         var written = 0
@@ -188,6 +190,7 @@ public final class FFmpegDecoder: AudioDecoder, @unchecked Sendable {
         return written
     }
 
+    /// Moves to `seconds` from the start (clamped to the source); the next frame read is the target's.
     public func seek(to seconds: Double) throws(PlaybackError) {
         guard let format = handles.format, let codec = handles.codec else { return }  // empty: nothing to move
         guard isSeekable else {
