@@ -42,17 +42,18 @@ let package = Package(
         .target(name: "PlayerCore", swiftSettings: strictSettings),
         // Pure: view states and localized UI strings built from PlayerCore values.
         .target(name: "Presentation", dependencies: ["PlayerCore"], swiftSettings: strictSettings),
-        // C shims: FFmpeg 5.1 for decoding and resampling (Media only), libpulse for output. Debian
-        // installs the headers on the default include path, so no pkg-config flags are needed.
+        // C shims: FFmpeg 5.1 for decoding, resampling and converting pixels (Media only), libpulse
+        // for output. Debian installs the headers on the default include path, so no pkg-config
+        // flags are needed.
         .systemLibrary(
             name: "CFFmpeg",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         // sd-bus (libsystemd) for MPRIS: the vtables and variadic calls wrapped in C.
         .systemLibrary(name: "CSDBus", providers: [.apt(["libsystemd-dev"])]),
         // Everything that calls FFmpeg, and the only target that imports CFFmpeg: audio decoded and
         // resampled to the internal format (files, and byte sources through custom I/O), artwork
-        // pictures decoded and averaged.
+        // pictures decoded and their pixels converted by libswscale.
         .target(name: "Media", dependencies: ["PlayerCore", "CFFmpeg"], swiftSettings: strictSettings),
         // Decks, mixer, sinks and the AudioPlayer actor that performs the machine's effects; its
         // decoders come from Media.

@@ -10,11 +10,13 @@ public enum ImageFixture {
         try image(source: "color=c=\(color):s=\(size)", format: format, pixelFormat: pixelFormat)
     }
 
-    /// A picture from any lavfi `source` graph (e.g. two colours side by side).
-    public static func image(source: String, format: String = "png", pixelFormat: String? = nil) throws -> Data {
+    /// A picture from any lavfi `source` graph (e.g. two colours side by side); `options` go to the
+    /// encoder (`-strict -1` lets the JPEG encoder take limited-range `yuv420p`).
+    public static func image(source: String, format: String = "png", pixelFormat: String? = nil, options: [String] = []) throws -> Data {
         var arguments = ["-f", "lavfi", "-i", source, "-frames:v", "1"]
         if let pixelFormat { arguments += ["-pix_fmt", pixelFormat] }
         if format == "jpg" { arguments += ["-q:v", "2"] }
+        arguments += options
         return try FFmpegFixture.make(arguments, fileName: "fixture.\(format)").get()
     }
 }

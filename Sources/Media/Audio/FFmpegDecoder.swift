@@ -521,15 +521,8 @@ extension FFmpegDecoder {
         static var empty: Opened { Opened(handles: FFmpegHandles(), duration: 0) }
     }
 
-    /// FFmpeg's log goes to stderr, where it would garble the CLI's output and terminal UI; every
-    /// failure reaches the caller as a typed error instead. `TONEARM_FFMPEG_LOG=1` keeps FFmpeg's
-    /// own messages for debugging.
-    private static let libraryLogSetup: Void = {
-        if getenv("TONEARM_FFMPEG_LOG") == nil { av_log_set_level(AV_LOG_QUIET) }
-    }()
-
     fileprivate static func openFile(_ url: URL) throws(PlaybackError) -> Opened {
-        _ = libraryLogSetup
+        FFmpegLog.setUp()
         guard url.isFileURL else {
             throw PlaybackError(
                 .unsupportedFormat, underlying: "FFmpegDecoder(url:) opens local files; streams use init(source:)")
@@ -571,7 +564,7 @@ extension FFmpegDecoder {
     fileprivate static func openSource(_ source: any ByteSource, formatHint: String?, probeSize: Int)
         throws(PlaybackError) -> Opened
     {
-        _ = libraryLogSetup
+        FFmpegLog.setUp()
         let bridge = ByteSourceBridge(source: source)
         var opened = Opened(handles: FFmpegHandles())
         opened.handles.bridge = bridge

@@ -21,30 +21,26 @@ public struct DecodedImage: Sendable, Equatable {
 /// Decodes a PNG or a JPEG with the FFmpeg libraries the program already links (libavcodec's
 /// `png` and `mjpeg` decoders: one packet in, one frame out) and averages its colour.
 ///
-/// Pixel conversion is done here, not with libswscale: one more library for a one-number answer
-/// is not worth it. The frame's pixel-format descriptor (libavutil/pixdesc.h) says where each
-/// component lives, so every packed or planar RGB, gray and YUV layout of 8 to 16 bits the two
-/// decoders produce is read the same way (RGB24, RGBA, BGR0..., RGB48BE, RGBA64BE, GRAY8,
-/// GRAY16BE, YA8, YA16BE, YUV(J)420P/422P/440P/444P/411P, GBRP), plus PAL8 and the 1-bit
-/// MONOBLACK/MONOWHITE. YUV is converted per pixel with the frame's matrix (BT.709 when tagged,
-/// otherwise BT.601) and range (JPEG's full range for the `J` formats). Float and Bayer layouts,
-/// which neither decoder emits, are refused as `corruptData`.
+/// Whatever pixel format the decoder hands back (packed or planar RGB, gray, palette, 1-bit, YUV
+/// of any subsampling, 8 or 16 bits, with or without alpha) is converted to 8-bit RGBA by
+/// libswscale, which reads only the formats it declares as inputs; anything else is refused as
+/// `corruptData`. YUV is converted with the frame's matrix (BT.601 when untagged) and range (full
+/// for JPEG's `J` formats and frames tagged so); gray is full range unless tagged limited.
 ///
-/// Large pictures are sampled on a grid of at most `sampleGrid` x `sampleGrid` points: an average
-/// colour does not need all of a 4000 x 4000 cover. `maxPixels` bounds what the decoder allocates
-/// (a 100-byte PNG can claim to be 60000 x 60000).
+/// Large pictures are sampled on a grid of at most `sampleGrid` x `sampleGrid` points (libswscale's
+/// nearest-point scaling): an average colour does not need all of a 4000 x 4000 cover, and the
+/// converted bitmap stays small whatever the picture's size. `maxPixels` bounds what the decoder
+/// allocates (a 100-byte PNG can claim to be 60000 x 60000).
 public enum ImageDecoder {
     /// Points per axis the average is computed over, at most.
     static let sampleGrid = 256
 
     /// - Throws: `corruptData` when the bytes do not decode (garbage, truncation, a picture over
-    ///   `maxPixels`), never crashes on any input.
+    ///   `maxPixels`, a pixel format libswscale cannot read), never crashes on any input.
     public static func decode(_ data: Data, kind: ImageKind, maxPixels: Int = MediaLimits.maxImagePixels) throws(PlaybackError) -> DecodedImage {
         try withFrame(data, kind: kind, maxPixels: maxPixels) { frame throws(PlaybackError) in
             let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
-            guard let color = sample(frame, columns: 1, rows: 1)?.average else {
-                throw PlaybackError(.corruptData, underlying: "unsupported pixel format \(frame.pointee.format)")
-            }
+            let color = try sample(frame, columns: 1, rows: 1).average
             return DecodedImage(kind: kind, width: width, height: height, averageColor: color)
         }
     }
@@ -58,10 +54,7 @@ public enum ImageDecoder {
     ) throws(PlaybackError) -> [RGBColor] {
         guard columns > 0, rows > 0 else { return [] }
         return try withFrame(data, kind: kind, maxPixels: maxPixels) { frame throws(PlaybackError) in
-            guard let cells = sample(frame, columns: columns, rows: rows)?.cells else {
-                throw PlaybackError(.corruptData, underlying: "unsupported pixel format \(frame.pointee.format)")
-            }
-            return cells
+            try sample(frame, columns: columns, rows: rows).cells
         }
     }
 
@@ -69,6 +62,7 @@ public enum ImageDecoder {
     private static func withFrame<T>(
         _ data: Data, kind: ImageKind, maxPixels: Int, _ body: (UnsafeMutablePointer<AVFrame>) throws(PlaybackError) -> T
     ) throws(PlaybackError) -> T {
+        FFmpegLog.setUp()
         guard !data.isEmpty, data.count < Int(Int32.max) - 64 else { throw PlaybackError(.corruptData, underlying: "empty image") }
         guard let codec = avcodec_find_decoder(kind == .png ? AV_CODEC_ID_PNG : AV_CODEC_ID_MJPEG) else {
             throw PlaybackError(.corruptData, underlying: "no \(kind.rawValue) decoder in this FFmpeg")
@@ -97,7 +91,7 @@ public enum ImageDecoder {
         let sent = avcodec_send_packet(context, packet)
         guard sent >= 0 else { throw PlaybackError(.corruptData, underlying: "\(kind.rawValue) decoder refused the image (\(sent))") }
         var received = avcodec_receive_frame(context, frame)
-        if received == tonearm_averror_eagain() {
+        if received == FFmpegError.again {
             _ = avcodec_send_packet(context, nil)  // drain: some decoders hold the frame until flushed
             received = avcodec_receive_frame(context, frame)
         }
@@ -108,140 +102,106 @@ public enum ImageDecoder {
 
     // MARK: - Averaging
 
-    private enum Flag {
-        static let bigEndian: UInt64 = 1 << 0
-        static let palette: UInt64 = 1 << 1
-        static let bitstream: UInt64 = 1 << 2
-        static let hardware: UInt64 = 1 << 3
-        static let rgb: UInt64 = 1 << 5
-        static let alpha: UInt64 = 1 << 7
-        static let bayer: UInt64 = 1 << 8
-        static let float: UInt64 = 1 << 9
-    }
-
-    /// Where one component lives (a copy of AVComponentDescriptor).
-    private struct Component {
-        var plane: Int, step: Int, offset: Int, shift: Int, depth: Int
-    }
-
-    /// The frame's average colour, or nil for a layout this reader does not know.
-    static func averageColor(of frame: UnsafeMutablePointer<AVFrame>) -> RGBColor? {
-        sample(frame, columns: 1, rows: 1)?.average
-    }
-
     /// The frame's average colour and the averages of a `columns` x `rows` grid over it (row by
-    /// row), or nil for a layout this reader does not know.
-    static func sample(_ frame: UnsafeMutablePointer<AVFrame>, columns: Int, rows: Int) -> (average: RGBColor, cells: [RGBColor])? {
-        let format = frame.pointee.format
-        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: format)) else { return nil }
-        let flags = descriptor.pointee.flags
-        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
-        let planes = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)) }
-        let strides = withUnsafeBytes(of: frame.pointee.linesize) { Array($0.bindMemory(to: Int32.self)).map(Int.init) }
-        // Enough samples that every grid cell gets some.
-        let stepX = max(1, width / max(sampleGrid, columns)), stepY = max(1, height / max(sampleGrid, rows))
+    /// row), from the frame converted to RGBA on the sampling grid.
+    static func sample(_ frame: UnsafeMutablePointer<AVFrame>, columns: Int, rows: Int) throws(PlaybackError) -> (average: RGBColor, cells: [RGBColor]) {
+        // Enough points that every grid cell gets some; never more than the picture has.
+        let width = min(Int(frame.pointee.width), max(sampleGrid, columns))
+        let height = min(Int(frame.pointee.height), max(sampleGrid, rows))
+        let rgba = try convertToRGBA(frame, width: width, height: height)
+        var owned: UnsafeMutablePointer<AVFrame>? = rgba
+        defer { av_frame_free(&owned) }
+        guard let pixels = rgba.pointee.data.0 else { throw PlaybackError(.corruptData, underlying: "no converted pixels") }
+        let stride = Int(rgba.pointee.linesize.0)
         var total = ColorAccumulator()
         var grid = Array(repeating: ColorAccumulator(), count: columns * rows)
-        func add(_ x: Int, _ y: Int, red: Double, green: Double, blue: Double, alpha: Double = 1) {
-            total.add(red: red, green: green, blue: blue, alpha: alpha)
-            grid[(y * rows / height) * columns + x * columns / width].add(red: red, green: green, blue: blue, alpha: alpha)
-        }
-        func result() -> (average: RGBColor, cells: [RGBColor])? {
-            guard let average = total.color else { return nil }
-            return (average, grid.map { $0.color ?? average })
-        }
-
-        if flags & (Flag.hardware | Flag.bayer | Flag.float) != 0 { return nil }
-        if format == AV_PIX_FMT_PAL8.rawValue {
-            guard let indices = planes[0], let palette = planes[1] else { return nil }
-            for y in stride(from: 0, to: height, by: stepY) {
-                for x in stride(from: 0, to: width, by: stepX) {
-                    // Palette entries are native-endian 0xAARRGGBB words.
-                    let entry = UnsafeRawPointer(palette).load(fromByteOffset: Int(indices[y * strides[0] + x]) * 4, as: UInt32.self)
-                    add(x, y,
-                        red: Double(entry >> 16 & 0xFF) / 255, green: Double(entry >> 8 & 0xFF) / 255,
-                        blue: Double(entry & 0xFF) / 255, alpha: Double(entry >> 24) / 255)
-                }
-            }
-            return result()
-        }
-        if flags & Flag.bitstream != 0 {
-            guard format == AV_PIX_FMT_MONOBLACK.rawValue || format == AV_PIX_FMT_MONOWHITE.rawValue, let bits = planes[0] else { return nil }
-            let setIsWhite = format == AV_PIX_FMT_MONOBLACK.rawValue
-            for y in stride(from: 0, to: height, by: stepY) {
-                for x in stride(from: 0, to: width, by: stepX) {
-                    let set = bits[y * strides[0] + x / 8] & (0x80 >> UInt8(x % 8)) != 0
-                    let value: Double = set == setIsWhite ? 1 : 0
-                    add(x, y, red: value, green: value, blue: value)
-                }
-            }
-            return result()
-        }
-
-        let count = Int(descriptor.pointee.nb_components)
-        let components: [Component] = withUnsafeBytes(of: descriptor.pointee.comp) {
-            $0.bindMemory(to: AVComponentDescriptor.self).prefix(count).map {
-                Component(plane: Int($0.plane), step: Int($0.step), offset: Int($0.offset), shift: Int($0.shift), depth: Int($0.depth))
+        for y in 0..<height {
+            let row = pixels + y * stride
+            let cellRow = (y * rows / height) * columns
+            for x in 0..<width {
+                let pixel = row + 4 * x
+                let red = Double(pixel[0]) / 255, green = Double(pixel[1]) / 255, blue = Double(pixel[2]) / 255
+                let alpha = Double(pixel[3]) / 255
+                total.add(red: red, green: green, blue: blue, alpha: alpha)
+                grid[cellRow + x * columns / width].add(red: red, green: green, blue: blue, alpha: alpha)
             }
         }
-        guard count >= 1, components.allSatisfy({ (1...16).contains($0.depth) && $0.step > 0 && planes[$0.plane] != nil }) else { return nil }
-        let bigEndian = flags & Flag.bigEndian != 0
-        let hasAlpha = flags & Flag.alpha != 0
-        let chromaShiftX = Int(descriptor.pointee.log2_chroma_w), chromaShiftY = Int(descriptor.pointee.log2_chroma_h)
-        let isRGB = flags & Flag.rgb != 0
+        guard let average = total.color else { throw PlaybackError(.corruptData, underlying: "image without pixels") }
+        return (average, grid.map { $0.color ?? average })
+    }
 
-        /// Component `index` at pixel (x, y), 0...1.
-        func value(_ index: Int, _ x: Int, _ y: Int) -> Double {
-            let component = components[index]
-            // Chroma of YUV is subsampled; RGB, gray and alpha components are not.
-            let subsampled = !isRGB && count >= 3 && (index == 1 || index == 2)
-            let px = subsampled ? x >> chromaShiftX : x, py = subsampled ? y >> chromaShiftY : y
-            let base = planes[component.plane]!  // checked non-nil above
-            let at = py * strides[component.plane] + px * component.step + component.offset
-            let raw: Int
-            if component.depth + component.shift > 8 {
-                let high = Int(base[at + (bigEndian ? 0 : 1)]), low = Int(base[at + (bigEndian ? 1 : 0)])
-                raw = high << 8 | low
-            } else {
-                raw = Int(base[at])
-            }
-            let maximum = (1 << component.depth) - 1
-            return Double((raw >> component.shift) & maximum) / Double(maximum)
+    /// `frame` scaled to `width` x `height` (nearest point; the same size converts without
+    /// scaling) as 8-bit RGBA, in a new frame the caller frees.
+    private static func convertToRGBA(
+        _ frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int
+    ) throws(PlaybackError) -> UnsafeMutablePointer<AVFrame> {
+        let decoded = frame.pointee.format
+        guard sws_isSupportedInput(AVPixelFormat(rawValue: decoded)) > 0 else {
+            throw PlaybackError(.corruptData, underlying: "unsupported pixel format \(decoded)")
+        }
+        let (format, jpegRange) = withoutJPEGRange(AVPixelFormat(rawValue: decoded))
+        let flags = SWS_POINT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP
+        guard
+            let scaler = sws_getContext(
+                frame.pointee.width, frame.pointee.height, format, Int32(width), Int32(height), AV_PIX_FMT_RGBA,
+                flags, nil, nil, nil)
+        else { throw PlaybackError(.corruptData, underlying: "libswscale cannot convert pixel format \(decoded)") }
+        defer { sws_freeContext(scaler) }
+        if let descriptor = av_pix_fmt_desc_get(format), isLumaChroma(descriptor) {
+            try setColorDetails(scaler, of: frame, fullRange: jpegRange)
         }
 
-        let fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG || [
-            AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P,
-        ].contains { $0.rawValue == format }
-        let bt709 = frame.pointee.colorspace == AVCOL_SPC_BT709
-        let (kr, kb) = bt709 ? (0.2126, 0.0722) : (0.299, 0.114)
-        let kg = 1 - kr - kb
-
-        for y in stride(from: 0, to: height, by: stepY) {
-            for x in stride(from: 0, to: width, by: stepX) {
-                if isRGB {
-                    guard count >= 3 else { return nil }
-                    add(x, y, red: value(0, x, y), green: value(1, x, y), blue: value(2, x, y), alpha: hasAlpha && count >= 4 ? value(3, x, y) : 1)
-                } else if count <= 2 {
-                    // Gray, optionally with alpha (PNG's gray is full range; MJPEG tags its range).
-                    var luma = value(0, x, y)
-                    if frame.pointee.color_range == AVCOL_RANGE_MPEG { luma = (luma * 255 - 16) / 219 }
-                    add(x, y, red: luma, green: luma, blue: luma, alpha: hasAlpha && count == 2 ? value(1, x, y) : 1)
-                } else {
-                    var luma = value(0, x, y), cb = value(1, x, y) - 0.5, cr = value(2, x, y) - 0.5
-                    if !fullRange {
-                        luma = (luma * 255 - 16) / 219
-                        cb = (cb * 255) / 224
-                        cr = (cr * 255) / 224
-                    }
-                    let red = luma + 2 * (1 - kr) * cr
-                    let blue = luma + 2 * (1 - kb) * cb
-                    let green = (luma - kr * red - kb * blue) / kg
-                    add(x, y,
-                        red: min(1, max(0, red)), green: min(1, max(0, green)), blue: min(1, max(0, blue)),
-                        alpha: hasAlpha && count >= 4 ? value(3, x, y) : 1)
-                }
-            }
+        var converted = av_frame_alloc()
+        guard let target = converted else { throw PlaybackError(.corruptData, underlying: "out of memory") }
+        target.pointee.format = AV_PIX_FMT_RGBA.rawValue
+        target.pointee.width = Int32(width)
+        target.pointee.height = Int32(height)
+        guard av_frame_get_buffer(target, 0) >= 0 else {
+            av_frame_free(&converted)
+            throw PlaybackError(.corruptData, underlying: "out of memory")
         }
-        return result()
+        let status = sws_scale_frame(scaler, target, frame)
+        guard status >= 0 else {
+            av_frame_free(&converted)
+            throw PlaybackError(.corruptData, underlying: "libswscale could not convert the picture (\(status))")
+        }
+        return target
+    }
+
+    /// YUV and gray layouts: the ones whose conversion to RGB depends on a matrix and a range
+    /// (not RGB, palette or 1-bit layouts).
+    private static func isLumaChroma(_ descriptor: UnsafePointer<AVPixFmtDescriptor>) -> Bool {
+        let flags = descriptor.pointee.flags
+        let bitstream = UInt64(AV_PIX_FMT_FLAG_BITSTREAM), palette = UInt64(AV_PIX_FMT_FLAG_PAL), rgb = UInt64(AV_PIX_FMT_FLAG_RGB)
+        return flags & (bitstream | palette | rgb) == 0
+    }
+
+    /// The `J` (full-range JPEG) YUV formats as their plain layouts and whether the range was
+    /// full: libswscale reads the range from its settings, and warns about the `J` names.
+    private static func withoutJPEGRange(_ format: AVPixelFormat) -> (AVPixelFormat, fullRange: Bool) {
+        switch format {
+        case AV_PIX_FMT_YUVJ420P: (AV_PIX_FMT_YUV420P, true)
+        case AV_PIX_FMT_YUVJ422P: (AV_PIX_FMT_YUV422P, true)
+        case AV_PIX_FMT_YUVJ444P: (AV_PIX_FMT_YUV444P, true)
+        case AV_PIX_FMT_YUVJ440P: (AV_PIX_FMT_YUV440P, true)
+        case AV_PIX_FMT_YUVJ411P: (AV_PIX_FMT_YUV411P, true)
+        default: (format, false)
+        }
+    }
+
+    /// Tells libswscale the frame's YUV matrix and range. The matrix is the frame's tag, BT.601
+    /// when it has none; the range is full for the `J` formats and frames tagged full, and for
+    /// gray unless it is tagged limited (PNG's gray is full range; MJPEG tags its range).
+    private static func setColorDetails(
+        _ scaler: OpaquePointer, of frame: UnsafeMutablePointer<AVFrame>, fullRange jpegRange: Bool
+    ) throws(PlaybackError) {
+        let range = frame.pointee.color_range
+        let isGray = (av_pix_fmt_desc_get(AVPixelFormat(rawValue: frame.pointee.format))?.pointee.nb_components ?? 0) <= 2
+        let fullRange = jpegRange || range == AVCOL_RANGE_JPEG || (isGray && range != AVCOL_RANGE_MPEG)
+        let tagged = frame.pointee.colorspace
+        let matrix = tagged == AVCOL_SPC_RGB || tagged == AVCOL_SPC_UNSPECIFIED ? SWS_CS_DEFAULT : Int32(tagged.rawValue)
+        let status = sws_setColorspaceDetails(
+            scaler, sws_getCoefficients(matrix), fullRange ? 1 : 0, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
+        guard status >= 0 else { throw PlaybackError(.corruptData, underlying: "libswscale refused the colour details (\(status))") }
     }
 }
