@@ -4,6 +4,10 @@ import CFFmpeg
 public enum FFmpegProbe {
     public static var versions: String {
         func v(_ n: UInt32) -> String { "\(n >> 16).\((n >> 8) & 0xFF).\(n & 0xFF)" }
-        return "libavformat \(v(avformat_version())), libavcodec \(v(avcodec_version())), libswresample \(v(swresample_version()))"
+        let libraries = [
+            ("libavformat", avformat_version()), ("libavcodec", avcodec_version()), ("libswresample", swresample_version()),
+            ("libswscale", swscale_version()),
+        ]
+        return libraries.map { "\($0.0) \(v($0.1))" }.joined(separator: ", ")
     }
 }
