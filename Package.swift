@@ -17,6 +17,8 @@ let package = Package(
     products: [
         .library(name: "PlayerCore", targets: ["PlayerCore"]),
         .library(name: "Presentation", targets: ["Presentation"]),
+        // The fuzz package (Fuzz/) reaches the decoders through this product.
+        .library(name: "Media", targets: ["Media"]),
         .library(name: "AudioEngine", targets: ["AudioEngine"]),
         .library(name: "Streaming", targets: ["Streaming"]),
         .library(name: "Services", targets: ["Services"]),
@@ -47,18 +49,24 @@ let package = Package(
         .target(
             name: "Presentation", dependencies: ["PlayerCore"], resources: [.process("Resources")],
             swiftSettings: strictSettings),
-        // C shims: FFmpeg 5.1 for decoding and resampling, libpulse for output. Debian installs the
-        // headers on the default include path, so no pkg-config flags are needed.
+        // C shims: FFmpeg 5.1 for decoding, resampling and converting pixels (Media only), libpulse
+        // for output. Debian installs the headers on the default include path, so no pkg-config
+        // flags are needed.
         .systemLibrary(
             name: "CFFmpeg",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         // sd-bus (libsystemd) for MPRIS: the vtables and variadic calls wrapped in C.
         .systemLibrary(name: "CSDBus", providers: [.apt(["libsystemd-dev"])]),
-        // Decoding, decks, mixer, sinks and the AudioPlayer actor that performs the machine's effects.
+        // Everything that calls FFmpeg, and the only target that imports CFFmpeg: audio decoded and
+        // resampled to the internal format (files, and byte sources through custom I/O), artwork
+        // pictures decoded and their pixels converted by libswscale.
+        .target(name: "Media", dependencies: ["PlayerCore", "CFFmpeg"], swiftSettings: strictSettings),
+        // Decks, mixer, sinks and the AudioPlayer actor that performs the machine's effects; its
+        // decoders come from Media.
         .target(
             name: "AudioEngine",
-            dependencies: ["PlayerCore", "CFFmpeg", "CPulse", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PlayerCore", "Media", "CPulse", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // Internet radio: the shared HTTP client, the HTTP byte source with ICY demux, playlists.
         .target(
@@ -69,10 +77,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
-        // Metadata (ICY titles, status APIs), artwork (fetch, cache, type, colour), connectivity.
+        // Metadata (ICY titles, status APIs), artwork (fetch, cache; decoded by Media), connectivity.
         .target(
             name: "Services",
-            dependencies: ["PlayerCore", "Streaming", "CFFmpeg", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["PlayerCore", "Streaming", "Media", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
         // The user's library: the SQLite store (GRDB), podcast feeds (RSS, OPML), persistent analytics.
         .target(
@@ -84,7 +92,7 @@ let package = Package(
         .target(
             name: "PlayerKit",
             dependencies: [
-                "PlayerCore", "AudioEngine", "Streaming", "Services", "Library",
+                "PlayerCore", "Media", "AudioEngine", "Streaming", "Services", "Library",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
@@ -109,8 +117,8 @@ let package = Package(
         .executableTarget(
             name: "tonearm",
             dependencies: [
-                "PlayerCore", "Presentation", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI", "MPRIS",
-                "TerminalApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PlayerCore", "Presentation", "Media", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI",
+                "MPRIS", "TerminalApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Demo")],
@@ -125,21 +133,26 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Real FFmpeg, real files, a real PulseAudio daemon started by the tests.
+        // Real FFmpeg on real files made by the ffmpeg tool: every audio format, byte sources,
+        // seeking, bad input; artwork pictures in every pixel layout.
+        .testTarget(name: "MediaTests", dependencies: ["Media", "PlayerCore", "TestProcesses"], swiftSettings: strictSettings),
+        // Real files, a real PulseAudio daemon started by the tests.
         .testTarget(
             name: "AudioEngineTests",
-            dependencies: ["AudioEngine", "PlayerCore", "TestProcesses", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: [
+                "AudioEngine", "Media", "PlayerCore", "TestProcesses", .product(name: "Clocks", package: "swift-clocks"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "StreamingTests",
-            dependencies: ["Streaming", "PlayerCore", "AudioEngine", "TestProcesses", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Streaming", "PlayerCore", "Media", "TestProcesses", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // Real HTTP servers (a NIO one in the tests, Icecast) for the services.
         .testTarget(
             name: "ServicesTests",
             dependencies: [
-                "Services", "Streaming", "PlayerCore", "TestProcesses",
+                "Services", "Media", "Streaming", "PlayerCore", "TestProcesses",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -153,12 +166,12 @@ let package = Package(
         .testTarget(
             name: "PlayerKitTests",
             dependencies: [
-                "PlayerKit", "AudioEngine", "Streaming", "Services", "Library", "PlayerCore", "Presentation", "TestProcesses",
+                "PlayerKit", "Media", "AudioEngine", "Streaming", "Services", "Library", "PlayerCore", "Presentation", "TestProcesses",
                 .product(name: "Clocks", package: "swift-clocks"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         // Test support: child processes for the harnesses that start real servers (PulseAudio,
-        // Icecast) and a scriptable HTTP server.
+        // Icecast), a scriptable HTTP server, and audio and pictures made by the ffmpeg tool.
         .target(
             name: "TestProcesses",
             dependencies: [

@@ -32,8 +32,8 @@ let package = Package(
         fuzzTarget("FuzzPlaylist", ["Streaming", "PlayerCore"]),
         fuzzTarget("FuzzRSS", ["Library", "PlayerCore"]),
         fuzzTarget("FuzzOPML", ["Library", "PlayerCore"]),
-        fuzzTarget("FuzzSession", ["AudioEngine", "PlayerCore"]),
-        fuzzTarget("FuzzImage", ["Services", "PlayerCore"]),
-        fuzzTarget("FuzzDecoder", ["AudioEngine", "PlayerCore"]),
+        fuzzTarget("FuzzSession", ["PlayerCore"]),
+        fuzzTarget("FuzzImage", ["Media", "PlayerCore"]),
+        fuzzTarget("FuzzDecoder", ["Media", "PlayerCore"]),
     ]
 )

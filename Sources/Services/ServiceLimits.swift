@@ -9,8 +9,6 @@ public enum ServiceLimits {
     public static let statusPollInterval: Double = 15
     /// Artwork images kept in memory.
     public static let artworkMemoryEntries = 64
-    /// Largest artwork picture decoded, pixels (width x height): a small PNG can claim a huge size.
-    public static let maxArtworkPixels = 8192 * 8192
 }
 
 extension ServiceLimits {

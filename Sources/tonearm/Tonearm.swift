@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioEngine
+import Media
 import PlayerCore
 
 /// The `tonearm` command: argument parsing and wiring only; every decision lives in the libraries.

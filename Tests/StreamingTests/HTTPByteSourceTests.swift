@@ -1,5 +1,5 @@
-import AudioEngine
 import Foundation
+import Media
 import PlayerCore
 import Streaming
 import TestProcesses

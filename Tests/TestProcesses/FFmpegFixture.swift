@@ -21,7 +21,8 @@ public enum FFmpegFixture {
                 ffmpeg, ["-nostdin", "-v", "error", "-y"] + arguments + [output],
                 environment: ProcessInfo.processInfo.environment, stdout: "/dev/null", stderr: directory.appendingPathComponent("err").path)
             guard child.wait(timeout: 30) == 0 else {
-                return .failure(Failure(description: "ffmpeg failed to make \(fileName)"))
+                let errors = (try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? ""
+                return .failure(Failure(description: "ffmpeg failed to make \(fileName): \(errors)"))
             }
             return .success(try Data(contentsOf: URL(fileURLWithPath: output)))
         } catch {

@@ -1,6 +1,6 @@
-import AudioEngine
 import Foundation
 import FuzzSupport
+import Media
 import PlayerCore
 
 // FFmpegDecoder over a ByteSource (FFmpeg's custom I/O), as a network stream or an episode reaches

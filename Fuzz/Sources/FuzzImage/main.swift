@@ -1,9 +1,9 @@
 import Foundation
 import FuzzSupport
+import Media
 import PlayerCore
-import Services
 
-// The artwork decoder (FFmpeg's png and mjpeg decoders plus Tonearm's pixel reader). Input: one
+// The artwork decoder (FFmpeg's png and mjpeg decoders, libswscale's pixel conversion). Input: one
 // byte choosing the decoder and the thumbnail size, then the image.
 //
 // Contract: a picture with a positive size and a colour for every thumbnail cell, or `.corruptData`.

@@ -1,3 +1,4 @@
+import Media
 import PlayerCore
 
 /// Anything that yields audio in the internal format (MPD's decoder-plugin idea: every input
@@ -20,3 +21,6 @@ public protocol AudioDecoder: AnyObject {
 extension AudioDecoder {
     public func interrupt() {}
 }
+
+/// FFmpeg's decoder (`Media`) is the engine's decoder for every file and stream.
+extension FFmpegDecoder: AudioDecoder {}

@@ -1,3 +1,4 @@
+import Media
 import PlayerCore
 
 /// Opens local files with FFmpeg. Network tracks need the streaming layer's byte sources, which

@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import PlayerCore
 
 /// Reads a local file's duration with FFmpeg (nil for anything it cannot open or remote URLs).

@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import PlayerCore
 
 /// A looped track's audio: its source played repeatedly as one continuous stream of frames, so the

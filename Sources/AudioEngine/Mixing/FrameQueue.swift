@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import PlayerCore
 
 /// Decoded frames between a deck's decode thread (producer) and the render thread (consumer).

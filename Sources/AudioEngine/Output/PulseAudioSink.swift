@@ -1,5 +1,6 @@
 import CPulse
 import Foundation
+import Media
 import PlayerCore
 import Synchronization
 

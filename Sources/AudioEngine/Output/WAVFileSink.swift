@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import PlayerCore
 
 /// Writes the mix to a RIFF/WAVE file: 48 kHz stereo, either 16-bit PCM (`WAVE_FORMAT_PCM`) or

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Media
 import PlayerCore
 
 /// The player: drives the pure `PlayerStateMachine` and performs its effects on the render thread,

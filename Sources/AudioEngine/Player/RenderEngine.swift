@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import PlayerCore
 
 /// The render thread: pulls frames from the decks, applies crossfade and master gains, writes to

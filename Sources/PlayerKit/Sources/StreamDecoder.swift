@@ -1,4 +1,5 @@
 import AudioEngine
+import Media
 import PlayerCore
 import Streaming
 

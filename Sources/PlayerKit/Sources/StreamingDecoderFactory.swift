@@ -1,6 +1,7 @@
 import AudioEngine
 import Foundation
 import Logging
+import Media
 import PlayerCore
 import Synchronization
 import Streaming

@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import PlayerCore
 
 /// A picture for the now-playing screen, as the artwork service found it.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Media
 
 /// One cached picture: its bytes and what decoding them found, so the average colour is computed
 /// once per image, not once per display.

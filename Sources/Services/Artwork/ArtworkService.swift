@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Media
 import PlayerCore
 import Streaming
 

@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import PlayerCore
 import Services
 import TestProcesses

@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import Media
 import PlayerCore
 import Streaming
 import Testing
@@ -40,7 +41,7 @@ import TestProcesses
     }
 
     @Test func realArtworkIsFetchedWithCacheBusting() async throws {
-        let png = try ArtworkFixtures.image(format: "png")
+        let png = try ImageFixture.image(format: "png")
         let server = try TestHTTPServer { _ in .complete(contentType: "image/png", body: png) }
         defer { server.stop() }
         let artwork = await service().artwork(artworkURL: server.url("/covers/1.png?size=large"), isStationIdentity: false)
@@ -57,7 +58,7 @@ import TestProcesses
     }
 
     @Test func jpegArtwork() async throws {
-        let jpeg = try ArtworkFixtures.image(format: "jpg")
+        let jpeg = try ImageFixture.image(format: "jpg")
         let server = try TestHTTPServer { _ in .complete(contentType: "image/jpeg", body: jpeg) }
         defer { server.stop() }
         let artwork = try await service().load(server.url("/c.jpg"))
@@ -76,7 +77,7 @@ import TestProcesses
     }
 
     @Test func htmlContentTypeIsWrongContentType() async throws {
-        let png = try ArtworkFixtures.image(format: "png")
+        let png = try ImageFixture.image(format: "png")
         let server = try TestHTTPServer { _ in .complete(contentType: "text/html; charset=utf-8", body: png) }
         defer { server.stop() }
         let service = service()
@@ -105,7 +106,7 @@ import TestProcesses
     }
 
     @Test func oversizedBodyIsDocumentTooLarge() async throws {
-        let png = try ArtworkFixtures.image(format: "png")
+        let png = try ImageFixture.image(format: "png")
         let big = png + Data(repeating: 0, count: 5000)
         // One answer declares its length, the other is chunked and only the running count catches it.
         let server = try TestHTTPServer { request in
@@ -120,7 +121,7 @@ import TestProcesses
     }
 
     @Test func serverErrorsAreRetried() async throws {
-        let png = try ArtworkFixtures.image(format: "png")
+        let png = try ImageFixture.image(format: "png")
         let counter = RequestCounter()
         let server = try TestHTTPServer { _ in
             counter.next() <= 2 ? .complete(status: 500, contentType: "text/plain", body: Data("busy".utf8)) : .complete(contentType: "image/png", body: png)
@@ -134,7 +135,7 @@ import TestProcesses
     }
 
     @Test func redirectsAreFollowedButCapped() async throws {
-        let png = try ArtworkFixtures.image(format: "png")
+        let png = try ImageFixture.image(format: "png")
         let server = try TestHTTPServer { request in
             switch request.path {
             case "/moved.png": .init(status: 302, headers: [("Location", "/real.png"), ("Content-Length", "0")])
@@ -173,7 +174,7 @@ import TestProcesses
         #expect(events.map(\.errorType) == [PlaybackError(.httpNotFound).errorType])
         #expect(!String(describing: events).contains("SECRET"))
         // A picture that loads records nothing.
-        let png = try ArtworkFixtures.image()
+        let png = try ImageFixture.image()
         let good = try TestHTTPServer { _ in .complete(contentType: "image/png", body: png) }
         defer { good.stop() }
         #expect(await service.artwork(artworkURL: good.url("/c.png"), isStationIdentity: false).kind == .real)
@@ -181,7 +182,7 @@ import TestProcesses
     }
 
     @Test func loopbackRefusedUnlessAllowed() async throws {
-        let png = try ArtworkFixtures.image(format: "png")
+        let png = try ImageFixture.image(format: "png")
         let server = try TestHTTPServer { _ in .complete(contentType: "image/png", body: png) }
         defer { server.stop() }
         let service = service(allowPrivate: false)
@@ -193,7 +194,7 @@ import TestProcesses
     @Test func aRedirectIntoAPrivateAddressIsRefusedAtTheHop() async throws {
         // The policy allows the first host by name only (a stand-in for a public one) and checks
         // every hop: the redirect to 127.0.0.1 is refused before it is followed.
-        let png = try ArtworkFixtures.image(format: "png")
+        let png = try ImageFixture.image(format: "png")
         let inner = try TestHTTPServer { _ in .complete(contentType: "image/png", body: png) }
         let outer = try TestHTTPServer { _ in
             TestHTTPServer.Response(status: 302, headers: [("Location", inner.url("/secret.png").absoluteString), ("Content-Length", "0")])
@@ -223,7 +224,7 @@ import TestProcesses
     }
 
     @Test func stationIdentityUsesTheLogo() async throws {
-        let png = try ArtworkFixtures.image(color: "0x102030", format: "png")
+        let png = try ImageFixture.image(color: "0x102030", format: "png")
         let server = try TestHTTPServer { request in
             request.path == "/logo.png" ? .complete(contentType: "image/png", body: png) : .complete(status: 404, contentType: "text/plain", body: Data())
         }
@@ -242,7 +243,7 @@ import TestProcesses
     }
 
     @Test func memoryCacheAnswersTheSecondTime() async throws {
-        let png = try ArtworkFixtures.image(format: "png")
+        let png = try ImageFixture.image(format: "png")
         let server = try TestHTTPServer { _ in .complete(contentType: "image/png", body: png) }
         defer { server.stop() }
         let service = service()
@@ -253,7 +254,7 @@ import TestProcesses
     }
 
     @Test func concurrentLoadsShareOneFetch() async throws {
-        let png = try ArtworkFixtures.image(format: "png")
+        let png = try ImageFixture.image(format: "png")
         let server = try TestHTTPServer { _ in .init(status: 200, headers: [("Content-Type", "image/png")], body: [.pause(0.2), .bytes(png)]) }
         defer { server.stop() }
         let service = service()
@@ -266,7 +267,7 @@ import TestProcesses
     }
 
     @Test func diskCacheServesASecondInstance() async throws {
-        let png = try ArtworkFixtures.image(format: "png")
+        let png = try ImageFixture.image(format: "png")
         let server = try TestHTTPServer { _ in .complete(contentType: "image/png", body: png) }
         defer { server.stop() }
         let url = server.url("/artist/secret-token/cover.png?id=42")
@@ -292,7 +293,7 @@ import TestProcesses
     }
 
     @Test func corruptCacheFileIsIgnoredAndReplaced() async throws {
-        let png = try ArtworkFixtures.image(format: "png")
+        let png = try ImageFixture.image(format: "png")
         let server = try TestHTTPServer { _ in .complete(contentType: "image/png", body: png) }
         defer { server.stop() }
         let url = server.url("/c.png")

@@ -1,12 +1,12 @@
 import Foundation
+import Media
 import Testing
-
-@testable import Services
+import TestProcesses
 
 @Suite struct ImageKindTests {
     @Test func realPNGAndJPEGAreRecognised() throws {
-        #expect(ImageKind.detect(try ArtworkFixtures.image(format: "png")) == .png)
-        #expect(ImageKind.detect(try ArtworkFixtures.image(format: "jpg")) == .jpeg)
+        #expect(ImageKind.detect(try ImageFixture.image(format: "png")) == .png)
+        #expect(ImageKind.detect(try ImageFixture.image(format: "jpg")) == .jpeg)
     }
 
     @Test(arguments: [

@@ -41,7 +41,7 @@ import PlayerCore
 /// `@unchecked Sendable`: the decoder has mutable state and no locks because it is used by one
 /// thread at a time. It is created on a loader thread (opening and probing may block) and then
 /// handed to the deck thread that calls `read` and `seek`; the hand-off is the only crossing.
-public final class FFmpegDecoder: AudioDecoder, @unchecked Sendable {
+public final class FFmpegDecoder: @unchecked Sendable {
     /// Length in seconds from the container or stream; nil when unknown (live streams).
     public let duration: Double?
     public private(set) var skippedCorruptPackets = 0
@@ -163,8 +163,10 @@ public final class FFmpegDecoder: AudioDecoder, @unchecked Sendable {
         // `handles` frees the FFmpeg objects when it goes.
     }
 
-    // MARK: - AudioDecoder
+    // MARK: - Reading
 
+    /// Decodes up to `maxFrames` frames of the internal format into `buffer` and returns how many it
+    /// wrote; 0 means the end of the source (see the failures above).
     public func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(PlaybackError) -> Int {
         guard maxFrames > 0 else { return 0 }
         var written = 0
@@ -188,6 +190,7 @@ public final class FFmpegDecoder: AudioDecoder, @unchecked Sendable {
         return written
     }
 
+    /// Moves to `seconds` from the start (clamped to the source); the next frame read is the target's.
     public func seek(to seconds: Double) throws(PlaybackError) {
         guard let format = handles.format, let codec = handles.codec else { return }  // empty: nothing to move
         guard isSeekable else {
@@ -518,15 +521,8 @@ extension FFmpegDecoder {
         static var empty: Opened { Opened(handles: FFmpegHandles(), duration: 0) }
     }
 
-    /// FFmpeg's log goes to stderr, where it would garble the CLI's output and terminal UI; every
-    /// failure reaches the caller as a typed error instead. `TONEARM_FFMPEG_LOG=1` keeps FFmpeg's
-    /// own messages for debugging.
-    private static let libraryLogSetup: Void = {
-        if getenv("TONEARM_FFMPEG_LOG") == nil { av_log_set_level(AV_LOG_QUIET) }
-    }()
-
     fileprivate static func openFile(_ url: URL) throws(PlaybackError) -> Opened {
-        _ = libraryLogSetup
+        FFmpegLog.setUp()
         guard url.isFileURL else {
             throw PlaybackError(
                 .unsupportedFormat, underlying: "FFmpegDecoder(url:) opens local files; streams use init(source:)")
@@ -568,7 +564,7 @@ extension FFmpegDecoder {
     fileprivate static func openSource(_ source: any ByteSource, formatHint: String?, probeSize: Int)
         throws(PlaybackError) -> Opened
     {
-        _ = libraryLogSetup
+        FFmpegLog.setUp()
         let bridge = ByteSourceBridge(source: source)
         var opened = Opened(handles: FFmpegHandles())
         opened.handles.bridge = bridge

@@ -5,14 +5,14 @@ import Foundation
 ///
 /// A missing `ffmpeg` binary is a failure, never a skip: the decoder tests are the only proof that
 /// the real FFmpeg path works, and a silently skipped suite would hide that.
-final class AudioFixtures {
-    let directory: URL
+public final class AudioFixtures {
+    public let directory: URL
 
     /// The encoders the decoder must handle, with the container each is written in.
-    enum Codec: String, Sendable, CaseIterable, CustomStringConvertible {
+    public enum Codec: String, Sendable, CaseIterable, CustomStringConvertible {
         case mp3, aac, vorbis, opus, flac, wav
 
-        var fileExtension: String {
+        public var fileExtension: String {
             switch self {
             case .mp3: "mp3"
             case .aac: "m4a"
@@ -23,7 +23,7 @@ final class AudioFixtures {
             }
         }
 
-        var encoderArguments: [String] {
+        public var encoderArguments: [String] {
             switch self {
             case .mp3: ["-c:a", "libmp3lame", "-b:a", "128k"]
             case .aac: ["-c:a", "aac", "-b:a", "128k"]
@@ -35,16 +35,16 @@ final class AudioFixtures {
         }
 
         /// Decodes to exactly the samples that were encoded (apart from 16-bit quantisation).
-        var isLossless: Bool { self == .flac || self == .wav }
+        public var isLossless: Bool { self == .flac || self == .wav }
 
-        var description: String { rawValue }
+        public var description: String { rawValue }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("tonearm-decoder-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -55,12 +55,12 @@ final class AudioFixtures {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+    public func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
     /// A sine tone written with `codec`: `amplitude` peak, the same on every channel.
     /// `layout` is an FFmpeg channel layout name (`mono`, `stereo`, `5.1`).
     @discardableResult
-    func sine(
+    public func sine(
         _ codec: Codec, sampleRate: Int, layout: String = "stereo", seconds: Double = 2,
         frequency: Double = 440, amplitude: Double = 0.5, name: String? = nil
     ) throws -> URL {
@@ -76,7 +76,7 @@ final class AudioFixtures {
 
     /// Writes `bytes` to a file in the fixture directory.
     @discardableResult
-    func write(_ name: String, _ bytes: Data) throws -> URL {
+    public func write(_ name: String, _ bytes: Data) throws -> URL {
         let file = url(name)
         try bytes.write(to: file)
         return file
@@ -84,7 +84,7 @@ final class AudioFixtures {
 
     /// Frames the `ffmpeg` tool itself decodes from `file` at 48 kHz: the reference for inputs
     /// whose exact content is hard to predict (a truncated Ogg file, whose headers take a third).
-    func referenceFrameCount(_ file: URL) throws -> Int {
+    public func referenceFrameCount(_ file: URL) throws -> Int {
         let raw = url("reference-\(UUID().uuidString).f32")
         try ffmpeg(["-i", file.path, "-f", "f32le", "-ac", "2", "-ar", "48000", raw.path])
         let size = try FileManager.default.attributesOfItem(atPath: raw.path)[.size] as? Int ?? 0
@@ -94,7 +94,7 @@ final class AudioFixtures {
 
     /// Runs `ffmpeg` with an argument vector (never a shell string) and fails with its error
     /// output when it does not succeed.
-    func ffmpeg(_ arguments: [String]) throws {
+    public func ffmpeg(_ arguments: [String]) throws {
         guard let executable = Self.ffmpegExecutable else {
             throw Failure(
                 description: "The `ffmpeg` command-line tool is not installed (not on PATH): the decoder tests "
@@ -117,7 +117,7 @@ final class AudioFixtures {
         }
     }
 
-    static let ffmpegExecutable: URL? = {
+    public static let ffmpegExecutable: URL? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         return path.split(separator: ":").lazy
             .map { URL(fileURLWithPath: String($0)).appendingPathComponent("ffmpeg") }

@@ -1,11 +1,11 @@
-import AudioEngine
 import Foundation
+import Media
 import PlayerCore
 import Synchronization
 
 /// Reads `decoder` to its end in `chunk`-frame calls and returns the interleaved stereo samples.
 /// Stops with a failure-worthy result instead of hanging when a decoder never ends.
-func decodeAll(_ decoder: any AudioDecoder, chunk: Int = 4096, limitFrames: Int = 48_000 * 120) throws(PlaybackError)
+func decodeAll(_ decoder: FFmpegDecoder, chunk: Int = 4096, limitFrames: Int = 48_000 * 120) throws(PlaybackError)
     -> [Float]
 {
     var samples: [Float] = []

@@ -1,0 +1,5 @@
+/// Limits of the media decoders, each a named constant in one place.
+public enum MediaLimits {
+    /// Largest picture decoded, pixels (width x height): a small PNG can claim a huge size.
+    public static let maxImagePixels = 8192 * 8192
+}
