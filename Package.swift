@@ -15,16 +15,15 @@ let package = Package(
     defaultLocalization: "en",
     platforms: [.macOS(.v15)],
     products: [
+        // The API: the pure player model (states, the state machine, commands, errors) and the
+        // composed player a front end builds on.
         .library(name: "PlayerCore", targets: ["PlayerCore"]),
-        .library(name: "Presentation", targets: ["Presentation"]),
-        // The fuzz package (Fuzz/) reaches the decoders through this product.
-        .library(name: "Media", targets: ["Media"]),
-        .library(name: "AudioEngine", targets: ["AudioEngine"]),
-        .library(name: "Streaming", targets: ["Streaming"]),
-        .library(name: "Services", targets: ["Services"]),
-        .library(name: "Library", targets: ["Library"]),
         .library(name: "PlayerKit", targets: ["PlayerKit"]),
-        .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        // Not API: the fuzzing package (Fuzz/) is a package of its own and can only reach the
+        // parsers and decoders it fuzzes through products.
+        .library(name: "Streaming", targets: ["Streaming"]),
+        .library(name: "Library", targets: ["Library"]),
+        .library(name: "Media", targets: ["Media"]),
         .executable(name: "tonearm", targets: ["tonearm"]),
     ],
     dependencies: [
