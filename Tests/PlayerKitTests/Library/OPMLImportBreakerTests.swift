@@ -45,9 +45,11 @@ struct OPMLImportBreakerTests {
             if case .failed(_, let error) = outcome { error } else { nil }
         }
         #expect(outcomes.count == 20 && errors.count == 20)
-        // At most two feeds were tried (two lanes to one host); every other one was refused.
+        // Every other feed was refused. How many were tried depends on how the two lanes to the host
+        // interleave (a lane freed by a feed that gave up starts the next one); each tried feed made
+        // at least one of the import's few attempts, checked against the statistics below.
         let refused = errors.filter { $0.code == .circuitOpen }
-        #expect(refused.count >= 18)
+        #expect(refused.count >= 14, "\(refused.count) refused")
         #expect(Set(errors.filter { $0.code != .circuitOpen }.map(\.code)).isSubset(of: [.connectionLost]))
         for error in refused {
             #expect(error.host == host)
@@ -67,6 +69,7 @@ struct OPMLImportBreakerTests {
         let feed = try #require(summary.operations.first { $0.operation == "podcastFeed" })
         #expect(feed.runs == 20)
         #expect((ResilienceDefaults.breakerFailureThreshold...6).contains(feed.attempts), "\(feed.attempts) tries")
+        #expect(20 - refused.count <= feed.attempts, "\(20 - refused.count) feeds tried in \(feed.attempts) attempts")
         #expect(feed.retrySuccessRate == 0)
     }
 
