@@ -7,7 +7,9 @@ import Testing
 /// Pictures of four coloured quadrants, encoded by the `ffmpeg` tool in every pixel layout the
 /// `png` and `mjpeg` decoders hand back, read back through libswscale: each quadrant's colour is
 /// where it was encoded and the average is theirs.
-@Suite(.blocking) struct ImagePixelFormatTests {
+/// Serialized: its 42 cases each run the `ffmpeg` tool and wait for it, and side by side they
+/// kept the cooperative pool's threads busy long enough to starve the player tests running beside.
+@Suite(.blocking, .serialized) struct ImagePixelFormatTests {
     struct Case: Sendable, CustomStringConvertible {
         let format: String
         let pixelFormat: String
