@@ -52,27 +52,27 @@ public struct ConsolePlayback: Sendable {
         }
         session.stopOnSignals()
         var interface = interface
-        if interface != .terminal, interface == .plain || isatty(STDIN_FILENO) == 0 { LinePlayback.forwardCommands(to: player) }
+        // Commands come on stdin in plain mode, and whenever stdin is not the terminal.
+        if interface == .plain || (interface == .lines && isatty(STDIN_FILENO) == 0) { LinePlayback.forwardCommands(to: player) }
         try await player.send(intent)
         let (bindings, warning) = TerminalConfig.bindings()
-        if interface == .terminal {
+        var failure: PlaybackError?
+        do throws(TerminalDisplayError) {
+            guard interface == .terminal else { throw .unusable }
             if let warning { FileHandle.standardError.write(Data("tonearm: \(TextSanitizer.singleLine(warning, maxLength: 300))\n".utf8)) }
-            do {
-                let failure = try await NowPlayingController(
-                    player: player, connectivity: connectivity, language: language, bindings: bindings
-                ).run(observer: observer)
-                await player.flushAnalytics()
-                return failure
-            } catch {
+            failure = try await NowPlayingController(player: player, connectivity: connectivity, language: language, bindings: bindings)
+                .run(observer: observer)
+        } catch {
+            if interface == .terminal {
                 // curses cannot drive this terminal: the line interface instead.
                 interface = .lines
                 LinePlayback.forwardCommands(to: player)
             }
+            failure = await LinePlayback(
+                player: player, style: interface == .plain ? .plain : .lines, jsonEvents: jsonEvents, progress: progress,
+                language: language, bindings: bindings
+            ).run(observer: observer)
         }
-        let failure = await LinePlayback(
-            player: player, style: interface == .plain ? .plain : .lines, jsonEvents: jsonEvents, progress: progress,
-            language: language, bindings: bindings
-        ).run(observer: observer)
         await player.flushAnalytics()
         return failure
     }

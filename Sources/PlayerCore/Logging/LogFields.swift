@@ -53,16 +53,12 @@ public enum LogFields {
     public static func event(_ event: PlayerEvent) -> [String: String] {
         var fields = ["event": caseName(event)]
         switch event {
-        case .play(let request):
+        case .play(let request), .replace(.play(let request)):
             fields["items"] = String(request.items.count)
             fields["startPosition"] = seconds(request.startPosition)
             if let first = request.items.first { fields.merge(track(first.track)) { a, _ in a } }
         case .cannotPlay(let error), .replace(.cannotPlay(let error)):
             fields.merge(Self.error(error, keepPaths: true)) { a, _ in a }
-        case .replace(.play(let request)):
-            fields["items"] = String(request.items.count)
-            fields["startPosition"] = seconds(request.startPosition)
-            if let first = request.items.first { fields.merge(track(first.track)) { a, _ in a } }
         case .seek(let to):
             fields["to"] = seconds(to)
         case .loaded(let id, let duration):

@@ -9,6 +9,8 @@ import Synchronization
 /// The headless run, Now Playing and the library screen all run their player through one.
 public final class PlaybackSession: Sendable {
     public let output: OutputChoice
+    /// Real time, or as fast as the output takes it (a file or the null output).
+    public let mode: RenderMode
     private let composed: TonearmPlayer
 
     public var player: AudioPlayer { composed.player }
@@ -19,6 +21,7 @@ public final class PlaybackSession: Sendable {
         services: TonearmPlayer.Services
     ) async throws(PlaybackError) {
         self.output = output
+        self.mode = mode
         composed = TonearmPlayer(
             output: output.makeSink(realtime: mode == .realtime), options: .init(configuration: configuration, mode: mode),
             services: services)
@@ -31,18 +34,19 @@ public final class PlaybackSession: Sendable {
         asked: OutputChoice?, fallbackWAV: String? = nil, fast: Bool, configuration: PlayerStateMachine.Configuration,
         services: TonearmPlayer.Services
     ) async throws(PlaybackError) -> (session: PlaybackSession, notice: String?) {
-        var output = asked
         var fast = fast
         var notice: String?
-        if output == nil {
-            let (choice, isFallback) = try OutputChoice.automatic(fallbackWAV: fallbackWAV)
-            output = choice
-            if isFallback, let fallbackWAV {
+        let output: OutputChoice
+        if let asked {
+            output = asked
+        } else {
+            let automatic = try OutputChoice.automatic(fallbackWAV: fallbackWAV)
+            output = automatic.choice
+            if automatic.isFallback {
                 fast = true
-                notice = "No sound server answered; rendering to \(fallbackWAV) instead."
+                notice = "No sound server answered; rendering to \(fallbackWAV ?? "") instead."
             }
         }
-        guard let output else { throw PlaybackError(.audioOutputUnavailable) }
         if fast && !output.canRenderFast {
             throw PlaybackError(.audioOutputUnavailable, underlying: "rendering as fast as possible needs a file or the null output")
         }
@@ -74,11 +78,6 @@ public final class PlaybackSession: Sendable {
         if await player.state.allows(.stop) { try? await player.stop() }
         await composed.shutdown()
         await player.flushAnalytics()
-    }
-
-    /// Shuts the player down where it is: its update stream ends.
-    public func end() async {
-        await composed.shutdown()
     }
 }
 

@@ -26,6 +26,8 @@ public final class LibraryController: Sendable {
     let model = Mutex(LibraryModel())
     private let quit = Mutex(false)
     private let session = Mutex<PlaybackSession?>(nil)
+    /// The start of the player, shared by every Enter that comes while it runs.
+    private let starting = Mutex<Task<AudioPlayer, any Error>?>(nil)
     /// The task that feeds the player's updates to the model and the episode recorder.
     private let updates = Mutex<Task<Void, Never>?>(nil)
     /// Said on stderr once the screen is gone (writing while curses draws would garble it).
@@ -315,8 +317,25 @@ public final class LibraryController: Sendable {
         }
     }
 
+    /// The app's one player. Made once: a second Enter while the first is still starting waits for
+    /// the same player rather than starting another beside it; a failed start is tried again on
+    /// the next Enter.
     private func player() async throws(PlaybackError) -> AudioPlayer {
-        if let existing = session.withLock({ $0 }) { return existing.player }
+        let starting = self.starting.withLock { current in
+            if let current { return current }
+            let made = Task { () async throws -> AudioPlayer in try await self.startPlayer() }
+            current = made
+            return made
+        }
+        do {
+            return try await starting.value
+        } catch {
+            self.starting.withLock { $0 = nil }
+            throw PlaybackError.from(error)
+        }
+    }
+
+    private func startPlayer() async throws(PlaybackError) -> AudioPlayer {
         let chosen: OutputChoice
         if let output { chosen = output } else { chosen = try OutputChoice.automatic().choice }
         let made = try await PlaybackSession(

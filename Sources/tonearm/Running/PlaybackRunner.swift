@@ -57,7 +57,7 @@ struct PlaybackRunner {
             if let analytics = services.analytics { await analytics.record(error, operation: "openOutput") }
             ErrorOutput.fail(error)
         }
-        let fast = session.output.canRenderFast && (options.fast || rendering || options.output == nil)
+        let fast = session.mode == .asFastAsPossible
         var console = ConsolePlayback(interface: options.interface(machineOutput: options.events == .jsonl || rendering || fast))
         console.jsonEvents = options.events == .jsonl
         let request: PlayRequest? = if case .play(let request) = item { request } else { nil }

@@ -126,14 +126,20 @@ struct RecoveryTests {
         #expect(point.position == 0)
     }
 
-    @Test func aSpentReconnectBudgetEndsTheRetriesWithTheirCause() throws {
+    /// A live stream playing, then dropped at 1 s, with a reconnect budget of `budget` tokens.
+    func liveDropped(budget: Double, refillPerSecond: Double) throws -> (Driver, PlayerStateMachine.Configuration) {
         var config = Fixture.config()
-        config.reconnectBudgetCapacity = 2
-        config.reconnectBudgetRefillPerSecond = 0
+        config.reconnectBudgetCapacity = budget
+        config.reconnectBudgetRefillPerSecond = refillPerSecond
         var d = Driver(config)
         try d.send(.play(Fixture.request(Fixture.live())), at: 0)
         try d.send(.loaded(d.lastLoad!, duration: nil))
         try d.send(.errorOccurred(.a, dropped, at: PlayerTime(seconds: 1)))
+        return (d, config)
+    }
+
+    @Test func aSpentReconnectBudgetEndsTheRetriesWithTheirCause() throws {
+        var (d, config) = try liveDropped(budget: 2, refillPerSecond: 0)
         let refused = PlaybackError(.connectionFailed)
         for attempt in 1...2 {
             guard case .reconnecting(_, attempt, _, _?, _) = d.state else { Issue.record("attempt \(attempt): \(d.state)"); return }
@@ -148,13 +154,7 @@ struct RecoveryTests {
     }
 
     @Test func theReconnectBudgetRefillsOverTime() throws {
-        var config = Fixture.config()
-        config.reconnectBudgetCapacity = 1
-        config.reconnectBudgetRefillPerSecond = 0.1
-        var d = Driver(config)
-        try d.send(.play(Fixture.request(Fixture.live())), at: 0)
-        try d.send(.loaded(d.lastLoad!, duration: nil))
-        try d.send(.errorOccurred(.a, dropped, at: PlayerTime(seconds: 1)))
+        var (d, _) = try liveDropped(budget: 1, refillPerSecond: 0.1)
         let due = try #require(d.lastScheduledRetry)
         try d.send(.timerFired(.retry(attempt: 1), at: due.at))
         try d.send(.loaded(d.lastLoad!, duration: nil))
