@@ -182,7 +182,7 @@ public final class LibraryController: Sendable {
         case .enter:
             if let prompt = model.prompt {
                 model.prompt = nil
-                submit(prompt.text, tab: model.tab)
+                submit(prompt.text, into: &model)
             }
             model.typingSearch = false
         case .escape:
@@ -266,31 +266,40 @@ public final class LibraryController: Sendable {
     }
 
     /// What the user typed into the add prompt.
-    private func submit(_ text: String, tab: LibraryScreen.Tab) {
-        let words = text.split(separator: " ").map(String.init)
-        Task { [library] in
+    private func submit(_ text: String, into model: inout LibraryModel) {
+        switch model.tab {
+        case .stations:
+            // A station is one row in the store: kept at once, on the thread that reads the keys,
+            // as the lists are read there.
+            let words = text.split(separator: " ").map(String.init)
             do throws(PlaybackError) {
-                switch tab {
-                case .stations:
-                    guard let last = words.last, let url = WebAddress.parse(last), words.count >= 2 else {
-                        throw PlaybackError(.streamUnavailable, underlying: "expected a name and an http(s) URL")
-                    }
-                    _ = try library.store.addStation(name: words.dropLast().joined(separator: " "), url: url)
-                case .podcasts:
+                guard let last = words.last, let url = WebAddress.parse(last), words.count >= 2 else {
+                    throw PlaybackError(.streamUnavailable, underlying: "expected a name and an http(s) URL")
+                }
+                _ = try library.store.addStation(name: words.dropLast().joined(separator: " "), url: url)
+                model.reload(library.store, analytics: library.analytics)
+            } catch {
+                Task { [library] in await library.analytics.record(error, operation: "addStation") }
+                model.alert = error
+                model.alertOperation = .playback
+            }
+        case .podcasts:
+            // A feed is fetched from the network: the screen goes on while it loads.
+            Task { [library] in
+                do throws(PlaybackError) {
                     guard let url = URL(string: text.trimmingCharacters(in: .whitespaces)) else { throw PlaybackError(.invalidFeed) }
                     _ = try await library.podcasts.add(feedURL: url)  // records its own failures
-                default:
-                    return
-                }
-                self.model.withLock { $0.reload(library.store, analytics: library.analytics) }
-            } catch {
-                if tab == .stations { await library.analytics.record(error, operation: "addStation") }
-                self.model.withLock {
-                    $0.alert = error
-                    $0.alertOperation = tab == .podcasts ? .feed : .playback
-                    $0.changed()
+                    self.model.withLock { $0.reload(library.store, analytics: library.analytics) }
+                } catch {
+                    self.model.withLock {
+                        $0.alert = error
+                        $0.alertOperation = .feed
+                        $0.changed()
+                    }
                 }
             }
+        default:
+            return
         }
     }
 
