@@ -23,6 +23,11 @@ public struct BlockingTrait: SuiteTrait, TestTrait, TestScoping {
     }
 }
 
+extension BlockingTrait {
+    /// Whether the calling code runs on a thread of its own that `.blocking` made (and so may block).
+    public static var isOnOwnThread: Bool { Thread.current.threadDictionary[ThreadPerJobExecutor.marker] != nil }
+}
+
 extension Trait where Self == BlockingTrait {
     /// The test blocks its thread: run it off the cooperative pool.
     public static var blocking: Self { BlockingTrait() }
@@ -32,11 +37,16 @@ extension Trait where Self == BlockingTrait {
 /// (a task has one job at a time); a job that blocks holds only its own thread.
 final class ThreadPerJobExecutor: TaskExecutor {
     static let shared = ThreadPerJobExecutor()
+    /// The thread-dictionary key that marks this executor's threads.
+    static let marker = "tonearm.test.ownThread"
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        let thread = Thread { job.runSynchronously(on: executor) }
+        let thread = Thread {
+            Thread.current.threadDictionary[Self.marker] = true
+            job.runSynchronously(on: executor)
+        }
         thread.stackSize = 4 << 20
         thread.start()
     }

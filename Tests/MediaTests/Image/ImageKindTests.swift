@@ -3,7 +3,7 @@ import Media
 import Testing
 import TestProcesses
 
-@Suite struct ImageKindTests {
+@Suite(.blocking) struct ImageKindTests {
     @Test func realPNGAndJPEGAreRecognised() throws {
         #expect(ImageKind.detect(try ImageFixture.image(format: "png")) == .png)
         #expect(ImageKind.detect(try ImageFixture.image(format: "jpg")) == .jpeg)

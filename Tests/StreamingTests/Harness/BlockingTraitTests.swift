@@ -3,25 +3,23 @@ import TestProcesses
 import Testing
 
 /// `.blocking` moves a test off Swift's cooperative pool, so a test that blocks cannot starve the
-/// actors of the tests running beside it.
-@Suite("Blocking tests leave the cooperative pool free")
+/// actors of the tests running beside it. What is checked is where the code runs, not how long
+/// anything takes: how busy the pool is depends on the tests beside this one.
+@Suite("Blocking tests leave the cooperative pool")
 struct BlockingTraitTests {
-    /// Occupies every thread of the cooperative pool with work that waits for this test, then
-    /// blocks until all of it has started. On a pool thread one of them could never start (this
-    /// test would hold the thread it needs) and the wait would run out.
-    @Test(.blocking) func aBlockingTestHoldsNoPoolThread() {
-        let width = ProcessInfo.processInfo.activeProcessorCount
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        for _ in 0..<width {
-            Task.detached {
-                started.signal()
-                release.wait()
-            }
-        }
-        var running = 0
-        while running < width, started.wait(timeout: .now() + 20) == .success { running += 1 }
-        for _ in 0..<width { release.signal() }
-        #expect(running == width, "\(running) of \(width) pool jobs could start while this test blocked")
+    @Test(.blocking) func aSynchronousBlockingTestRunsOnItsOwnThread() {
+        #expect(BlockingTrait.isOnOwnThread)
+    }
+
+    /// After an `await` the test comes back to a thread of its own, not to the pool.
+    @Test(.blocking) func anAsynchronousBlockingTestStaysOffThePoolAcrossAwaits() async {
+        #expect(BlockingTrait.isOnOwnThread)
+        await Task.yield()
+        try? await Task.sleep(for: .milliseconds(1))
+        #expect(BlockingTrait.isOnOwnThread)
+    }
+
+    @Test func anOrdinaryTestRunsOnThePool() async {
+        #expect(!BlockingTrait.isOnOwnThread)
     }
 }
