@@ -21,13 +21,13 @@ struct LibraryCommand: AsyncParsableCommand {
 
     func run() async throws {
         logging.start()
-        let library = await LibraryContext.open()
+        let library = await LibraryContext.openForCommand()
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         if !noTui, !term.isEmpty, term != "dumb", isatty(STDOUT_FILENO) != 0, isatty(STDIN_FILENO) != 0 {
             let (bindings, warning) = TerminalConfig.bindings()
             if let warning { FileHandle.standardError.write(Data("tonearm: \(TextSanitizer.singleLine(warning, maxLength: 300))\n".utf8)) }
             do {
-                try await LibraryController(library: library, output: output, language: .current, bindings: bindings, logger: CLILog.logger).run()
+                try await LibraryController(library: library, output: output, language: .current, bindings: bindings, logger: CommandLog.logger).run()
                 return
             } catch {
                 // curses cannot drive this terminal: fall through to the text summary.

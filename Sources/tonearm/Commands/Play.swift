@@ -4,6 +4,7 @@ import Foundation
 import Library
 import PlayerCore
 import PlayerKit
+import TerminalApp
 
 /// `tonearm play SOURCE...`: plays files, streams and playlists in order; or one thing from the
 /// library: an episode (resuming where the listener stopped), a station or a session.
@@ -48,7 +49,7 @@ struct Play: AsyncParsableCommand {
     /// An episode without audio fails with its own error (no Retry); any other starts at
     /// the saved position (0 once it was finished), and its position is kept while it plays.
     private func playEpisode(_ id: Int64) async throws {
-        let library = await LibraryContext.open()
+        let library = await LibraryContext.openForCommand()
         let episode = await library.attempt("playEpisode") { () throws(PlaybackError) in try library.episodeToPlay(id: id) }
         let recorder = EpisodeProgressRecorder(store: library.store, episodeID: id)
         try await PlaybackRunner(options: playback, services: stream.services(for: []), library: library, observer: { recorder.observe($0) })
@@ -56,14 +57,14 @@ struct Play: AsyncParsableCommand {
     }
 
     private func playStation(_ name: String) async throws {
-        let library = await LibraryContext.open()
+        let library = await LibraryContext.openForCommand()
         let track = await library.attempt("playStation") { () throws(PlaybackError) in try library.store.station(named: name).station.track }
         try await PlaybackRunner(options: playback, services: stream.services(for: [track]), library: library)
             .run(.play(PlayRequest(track: track)), configuration: playback.configuration())
     }
 
     private func playSession(_ name: String) async throws {
-        let library = await LibraryContext.open()
+        let library = await LibraryContext.openForCommand()
         let record = await library.attempt("playSession") { () throws(PlaybackError) in try library.store.session(named: name) }
         try await PlaybackRunner(options: playback, library: library)
             .run(.play(SessionLoader.requestOrFail(for: record.path)), configuration: playback.configuration())

@@ -3,6 +3,7 @@ import AudioEngine
 import Foundation
 import PlayerCore
 import PlayerKit
+import TerminalApp
 import Presentation
 
 extension SessionLoader {
@@ -12,7 +13,7 @@ extension SessionLoader {
         do throws(PlaybackError) {
             return try request(for: path)
         } catch {
-            ErrorOutput.fail(error, detail: error.underlying)
+            CommandFailure.exit(error, detail: error.underlying)
         }
     }
 }
@@ -55,7 +56,7 @@ struct SessionCommand: AsyncParsableCommand {
             do throws(PlaybackError) {
                 (session, json) = try SessionLoader.check(url)
             } catch {
-                ErrorOutput.fail(error, detail: error.underlying)
+                CommandFailure.exit(error, detail: error.underlying)
             }
             let record = await library.attempt("addSession") { () throws(PlaybackError) in
                 try library.store.addSession(name: name ?? session.name ?? url.deletingPathExtension().lastPathComponent, path: url.path, json: json)
@@ -72,10 +73,7 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run(on library: LibraryContext) async throws {
             let sessions = await library.attempt("listSessions") { () throws(PlaybackError) in try library.store.sessions() }
-            if json { return JSONOutput.print(sessions) }
-            guard !sessions.isEmpty else { return print("No sessions yet. Add one with: tonearm session add FILE") }
-            print(TextTable.render(
-                header: ["ID", "STAGES", "NAME", "FILE"], rows: sessions.map { ["\($0.id)", "\($0.stageCount)", $0.name, $0.path] }))
+            json ? JSONOutput.print(sessions) : print(LibraryListing.sessions(sessions))
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PlayerCore
 import PlayerKit
+import TerminalApp
 import Presentation
 
 /// `tonearm errors`: the summary of the locally recorded errors. The events hold an error
@@ -18,13 +19,13 @@ struct ErrorsCommand: LibrarySubcommand {
 
     func run(on library: LibraryContext) async throws {
         if let export {
-            let data = await orFail { () async throws(PlaybackError) in try await Self.wrap { try await library.analytics.exportJSON() } }
-            orFail { () throws(PlaybackError) in try UserFile.write(data, to: export) }
+            let data = await CommandFailure.orExit { () async throws(PlaybackError) in try await Self.wrap { try await library.analytics.exportJSON() } }
+            CommandFailure.orExit { () throws(PlaybackError) in try UserFile.write(data, to: export) }
             print("Wrote \(try await library.analytics.events().count) events to \(export)")
             return
         }
-        let summary = await orFail { () async throws(PlaybackError) in try await Self.wrap { try await library.analytics.summary() } }
-        let retries = await orFail { () async throws(PlaybackError) in
+        let summary = await CommandFailure.orExit { () async throws(PlaybackError) in try await Self.wrap { try await library.analytics.summary() } }
+        let retries = await CommandFailure.orExit { () async throws(PlaybackError) in
             try await Self.wrap { try await library.retryStatistics.persistedSummary() }
         }
         if json {

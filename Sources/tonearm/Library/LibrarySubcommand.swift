@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlayerKit
+import TerminalApp
 
 /// A subcommand that works on the library: its logging is started and the library opened (or the
 /// command ends with the library's typed error) before `run(on:)`.
@@ -11,6 +12,6 @@ protocol LibrarySubcommand: AsyncParsableCommand {
 extension LibrarySubcommand {
     func run() async throws {
         logging.start()
-        try await run(on: await LibraryContext.open())
+        try await run(on: await LibraryContext.openForCommand())
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Library
 import PlayerCore
 import PlayerKit
+import TerminalApp
 import Presentation
 
 /// `tonearm podcast ...`: subscriptions, their episodes, OPML import and export.
@@ -21,9 +22,9 @@ struct PodcastCommand: AsyncParsableCommand {
             let url = try webURL(feedURL, what: "FEED_URL")
             do throws(PlaybackError) {
                 let podcast = try await library.podcasts.add(feedURL: url)
-                print("Added \(podcast.title) (podcast \(podcast.id), \(podcast.episodeCount) episodes)")
+                print(LibraryListing.added(podcast))
             } catch {
-                ErrorOutput.fail(error, operation: .feed)
+                CommandFailure.exit(error, operation: .feed)
             }
         }
     }
@@ -36,11 +37,7 @@ struct PodcastCommand: AsyncParsableCommand {
 
         func run(on library: LibraryContext) async throws {
             let podcasts = await library.attempt("listPodcasts") { () throws(PlaybackError) in try library.store.podcasts() }
-            if json { return JSONOutput.print(podcasts) }
-            guard !podcasts.isEmpty else { return print("No podcasts yet. Add one with: tonearm podcast add FEED_URL") }
-            print(TextTable.render(
-                header: ["ID", "EPISODES", "NEW", "TITLE"],
-                rows: podcasts.map { ["\($0.id)", "\($0.episodeCount)", "\($0.unplayedCount)", $0.title] }))
+            json ? JSONOutput.print(podcasts) : print(LibraryListing.podcasts(podcasts))
         }
     }
 
@@ -55,16 +52,7 @@ struct PodcastCommand: AsyncParsableCommand {
             let episodes = await library.attempt("listEpisodes") { () throws(PlaybackError) in
                 try library.store.episodes(podcastID: try library.store.podcast(matching: podcast).id)
             }
-            if json { return JSONOutput.print(episodes) }
-            guard !episodes.isEmpty else { return print("This podcast has no episodes yet.") }
-            print(TextTable.render(
-                header: ["ID", "DATE", "LENGTH", "STATUS", "TITLE"],
-                rows: episodes.map { episode in
-                    let status = EpisodeText.status(hasAudio: episode.audioURL != nil, played: episode.played, position: episode.position)
-                    return ["\(episode.id)", episode.publishedAt.map(EpisodeText.day) ?? "-", episode.duration.map(EpisodeText.clock) ?? "-",
-                        status, episode.title]
-                }))
-            print("Play one with: tonearm play --episode ID")
+            json ? JSONOutput.print(episodes) : print(LibraryListing.episodes(episodes))
         }
     }
 
@@ -88,7 +76,7 @@ struct PodcastCommand: AsyncParsableCommand {
                     }
                 } catch {
                     failures += 1
-                    ErrorOutput.warn(error, about: target.title, operation: .feed)
+                    CommandFailure.warn(error, about: target.title, operation: .feed)
                 }
             }
             if failures > 0 { throw ExitCode(1) }
@@ -118,22 +106,13 @@ struct PodcastCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let data = orFail { () throws(PlaybackError) in try UserFile.read(file, maxBytes: LibraryLimits.maxOPMLBytes) }
+            let data = CommandFailure.orExit { () throws(PlaybackError) in try UserFile.read(file, maxBytes: LibraryLimits.maxOPMLBytes) }
             let outcomes = await library.attempt("importOPML") { () async throws(PlaybackError) in try await library.podcasts.importOPML(data) }
-            var failed = 0
-            for outcome in outcomes {
-                switch outcome {
-                case .added(let podcast): print("Added \(podcast.title) (podcast \(podcast.id), \(podcast.episodeCount) episodes)")
-                case .alreadyThere(let url): print("Already subscribed: \(WebAddress.display(url))")
-                case .failed: failed += 1
-                }
-            }
-            for told in PodcastLibrary.ImportOutcome.failures(of: outcomes) {
-                let about = told.about.map(WebAddress.display) ?? "\(told.count) \(told.count == 1 ? "feed" : "feeds") not tried"
-                ErrorOutput.warn(told.error, about: about, operation: .feed)
-            }
-            print("\(outcomes.count - failed) of \(outcomes.count) feeds imported")
-            if failed > 0 { throw ExitCode(1) }
+            let report = LibraryListing.opmlImport(outcomes)
+            report.lines.forEach { print($0) }
+            for failure in report.failures { CommandFailure.warn(failure.error, about: failure.about, operation: .feed) }
+            print(report.summary)
+            if !report.failures.isEmpty { throw ExitCode(1) }
         }
     }
 
@@ -146,7 +125,7 @@ struct PodcastCommand: AsyncParsableCommand {
         func run(on library: LibraryContext) async throws {
             let data = await library.attempt("exportOPML") { () throws(PlaybackError) in try library.podcasts.exportOPML() }
             guard let file else { return FileHandle.standardOutput.write(data) }
-            orFail { () throws(PlaybackError) in try UserFile.write(data, to: file) }
+            CommandFailure.orExit { () throws(PlaybackError) in try UserFile.write(data, to: file) }
         }
     }
 }

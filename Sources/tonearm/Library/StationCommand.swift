@@ -3,6 +3,7 @@ import Foundation
 import Library
 import PlayerCore
 import PlayerKit
+import TerminalApp
 import Presentation
 import Streaming
 
@@ -35,12 +36,12 @@ struct StationCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let data = orFail { () throws(PlaybackError) in try UserFile.read(file, maxBytes: StreamingLimits.maxPlaylistBytes) }
+            let data = CommandFailure.orExit { () throws(PlaybackError) in try UserFile.read(file, maxBytes: StreamingLimits.maxPlaylistBytes) }
             let result = await library.attempt("importStations") { () throws(PlaybackError) in
                 try library.importStations(data, file: URL(fileURLWithPath: file))
             }
             for station in result.added { print("Added \(station.name) (station \(station.id))") }
-            for (name, error) in result.failed { ErrorOutput.warn(error, about: name) }
+            for (name, error) in result.failed { CommandFailure.warn(error, about: name) }
             print("\(result.added.count) of \(result.entries) entries added")
             if result.added.isEmpty && result.entries > 0 { throw ExitCode(1) }
         }
@@ -54,11 +55,7 @@ struct StationCommand: AsyncParsableCommand {
 
         func run(on library: LibraryContext) async throws {
             let stations = await library.attempt("listStations") { () throws(PlaybackError) in try library.store.stations() }
-            if json { return JSONOutput.print(stations) }
-            guard !stations.isEmpty else { return print("No stations yet. Add one with: tonearm station add NAME URL") }
-            print(TextTable.render(
-                header: ["ID", "NAME", "GENRE", "ADDRESS"],
-                rows: stations.map { ["\($0.id)", $0.name, $0.genre ?? "-", WebAddress.display($0.url)] }))
+            json ? JSONOutput.print(stations) : print(LibraryListing.stations(stations))
         }
     }
 

@@ -37,8 +37,8 @@ struct PlaybackRunner {
     func run(_ item: PlayerEvent.Replacement, configuration: PlayerStateMachine.Configuration) async throws {
         var services = services
         // The command's log: the player's decisions and every request of its sources and services.
-        services.logger = CLILog.logger
-        services.network = NetworkClient(logger: CLILog.logger)
+        services.logger = CommandLog.logger
+        services.network = NetworkClient(logger: CommandLog.logger)
         if services.analytics == nil {
             // Every error of every playback goes to the library's local analytics.
             let opened: LibraryContext?
@@ -55,7 +55,7 @@ struct PlaybackRunner {
             if let notice { FileHandle.standardError.write(Data((notice + "\n").utf8)) }
         } catch {
             if let analytics = services.analytics { await analytics.record(error, operation: "openOutput") }
-            ErrorOutput.fail(error)
+            CommandFailure.exit(error)
         }
         let fast = session.mode == .asFastAsPossible
         var console = ConsolePlayback(interface: options.interface(machineOutput: options.events == .jsonl || rendering || fast))
@@ -65,9 +65,9 @@ struct PlaybackRunner {
         console.connectivity = services.connectivity
         console.mpris = !(rendering || fast)
         do throws(PlaybackError) {
-            if let failure = try await console.run(.replace(item), on: session, observer: observer) { ErrorOutput.fail(failure) }
+            if let failure = try await console.run(.replace(item), on: session, observer: observer) { CommandFailure.exit(failure) }
         } catch {
-            ErrorOutput.fail(error)
+            CommandFailure.exit(error)
         }
         if case .wav(let path, _) = session.output, !console.jsonEvents {
             FileHandle.standardError.write(Data("Wrote \(path)\n".utf8))

@@ -2,8 +2,8 @@ import Foundation
 import PlayerCore
 
 /// Prints values as the `--json` output of list commands: one array, keys sorted, ISO-8601 dates.
-enum JSONOutput {
-    static func print<T: Encodable>(_ value: T) {
+public enum JSONOutput {
+    public static func print<T: Encodable>(_ value: T) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
@@ -11,7 +11,7 @@ enum JSONOutput {
             let data = try encoder.encode(value)
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         } catch {
-            ErrorOutput.fail(PlaybackError(.unknown, underlying: "encoding JSON: \(error)"))
+            CommandFailure.exit(PlaybackError(.unknown, underlying: "encoding JSON: \(error)"))
         }
     }
 }

@@ -7,18 +7,18 @@ import Presentation
 /// Opening the library from a command: its failure or a kept-aside database is said on stderr.
 extension LibraryContext {
     /// Opens the library or exits with its typed error.
-    static func open() async -> LibraryContext {
+    public static func openForCommand() async -> LibraryContext {
         do throws(PlaybackError) {
-            return try await opened()
+            return try await openedForCommand()
         } catch {
-            ErrorOutput.fail(error, detail: error.code == .libraryUnavailable ? LibraryPaths.dataDirectory().path : nil)
+            CommandFailure.exit(error, detail: error.code == .libraryUnavailable ? LibraryPaths.dataDirectory().path : nil)
         }
     }
 
     /// Opens the library, or nil (with a warning) so playback can go on without it.
-    static func openForPlayback() async -> LibraryContext? {
+    public static func openForPlayback() async -> LibraryContext? {
         do throws(PlaybackError) {
-            return try await opened()
+            return try await openedForCommand()
         } catch {
             let text = error.text(in: .current)
             FileHandle.standardError.write(Data("tonearm: \(text.title): \(text.message) Errors are not recorded this time.\n".utf8))
@@ -29,19 +29,20 @@ extension LibraryContext {
     /// Runs one library operation; a failure is recorded in the error analytics like every other
     /// error, printed with its explanation, and ends the command (status 1).
     @discardableResult
-    func attempt<T>(_ operation: AnalyticsIdentifier, _ body: () async throws(PlaybackError) -> T) async -> T {
+    public func attempt<T>(_ operation: AnalyticsIdentifier, _ body: () async throws(PlaybackError) -> T) async -> T {
         do {
             return try await body()
         } catch {
             await analytics.record(error, operation: operation)
-            ErrorOutput.fail(error)
+            CommandFailure.exit(error)
         }
     }
 
-    private static func opened() async throws(PlaybackError) -> LibraryContext {
-        let library = try await LibraryContext.open(logger: CLILog.logger)
+    private static func openedForCommand() async throws(PlaybackError) -> LibraryContext {
+        let library = try await LibraryContext.open(logger: CommandLog.logger)
         if let recovery = library.recovery {
             let text = recovery.error.text(in: .current)
+            CommandLog.logger.warning("library: damaged database kept aside", metadata: CommandFailure.metadata(recovery.error))
             FileHandle.standardError.write(
                 Data("tonearm: \(text.title): \(text.message)\n\(text.recoverySuggestion)\n(kept at \(recovery.movedAsideTo.path))\n".utf8))
         }

@@ -1,0 +1,68 @@
+import Foundation
+import Library
+import PlayerCore
+import PlayerKit
+import Presentation
+
+/// What the library's list commands print on a terminal: a table, or a hint at how to fill an
+/// empty list. Pure, so the wording is tested without running the program.
+public enum LibraryListing {
+    public static func stations(_ stations: [StationRecord]) -> String {
+        guard !stations.isEmpty else { return "No stations yet. Add one with: tonearm station add NAME URL" }
+        return TextTable.render(
+            header: ["ID", "NAME", "GENRE", "ADDRESS"],
+            rows: stations.map { ["\($0.id)", $0.name, $0.genre ?? "-", WebAddress.display($0.url)] })
+    }
+
+    public static func podcasts(_ podcasts: [PodcastRecord]) -> String {
+        guard !podcasts.isEmpty else { return "No podcasts yet. Add one with: tonearm podcast add FEED_URL" }
+        return TextTable.render(
+            header: ["ID", "EPISODES", "NEW", "TITLE"],
+            rows: podcasts.map { ["\($0.id)", "\($0.episodeCount)", "\($0.unplayedCount)", $0.title] })
+    }
+
+    public static func episodes(_ episodes: [EpisodeRecord]) -> String {
+        guard !episodes.isEmpty else { return "This podcast has no episodes yet." }
+        let table = TextTable.render(
+            header: ["ID", "DATE", "LENGTH", "STATUS", "TITLE"],
+            rows: episodes.map { episode in
+                let status = EpisodeText.status(hasAudio: episode.audioURL != nil, played: episode.played, position: episode.position)
+                return [
+                    "\(episode.id)", episode.publishedAt.map(EpisodeText.day) ?? "-", episode.duration.map(EpisodeText.clock) ?? "-",
+                    status, episode.title,
+                ]
+            })
+        return table + "\nPlay one with: tonearm play --episode ID"
+    }
+
+    public static func sessions(_ sessions: [SessionRecord]) -> String {
+        guard !sessions.isEmpty else { return "No sessions yet. Add one with: tonearm session add FILE" }
+        return TextTable.render(
+            header: ["ID", "STAGES", "NAME", "FILE"], rows: sessions.map { ["\($0.id)", "\($0.stageCount)", $0.name, $0.path] })
+    }
+
+    /// The line for a podcast just subscribed to.
+    public static func added(_ podcast: PodcastRecord) -> String {
+        "Added \(podcast.title) (podcast \(podcast.id), \(podcast.episodeCount) episodes)"
+    }
+
+    /// The lines of an OPML import (one per feed imported or already there), the failures to
+    /// report (one per host or feed) and the closing count.
+    public static func opmlImport(_ outcomes: [PodcastLibrary.ImportOutcome])
+        -> (lines: [String], failures: [(about: String, error: PlaybackError)], summary: String)
+    {
+        var lines: [String] = []
+        var failed = 0
+        for outcome in outcomes {
+            switch outcome {
+            case .added(let podcast): lines.append(added(podcast))
+            case .alreadyThere(let url): lines.append("Already subscribed: \(WebAddress.display(url))")
+            case .failed: failed += 1
+            }
+        }
+        let failures = PodcastLibrary.ImportOutcome.failures(of: outcomes).map { told in
+            (about: told.about.map(WebAddress.display) ?? "\(told.count) \(told.count == 1 ? "feed" : "feeds") not tried", error: told.error)
+        }
+        return (lines, failures, "\(outcomes.count - failed) of \(outcomes.count) feeds imported")
+    }
+}
