@@ -14,7 +14,7 @@ import Synchronization
 /// whole track's, and the seam (back to back, or overlapped by the loop crossfade) happens here,
 /// below the state machine, which sees one track.
 final class Deck: @unchecked Sendable {
-    let node: PlayerNode
+    let node: DeckID
     let loadID: LoadID
     let track: Track
     let duration: Double?
@@ -36,7 +36,7 @@ final class Deck: @unchecked Sendable {
     /// Frames decoded per step of the decode thread.
     static let decodeChunkFrames = 8192
 
-    init(node: PlayerNode, loadID: LoadID, track: Track, decoder: any AudioDecoder, startAt seconds: Double, lookaheadFrames: Int) {
+    init(node: DeckID, loadID: LoadID, track: Track, decoder: any AudioDecoder, startAt seconds: Double, lookaheadFrames: Int) {
         self.node = node
         self.loadID = loadID
         self.track = track

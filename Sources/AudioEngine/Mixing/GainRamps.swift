@@ -67,8 +67,8 @@ struct MasterGain: Sendable {
 /// A crossfade between two decks: progress runs 0...1 at `rate` per output frame; the gains come
 /// from `FadeCurve`, exactly the function the state machine uses for pause snapshots.
 struct CrossfadeRamp: Sendable {
-    let from: PlayerNode
-    let to: PlayerNode
+    let from: DeckID
+    let to: DeckID
     let curve: FadeCurve
     /// The crossfade's full length, frames (for the snapshot's original duration).
     let durationFrames: Int64
@@ -77,7 +77,7 @@ struct CrossfadeRamp: Sendable {
     /// Frame of the outgoing track at which mixing begins; nil once started.
     var startAtFromFrame: Int64?
 
-    init(from: PlayerNode, to: PlayerNode, durationFrames: Int64, curve: FadeCurve, startAtFromFrame: Int64?) {
+    init(from: DeckID, to: DeckID, durationFrames: Int64, curve: FadeCurve, startAtFromFrame: Int64?) {
         self.from = from
         self.to = to
         self.curve = curve

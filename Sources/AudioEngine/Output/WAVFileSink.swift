@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import PlayerCore
+import Synchronization
 
 /// Writes the mix to a RIFF/WAVE file: 48 kHz stereo, either 16-bit PCM (`WAVE_FORMAT_PCM`) or
 /// 32-bit float (`WAVE_FORMAT_IEEE_FLOAT`, with the `fact` chunk that format requires).
@@ -18,9 +19,9 @@ import PlayerCore
 /// - File errors map to typed codes: a missing directory -> `fileNotFound`, no permission or a
 ///   read-only file system -> `permissionDenied`, anything else from errno.
 ///
-/// Driven by one render thread; the state is guarded by a lock so other threads may read
+/// Driven by one render thread; the open file is guarded by a `Mutex` so other threads may read
 /// `framesWritten`.
-public final class WAVFileSink: AudioSink, @unchecked Sendable {
+public final class WAVFileSink: AudioSink, Sendable {
     /// How samples are stored.
     public enum Encoding: Sendable, Equatable {
         /// Signed 16-bit little-endian integers, format tag 1.
@@ -45,11 +46,17 @@ public final class WAVFileSink: AudioSink, @unchecked Sendable {
     public var isRealtime: Bool { false }
 
     private let dataLimit: Int64
-    private let lock = NSLock()
-    private var file: UnsafeMutablePointer<FILE>?
-    private var dataBytes: Int64 = 0
-    private var totalFrames: Int64 = 0
-    private var scratch: [UInt8] = []
+    private let state = Mutex(State())
+
+    /// The file being written and how much of it is sample data. A C `FILE` pointer is not
+    /// `Sendable`; this state is reached only through the `Mutex`, one thread at a time.
+    private struct State: @unchecked Sendable {
+        var file: UnsafeMutablePointer<FILE>?
+        var dataBytes: Int64 = 0
+        var totalFrames: Int64 = 0
+        /// Reused for the 16-bit conversion, so a write allocates nothing.
+        var scratch: [UInt8] = []
+    }
 
     public convenience init(path: String, encoding: Encoding) {
         self.init(path: path, encoding: encoding, maxDataBytes: Self.maxDataBytes(for: encoding))
@@ -65,73 +72,73 @@ public final class WAVFileSink: AudioSink, @unchecked Sendable {
     deinit { close() }
 
     /// Frames written to the current file (reset by `open`).
-    public var framesWritten: Int64 { lock.withLock { totalFrames } }
+    public var framesWritten: Int64 { state.withLock { $0.totalFrames } }
 
     /// Creates (or truncates) the file and writes a provisional header.
     public func open() throws(PlaybackError) {
-        lock.lock()
-        defer { lock.unlock() }
-        if file != nil { closeLocked() }
-        guard let handle = fopen(path, "wb") else {
-            let code = errno
-            throw PlaybackError.from(errno: code, underlying: "cannot create WAV file: \(String(cString: strerror(code)))")
-        }
-        setvbuf(handle, nil, _IOFBF, 256 * 1024)
-        file = handle
-        dataBytes = 0
-        totalFrames = 0
-        do {
-            try writeBytes(header(dataBytes: 0, frames: 0), to: handle)
-        } catch {
-            fclose(handle)
-            file = nil
-            throw error
+        try state.withLock { (state) throws(PlaybackError) in
+            if state.file != nil { close(&state) }
+            guard let handle = fopen(path, "wb") else {
+                let code = errno
+                throw PlaybackError.from(errno: code, underlying: "cannot create WAV file: \(String(cString: strerror(code)))")
+            }
+            setvbuf(handle, nil, _IOFBF, 256 * 1024)
+            state = State(file: handle)
+            do throws(PlaybackError) {
+                try writeBytes(header(dataBytes: 0, frames: 0), to: handle)
+            } catch {
+                fclose(handle)
+                state.file = nil
+                throw error
+            }
         }
     }
 
     public func write(_ samples: UnsafePointer<Float>, frames: Int) throws(PlaybackError) {
         guard frames > 0 else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        guard let handle = file else {
+        try state.withLock { (state) throws(PlaybackError) in try write(samples, frames: frames, into: &state) }
+    }
+
+    private func write(_ samples: UnsafePointer<Float>, frames: Int, into state: inout State) throws(PlaybackError) {
+        guard let handle = state.file else {
             throw PlaybackError(.audioOutputUnavailable, underlying: "WAV file sink is not open")
         }
         let count = frames * AudioFormat.channelCount
         let bytes = count * encoding.bytesPerSample
-        guard dataBytes + Int64(bytes) <= dataLimit else {
+        guard state.dataBytes + Int64(bytes) <= dataLimit else {
             throw PlaybackError(
                 .unsupportedFormat,
-                underlying: "WAV files are limited to 4 GiB; \(totalFrames) frames were written")
+                underlying: "WAV files are limited to 4 GiB; \(state.totalFrames) frames were written")
         }
         switch encoding {
         case .float32:
             // Floats are stored as they are (little-endian on every platform Tonearm runs on).
             try writeRaw(UnsafeRawPointer(samples), count: bytes, to: handle)
         case .pcm16:
-            if scratch.count < bytes { scratch = [UInt8](repeating: 0, count: bytes) }
-            scratch.withUnsafeMutableBytes { raw in
+            if state.scratch.count < bytes { state.scratch = [UInt8](repeating: 0, count: bytes) }
+            state.scratch.withUnsafeMutableBytes { raw in
                 let out = raw.bindMemory(to: Int16.self)
                 for i in 0..<count { out[i] = Self.pcm16(samples[i]).littleEndian }
             }
-            let written = scratch.withUnsafeBytes { fwrite($0.baseAddress!, 1, bytes, handle) }
+            let written = state.scratch.withUnsafeBytes { fwrite($0.baseAddress!, 1, bytes, handle) }
             if written != bytes { throw Self.ioError(errno) }
         }
-        dataBytes += Int64(bytes)
-        totalFrames += Int64(frames)
+        state.dataBytes += Int64(bytes)
+        state.totalFrames += Int64(frames)
     }
 
     /// Flushes buffered samples to the file.
     public func drain() throws(PlaybackError) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let handle = file else { return }
-        if fflush(handle) != 0 { throw Self.ioError(errno) }
+        try state.withLock { (state) throws(PlaybackError) in
+            guard let handle = state.file else { return }
+            if fflush(handle) != 0 { throw Self.ioError(errno) }
+        }
     }
 
     /// Patches the header's sizes and closes the file. Errors here cannot be reported (the
     /// protocol's `close` does not throw); call `drain` first to see write errors.
     public func close() {
-        lock.withLock { closeLocked() }
+        state.withLock { close(&$0) }
     }
 
     /// A file has no device to lose.
@@ -144,14 +151,14 @@ public final class WAVFileSink: AudioSink, @unchecked Sendable {
         return Int16((clipped * 32767).rounded())
     }
 
-    // MARK: - Private (called with the lock held)
+    // MARK: - Private
 
-    private func closeLocked() {
-        guard let handle = file else { return }
-        file = nil
+    private func close(_ state: inout State) {
+        guard let handle = state.file else { return }
+        state.file = nil
         fflush(handle)
         if fseek(handle, 0, SEEK_SET) == 0 {
-            try? writeBytes(header(dataBytes: dataBytes, frames: totalFrames), to: handle)
+            try? writeBytes(header(dataBytes: state.dataBytes, frames: state.totalFrames), to: handle)
         }
         fclose(handle)
     }

@@ -44,7 +44,7 @@ public actor AudioPlayer {
     /// Network sources' connection facts, folded per deck (see `ConnectionMailbox`).
     private let connections = ConnectionMailbox()
     /// Wakes the actor when a deck's mailbox has news; at most one wake-up per deck is queued.
-    private let connectionWakeUps: AsyncStream<PlayerNode>.Continuation
+    private let connectionWakeUps: AsyncStream<DeckID>.Continuation
     private var machine: PlayerStateMachine
     private let engine: RenderEngine
     private let decoders: any DecoderFactory
@@ -57,7 +57,7 @@ public actor AudioPlayer {
     private var timerTokens: UInt64 = 0
     /// The load in flight on each deck, so it can be abandoned (a stop, a skip, a new attempt), and
     /// its id, so a fact from an abandoned load's connection is dropped.
-    private var loads: [PlayerNode: (id: LoadID, load: LoadCancellation)] = [:]
+    private var loads: [DeckID: (id: LoadID, load: LoadCancellation)] = [:]
     private var audioTime: Double = 0
     private var lastPublished: PlayerState?
     private var running = false
@@ -82,7 +82,7 @@ public actor AudioPlayer {
         self.decoders = decoders
         self.clock = PlayerClock(clock)
         self.options = options
-        let (wakeUps, wakeUpContinuation) = AsyncStream.makeStream(of: PlayerNode.self, bufferingPolicy: .unbounded)
+        let (wakeUps, wakeUpContinuation) = AsyncStream.makeStream(of: DeckID.self, bufferingPolicy: .unbounded)
         connectionWakeUps = wakeUpContinuation
         let (reports, reportContinuation) = AsyncStream.makeStream(of: (EngineReport, UInt64).self, bufferingPolicy: .unbounded)
         self.reportContinuation = reportContinuation
@@ -217,7 +217,7 @@ public actor AudioPlayer {
     /// Hands the machine what a deck's connection did since the last delivery: drops in order,
     /// then whether the source is dry (and since when) or receiving. News of a load no longer on
     /// the deck is dropped.
-    private func deliverConnectionNews(_ deck: PlayerNode) {
+    private func deliverConnectionNews(_ deck: DeckID) {
         guard let news = connections.take(deck), loads[deck]?.id == news.load else { return }
         for (cause, at) in news.drops { apply(.streamDropped(deck, cause: cause, at: at), at: at) }
         guard let flow = news.flow else { return }
@@ -308,7 +308,7 @@ public actor AudioPlayer {
         guard timers[timer.slot]?.token == token else { return }
         timers[timer.slot] = nil
         // A stall is decided on the connections' latest facts, not on ones still queued.
-        if timer == .stallCheck { for deck in [PlayerNode.a, .b] { deliverConnectionNews(deck) } }
+        if timer == .stallCheck { for deck in [DeckID.a, .b] { deliverConnectionNews(deck) } }
         apply(.timerFired(timer, at: PlayerTime(seconds: clock.now())))
     }
 
@@ -318,7 +318,7 @@ public actor AudioPlayer {
     /// A network track sounds only once `network.startSeconds` of audio are buffered; meanwhile
     /// the fill is reported (`bufferProgress`). How long that may take is the machine's decision
     /// (its still-connecting and opening timers), not the loader's.
-    private func load(_ id: LoadID, deck node: PlayerNode, track: Track, from: Double) {
+    private func load(_ id: LoadID, deck node: DeckID, track: Track, from: Double) {
         loads.removeValue(forKey: node)?.load.cancel()
         let mailbox = connections
         let wakeUps = connectionWakeUps

@@ -27,15 +27,15 @@ final class ConnectionMailbox: Sendable {
         var drySince: PlayerTime?
     }
 
-    private let boxes = Mutex<[PlayerNode: Box]>([:])
+    private let boxes = Mutex<[DeckID: Box]>([:])
 
     /// A new load on `deck`: news of the previous one is forgotten.
-    func begin(_ deck: PlayerNode, load: LoadID) {
+    func begin(_ deck: DeckID, load: LoadID) {
         boxes.withLock { $0[deck] = Box(news: News(load: load)) }
     }
 
     /// Records `fact`; true when the caller must queue a wake-up for `deck`.
-    func post(_ fact: ConnectionFact, deck: PlayerNode, load: LoadID, at: PlayerTime) -> Bool {
+    func post(_ fact: ConnectionFact, deck: DeckID, load: LoadID, at: PlayerTime) -> Bool {
         boxes.withLock { boxes in
             guard var box = boxes[deck], box.news.load == load else { return false }
             switch fact {
@@ -59,7 +59,7 @@ final class ConnectionMailbox: Sendable {
     }
 
     /// The news since the last call, or nil when there is none.
-    func take(_ deck: PlayerNode) -> News? {
+    func take(_ deck: DeckID) -> News? {
         boxes.withLock { boxes in
             guard var box = boxes[deck] else { return nil }
             box.wakeUpQueued = false

@@ -19,23 +19,23 @@ final class RenderEngine: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     // Render-thread state.
-    private var decks: [PlayerNode: Deck] = [:]
-    private var expected: [PlayerNode: LoadID] = [:]
-    private var audible: Set<PlayerNode> = []
-    private var active: PlayerNode?
+    private var decks: [DeckID: Deck] = [:]
+    private var expected: [DeckID: LoadID] = [:]
+    private var audible: Set<DeckID> = []
+    private var active: DeckID?
     private var crossfade: CrossfadeRamp?
     private var master = MasterGain()
     private var holding = false
     private var outputDown = false
     private var framesWritten: Int64 = 0
     private var framesSinceReport: Int64 = 0
-    private var underrunning: Set<PlayerNode> = []
+    private var underrunning: Set<DeckID> = []
     /// Decks whose source failed: reported once, then left alone until unloaded.
-    private var failed: Set<PlayerNode> = []
-    private var endReported: Set<PlayerNode> = []
-    private var awaitingData: Set<PlayerNode> = []
+    private var failed: Set<DeckID> = []
+    private var endReported: Set<DeckID> = []
+    private var awaitingData: Set<DeckID> = []
     /// Decks whose source ran out in the block being rendered; reported once it is written.
-    private var endedThisBlock: [PlayerNode] = []
+    private var endedThisBlock: [DeckID] = []
 
     private var mix: [Float]
     private var scratchA: [Float]
@@ -229,14 +229,14 @@ final class RenderEngine: @unchecked Sendable {
     // MARK: Rendering
 
     private func renderBlock() {
-        guard let activeNode = active, let activeDeck = decks[activeNode] else { return }
+        guard let activeID = active, let activeDeck = decks[activeID] else { return }
         // Blocks end on report boundaries (positions every 50 ms of audio exactly) and where a
         // ramp ends, so decisions and fades land on exact frames.
         var frames = min(blockFrames, Int(max(1, Self.reportInterval - framesSinceReport)))
         if master.isRamping { frames = min(frames, Int(max(1, master.remaining))) }
 
         // A crossfade armed for a frame of the outgoing track starts exactly there.
-        if var c = crossfade, let startAt = c.startAtFromFrame, c.from == activeNode {
+        if var c = crossfade, let startAt = c.startAtFromFrame, c.from == activeID {
             // A point past the source's real end (containers overstate lengths) means "at the end".
             let atEnd = activeDeck.sourceEnded && activeDeck.bufferedFrames == 0
             let k = startAt - activeDeck.positionFrame
@@ -408,7 +408,7 @@ final class RenderEngine: @unchecked Sendable {
     }
 
     /// Forgets a deck's underrun and failure (a new deck in its slot, or it was unloaded).
-    private func resetHealth(_ node: PlayerNode) {
+    private func resetHealth(_ node: DeckID) {
         failed.remove(node)
         underrunning.remove(node)
     }

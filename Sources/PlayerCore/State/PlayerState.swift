@@ -109,7 +109,7 @@ public struct CrossfadePauseSnapshot: Sendable, Hashable, Codable {
     /// Position (s) of the track fading in.
     public let inactivePosition: TimeInterval
     /// The deck that was fading out.
-    public let activePlayer: PlayerNode
+    public let activePlayer: DeckID
     /// The crossfade's full length (s).
     public let originalDuration: TimeInterval
     public let curve: FadeCurve
@@ -118,7 +118,7 @@ public struct CrossfadePauseSnapshot: Sendable, Hashable, Codable {
 
     public init(
         activeVolume: Float, inactiveVolume: Float, activePosition: TimeInterval, inactivePosition: TimeInterval,
-        activePlayer: PlayerNode, originalDuration: TimeInterval, curve: FadeCurve, takenAt: PlayerTime
+        activePlayer: DeckID, originalDuration: TimeInterval, curve: FadeCurve, takenAt: PlayerTime
     ) {
         self.activeVolume = activeVolume
         self.inactiveVolume = inactiveVolume

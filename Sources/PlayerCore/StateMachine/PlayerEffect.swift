@@ -4,25 +4,25 @@ import Foundation
 /// store). The machine decides; the `AudioPlayer` actor performs, in order.
 public enum PlayerEffect: Sendable, Equatable {
     /// Open `track` on `deck` and decode from `position`, silent until `start` or a crossfade.
-    case load(LoadID, deck: PlayerNode, track: Track, from: TimeInterval)
+    case load(LoadID, deck: DeckID, track: Track, from: TimeInterval)
     /// Make a loaded deck audible (with a short de-click ramp).
-    case start(PlayerNode)
+    case start(DeckID)
     /// Stop decoding on a deck and release it.
-    case unload(PlayerNode)
+    case unload(DeckID)
     /// Ramp to silence (<= 20 ms) and hold both decks where they are.
     case pauseOutput
     /// Ramp back up from where the decks were held.
     case resumeOutput
-    case seek(PlayerNode, to: TimeInterval)
+    case seek(DeckID, to: TimeInterval)
     /// Mix from one deck into the other. `atPosition` is the outgoing deck's position at which to
     /// begin, sample-accurately; nil means now.
-    case scheduleCrossfade(from: PlayerNode, to: PlayerNode, duration: TimeInterval, curve: FadeCurve, atPosition: TimeInterval?)
+    case scheduleCrossfade(from: DeckID, to: DeckID, duration: TimeInterval, curve: FadeCurve, atPosition: TimeInterval?)
     /// Resume a paused crossfade from `progress` with its original length and curve.
     case continueCrossfade(fromProgress: Float, duration: TimeInterval, curve: FadeCurve)
     /// Finish the running crossfade within `duration` seconds.
     case quickFinishCrossfade(duration: TimeInterval)
     /// End a crossfade at once: `keep` goes to full gain, the other deck is released.
-    case abortCrossfade(keep: PlayerNode)
+    case abortCrossfade(keep: DeckID)
     /// Fade the whole mix to silence over `duration`, then report `fadeOutCompleted`.
     case fadeOut(duration: TimeInterval)
     /// Report `timerFired(timer, at:)` at instant `at` of the player's clock, replacing whatever
@@ -35,7 +35,7 @@ public enum PlayerEffect: Sendable, Equatable {
     /// The deck's network connection is dead (the machine's stall decision): the source gives it up
     /// with `cause`. A source that can resume (an episode) asks again at the same byte; any other
     /// fails, and its deck reports the error once its buffered audio has played.
-    case abandonConnection(PlayerNode, cause: PlaybackError)
+    case abandonConnection(DeckID, cause: PlaybackError)
     /// Save where the listener is (pause, stop, failure; the shell also saves every 5 s).
     case persistPosition(ResumePoint)
     /// A problem that does not stop playback (the next item could not load and was skipped).

@@ -33,13 +33,13 @@ public enum PlayerEvent: Sendable, Equatable {
     /// The source of a `load` effect could not be opened.
     case loadFailed(LoadID, PlaybackError, at: PlayerTime)
     /// Fill level (0...1) towards the start/restart threshold of a network deck.
-    case bufferProgress(PlayerNode, fill: Float)
+    case bufferProgress(DeckID, fill: Float)
     /// The deck's buffer ran dry while playing (rendering: the render thread is waiting for data).
-    case underrun(PlayerNode)
+    case underrun(DeckID)
     /// The deck's buffer is full enough again after an underrun (rendering: data came).
-    case refilled(PlayerNode)
+    case refilled(DeckID)
     /// Playback position of a deck, in seconds, at least 10 times a second while sounding.
-    case positionChanged(PlayerNode, position: TimeInterval)
+    case positionChanged(DeckID, position: TimeInterval)
     /// A scheduled crossfade began mixing.
     case crossfadeStarted
     /// Crossfade progress (0...1) with both decks' positions, at least every 100 ms.
@@ -47,18 +47,18 @@ public enum PlayerEvent: Sendable, Equatable {
     case crossfadeCompleted
     case fadeOutCompleted
     /// The deck's source reached its end (for a live stream: the connection ended cleanly).
-    case trackEnded(PlayerNode, at: PlayerTime)
+    case trackEnded(DeckID, at: PlayerTime)
     /// The deck's network connection broke (reported by the source when it happens, before the
     /// audio already buffered has played out).
-    case streamDropped(PlayerNode, cause: PlaybackError, at: PlayerTime)
+    case streamDropped(DeckID, cause: PlaybackError, at: PlayerTime)
     /// The deck's source ran dry at `at`, and has been dry since: its reader waits and no bytes
     /// come (a slow or silent server, or one that has not answered yet). How long that may last is
     /// the machine's decision (`Configuration.stallTimeout`).
-    case stalled(PlayerNode, at: PlayerTime)
+    case stalled(DeckID, at: PlayerTime)
     /// Bytes reach the deck's source again after `stalled`.
-    case receiving(PlayerNode, at: PlayerTime)
+    case receiving(DeckID, at: PlayerTime)
     /// Any other failure; `deck` is nil when it is not tied to one deck.
-    case errorOccurred(PlayerNode?, PlaybackError, at: PlayerTime)
+    case errorOccurred(DeckID?, PlaybackError, at: PlayerTime)
     /// A timer the machine scheduled (`PlayerEffect.scheduleTimer`) is due.
     case timerFired(PlayerTimer, at: PlayerTime)
     /// The connectivity monitor's verdict changed.

@@ -102,7 +102,7 @@ extension PlayerStateMachine {
         return effects
     }
 
-    mutating func bufferProgress(_ deck: PlayerNode, fill: Float) -> [PlayerEffect] {
+    mutating func bufferProgress(_ deck: DeckID, fill: Float) -> [PlayerEffect] {
         let f = min(1, max(0, fill.isFinite ? fill : 0))
         switch state {
         case .preparing(let track):
@@ -123,7 +123,7 @@ extension PlayerStateMachine {
     /// The active deck has no data. In real time the listener hears it at once: `buffering`. While
     /// rendering, a starvation only becomes `buffering` once it has lasted `underrunGrace`
     /// (`timerFired(.starvationCheck)`).
-    mutating func underrun(_ deck: PlayerNode) -> [PlayerEffect] {
+    mutating func underrun(_ deck: DeckID) -> [PlayerEffect] {
         guard case .playing(let track) = state, deck == activeDeck else { return [] }
         guard configuration.underrunGrace > 0 else {
             underrunSince = lastKnownTime
@@ -135,7 +135,7 @@ extension PlayerStateMachine {
         return []
     }
 
-    mutating func refilled(_ deck: PlayerNode) -> [PlayerEffect] {
+    mutating func refilled(_ deck: DeckID) -> [PlayerEffect] {
         guard deck == activeDeck else { return [] }
         starvingSince = nil
         guard case .buffering(let track, _, .underrun) = state else { return [] }
@@ -144,7 +144,7 @@ extension PlayerStateMachine {
         return []
     }
 
-    mutating func positionChanged(_ deck: PlayerNode, to newPosition: TimeInterval) -> [PlayerEffect] {
+    mutating func positionChanged(_ deck: DeckID, to newPosition: TimeInterval) -> [PlayerEffect] {
         guard deck == activeDeck, newPosition.isFinite, newPosition >= 0 else { return [] }
         switch state {
         case .playing(let track):
@@ -203,7 +203,7 @@ extension PlayerStateMachine {
         return effects + (endedNaturally ? [.trackFinished(track)] : [])
     }
 
-    mutating func trackEnded(_ deck: PlayerNode, at: PlayerTime) -> [PlayerEffect] {
+    mutating func trackEnded(_ deck: DeckID, at: PlayerTime) -> [PlayerEffect] {
         switch state {
         case .playing(let track), .buffering(let track, _, _):
             guard deck == activeDeck else { return [] }
@@ -259,7 +259,7 @@ extension PlayerStateMachine {
     /// A network source says its connection broke. What the deck already holds still plays: a drop
     /// reaches the listener when that audio runs out, as the deck's error (`errorOccurred`), and
     /// the reconnect starts then. Only where nothing is left to play is the drop acted on at once.
-    mutating func streamDropped(_ deck: PlayerNode, cause: PlaybackError, at: PlayerTime) -> [PlayerEffect] {
+    mutating func streamDropped(_ deck: DeckID, cause: PlaybackError, at: PlayerTime) -> [PlayerEffect] {
         // The drop ends the dry spell's question: the connection is gone, not slow.
         drySince[deck] = nil
         switch state {
@@ -287,7 +287,7 @@ extension PlayerStateMachine {
         }
     }
 
-    mutating func errorOccurred(_ deck: PlayerNode?, _ error: PlaybackError, at: PlayerTime) -> [PlayerEffect] {
+    mutating func errorOccurred(_ deck: DeckID?, _ error: PlaybackError, at: PlayerTime) -> [PlayerEffect] {
         if error.code == .audioOutputLost { return outputLost(at: at) }
         switch state {
         case .idle, .finished, .failed:

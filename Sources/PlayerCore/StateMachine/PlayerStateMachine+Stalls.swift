@@ -16,14 +16,14 @@ extension PlayerStateMachine {
     /// `since`: when the current dry spell began (a shell may fold several reports into one). The
     /// later of it and the machine's own start wins: a resume or a given-up connection restarts
     /// the wait, and a report of the same spell must not take that back.
-    mutating func sourceRanDry(_ deck: PlayerNode, at since: PlayerTime) -> [PlayerEffect] {
+    mutating func sourceRanDry(_ deck: DeckID, at since: PlayerTime) -> [PlayerEffect] {
         let at = max(drySince[deck] ?? since, since)
         drySince[deck] = at
         if stallCheckAt == nil { stallCheckAt = at + configuration.stallTimeout }
         return []
     }
 
-    mutating func sourceReceiving(_ deck: PlayerNode) -> [PlayerEffect] {
+    mutating func sourceReceiving(_ deck: DeckID) -> [PlayerEffect] {
         drySince[deck] = nil
         return []
     }
@@ -32,7 +32,7 @@ extension PlayerStateMachine {
     mutating func checkStalls(at now: PlayerTime) -> [PlayerEffect] {
         stallCheckAt = nil
         var effects: [PlayerEffect] = []
-        for deck in [PlayerNode.a, .b] {
+        for deck in [DeckID.a, .b] {
             guard let since = drySince[deck], isWaitedOn(deck) else { continue }
             guard now >= since + configuration.stallTimeout else { continue }
             let opening = pendingLoad?.deck == deck
@@ -55,13 +55,13 @@ extension PlayerStateMachine {
 
     /// The earliest instant a watched dry deck could stall.
     func nextStallCheck() -> PlayerTime? {
-        [PlayerNode.a, .b]
+        [DeckID.a, .b]
             .compactMap { deck in isWaitedOn(deck) ? drySince[deck].map { $0 + configuration.stallTimeout } : nil }
             .min()
     }
 
     /// Whether someone waits on `deck`'s source now, so that its silence matters.
-    func isWaitedOn(_ deck: PlayerNode) -> Bool {
+    func isWaitedOn(_ deck: DeckID) -> Bool {
         if pendingLoad?.deck == deck { return true }
         switch state {
         case .playing(let track), .buffering(let track, _, _), .preparingCrossfade(let track, _):

@@ -93,7 +93,7 @@ public struct PlayerStateMachine: Sendable {
     var queue: [QueueItem] = []
     var index = 0
     /// The deck the current track plays on.
-    var activeDeck: PlayerNode = .a
+    var activeDeck: DeckID = .a
     /// Position and duration of the current track.
     var position: TimeInterval = 0
     var duration: TimeInterval?
@@ -131,7 +131,7 @@ public struct PlayerStateMachine: Sendable {
     /// When to look at the starvation again; the timer is not moved for every short wait.
     var starvationCheckAt: PlayerTime?
     /// Since when each deck's source has been dry (`stalled` without `receiving` since).
-    var drySince: [PlayerNode: PlayerTime] = [:]
+    var drySince: [DeckID: PlayerTime] = [:]
     /// When to look at the dry sources again; not moved for every short dry spell.
     var stallCheckAt: PlayerTime?
 
@@ -200,7 +200,7 @@ extension PlayerStateMachine {
     struct PendingLoad: Sendable, Hashable {
         enum Purpose: Sendable, Hashable { case current, next }
         let id: LoadID
-        let deck: PlayerNode
+        let deck: DeckID
         let purpose: Purpose
         let from: TimeInterval
         /// When the load began, for the still-connecting and opening timeouts.
@@ -223,8 +223,8 @@ extension PlayerStateMachine {
     }
 
     struct CrossfadeRun: Sendable, Hashable {
-        let from: PlayerNode
-        let to: PlayerNode
+        let from: DeckID
+        let to: DeckID
         let duration: TimeInterval
         let curve: FadeCurve
         var progress: Float = 0
@@ -255,7 +255,7 @@ extension PlayerStateMachine {
     /// The entry after the current one, skipping nothing.
     var followingIndex: Int? { queue.indices.contains(index + 1) ? index + 1 : nil }
 
-    mutating func makeLoad(deck: PlayerNode, track: Track, from: TimeInterval, purpose: PendingLoad.Purpose) -> PlayerEffect {
+    mutating func makeLoad(deck: DeckID, track: Track, from: TimeInterval, purpose: PendingLoad.Purpose) -> PlayerEffect {
         loadCounter += 1
         let id = LoadID(loadCounter)
         // A new source on this deck: the old one's silence says nothing about it.
@@ -299,7 +299,7 @@ extension PlayerStateMachine {
     }
 
     /// Makes `index` current on `deck` from `position` (after a crossfade or a gap).
-    mutating func promote(index newIndex: Int, deck: PlayerNode, position newPosition: TimeInterval, duration newDuration: TimeInterval?) {
+    mutating func promote(index newIndex: Int, deck: DeckID, position newPosition: TimeInterval, duration newDuration: TimeInterval?) {
         index = newIndex
         activeDeck = deck
         position = newPosition

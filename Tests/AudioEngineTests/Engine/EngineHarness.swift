@@ -108,12 +108,12 @@ final class EngineHarness: @unchecked Sendable {
     }
 
     /// Puts a steady tone on a deck (as a finished load would).
-    func load(_ node: PlayerNode, left: Float, right: Float, seconds: Double) -> LoadID {
+    func load(_ node: DeckID, left: Float, right: Float, seconds: Double) -> LoadID {
         load(node, decoder: SteadyToneDecoder(left: left, right: right, seconds: seconds), seconds: seconds)
     }
 
     /// Puts any decoder on a deck (as a finished load would).
-    func load(_ node: PlayerNode, decoder: any AudioDecoder, seconds: Double) -> LoadID {
+    func load(_ node: DeckID, decoder: any AudioDecoder, seconds: Double) -> LoadID {
         loadCounter += 1
         let id = LoadID(loadCounter)
         let track = Track(id: "tone-\(node)-\(loadCounter)", url: URL(fileURLWithPath: "/tone"), kind: .file, duration: seconds)

@@ -19,7 +19,7 @@ struct StateMachinePropertyTests {
     static func event(_ n: Int, driver: Driver, clock: inout Double) -> PlayerEvent {
         let kind = n % eventKinds
         let p = n / eventKinds
-        let deck: PlayerNode = p % 2 == 0 ? .a : .b
+        let deck: DeckID = p % 2 == 0 ? .a : .b
         let staleID = LoadID(UInt64(p % 3 + 1000))
         let load = p % 5 == 0 ? staleID : (driver.lastLoad ?? staleID)
         clock += Double(p % 40) / 4

@@ -68,7 +68,7 @@ struct Driver {
     }
 
     /// The deck of the most recent `load` effect.
-    var lastLoadDeck: PlayerNode? {
+    var lastLoadDeck: DeckID? {
         for effect in effects.reversed() {
             if case .load(_, let deck, _, _) = effect { return deck }
         }

@@ -1,17 +1,5 @@
 import Foundation
 
-/// One entry of what the player will play, with how it hands over to the entry after it.
-public struct QueueItem: Sendable, Hashable, Codable {
-    public let track: Track
-    /// The crossfade into the next item; nil uses the machine's default.
-    public let crossfadeIntoNext: CrossfadeSpec?
-
-    public init(track: Track, crossfadeIntoNext: CrossfadeSpec? = nil) {
-        self.track = track
-        self.crossfadeIntoNext = crossfadeIntoNext
-    }
-}
-
 /// A request to play: a non-empty list of items and where to start in the first one.
 public struct PlayRequest: Sendable, Hashable, Codable {
     public let items: [QueueItem]
@@ -30,13 +18,6 @@ public struct PlayRequest: Sendable, Hashable, Codable {
         self.items = [QueueItem(track: track)]
         self.startPosition = max(0, startPosition.isFinite ? startPosition : 0)
     }
-}
-
-/// Identifies one `load` effect, so a late answer about an abandoned load is recognised and ignored.
-public struct LoadID: Sendable, Hashable, Codable, CustomStringConvertible {
-    public let value: UInt64
-    public init(_ value: UInt64) { self.value = value }
-    public var description: String { "load#\(value)" }
 }
 
 extension PlayRequest {

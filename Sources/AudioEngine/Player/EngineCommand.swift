@@ -1,0 +1,21 @@
+import Foundation
+import PlayerCore
+
+/// Instructions for the render thread; one per `PlayerEffect` that touches audio.
+enum EngineCommand: Sendable {
+    case expectLoad(DeckID, LoadID)
+    case install(Deck)
+    case loadFailed(LoadID, PlaybackError)
+    case start(DeckID)
+    case unload(DeckID)
+    case pauseOutput
+    case resumeOutput
+    case seek(DeckID, Double)
+    case scheduleCrossfade(from: DeckID, to: DeckID, duration: Double, curve: FadeCurve, atPosition: Double?)
+    case continueCrossfade(fromProgress: Float)
+    case quickFinishCrossfade(duration: Double)
+    case abortCrossfade(keep: DeckID)
+    case fadeOut(duration: Double)
+    case reopenOutput
+    case shutdown
+}

@@ -1,0 +1,28 @@
+import Foundation
+import PlayerCore
+
+/// What the render thread tells the player actor. The actor stamps each fact with its clock.
+enum EngineFact: Sendable, Equatable {
+    case loaded(LoadID, duration: Double?)
+    case loadFailed(LoadID, PlaybackError)
+    case position(DeckID, position: Double, duration: Double?)
+    case underrun(DeckID)
+    case refilled(DeckID)
+    /// Fill level towards the refill threshold while a network deck underruns.
+    case bufferProgress(DeckID, fill: Float)
+    case crossfadeStarted
+    case crossfadeProgress(Float, fromPosition: Double, toPosition: Double)
+    case crossfadeCompleted
+    case fadeOutCompleted
+    case trackEnded(DeckID)
+    case deckFailed(DeckID, PlaybackError)
+    case outputLost(PlaybackError)
+    case outputRestored
+    case routeChanged(RouteChange)
+}
+
+/// A fact with the audio clock (seconds of audio written to the sink) at which it happened.
+struct EngineReport: Sendable, Equatable {
+    let fact: EngineFact
+    let audioTime: Double
+}
