@@ -26,6 +26,8 @@ typedef struct tn_mpris {
     int (*get_property)(void *context, int is_player, const char *property, sd_bus_message *reply);
     /// Handles method `member`; reads its arguments from `message`. Returns >= 0 or -errno.
     int (*call_method)(void *context, int is_player, const char *member, sd_bus_message *message);
+    /// Sets writable `property` of the Player interface from `value`. Returns >= 0 or -errno.
+    int (*set_property)(void *context, const char *property, sd_bus_message *value);
 } tn_mpris;
 
 static int tn_property_get(sd_bus *bus, const char *path, const char *interface, const char *property,
@@ -33,6 +35,13 @@ static int tn_property_get(sd_bus *bus, const char *path, const char *interface,
     (void)bus; (void)path; (void)error;
     tn_mpris *m = userdata;
     return m->get_property(m->context, strcmp(interface, TN_MPRIS_PLAYER) == 0, property, reply);
+}
+
+static int tn_property_set(sd_bus *bus, const char *path, const char *interface, const char *property,
+                           sd_bus_message *value, void *userdata, sd_bus_error *error) {
+    (void)bus; (void)path; (void)interface; (void)error;
+    tn_mpris *m = userdata;
+    return m->set_property(m->context, property, value);
 }
 
 static int tn_method(sd_bus_message *message, void *userdata, sd_bus_error *error) {
@@ -78,8 +87,8 @@ static const sd_bus_vtable tn_player_vtable[] = {
     SD_BUS_PROPERTY("Rate", "d", tn_property_get, 0, TN_CONST),
     SD_BUS_PROPERTY("Shuffle", "b", tn_property_get, 0, TN_CONST),
     SD_BUS_PROPERTY("Metadata", "a{sv}", tn_property_get, 0, TN_CHANGES),
-    // Read-only: Tonearm has no master volume to set (the sound server's is the listener's).
-    SD_BUS_PROPERTY("Volume", "d", tn_property_get, 0, TN_CONST),
+    // Tonearm's own volume (a gain on its mix), not the sound server's.
+    SD_BUS_WRITABLE_PROPERTY("Volume", "d", tn_property_get, tn_property_set, 0, TN_CHANGES | SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_PROPERTY("Position", "x", tn_property_get, 0, 0),
     SD_BUS_PROPERTY("MinimumRate", "d", tn_property_get, 0, TN_CONST),
     SD_BUS_PROPERTY("MaximumRate", "d", tn_property_get, 0, TN_CONST),

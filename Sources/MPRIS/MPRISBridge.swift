@@ -12,6 +12,7 @@ public final class MPRISBridge: Sendable {
         var metadata: NowPlayingMetadata?
         var position: Double?
         var duration: Double?
+        var volume = Volume.full
         /// A seek was asked for: the next position is announced with Seeked.
         var seekPending = false
     }
@@ -65,10 +66,12 @@ public final class MPRISBridge: Sendable {
                 seen.metadata = metadata
             case .notice:
                 break
+            case .volume(let volume, _):
+                seen.volume = volume
             }
             let state = MPRISState(
                 state: seen.state, metadata: seen.metadata, position: seen.position, duration: seen.duration,
-                artFile: seen.metadata?.artworkFile)
+                artFile: seen.metadata?.artworkFile, volume: seen.volume)
             return (state, seeked)
         }
         service.update(state)
@@ -114,6 +117,7 @@ extension MPRISService.Command {
         case .seek(let offset): .seekBy(offset)
         case .setPosition(let position, let trackID): trackID == currentTrack ? .seekTo(position) : nil
         case .openURI(let uri): MPRISBridge.request(for: uri).map { .open(.play($0)) }
+        case .setVolume(let level): .volume(.to(Volume(level)))
         }
     }
 }

@@ -18,6 +18,8 @@ public final class MPRISService: @unchecked Sendable {
         /// Seek to this position of the track named `trackID` (ignored for another track).
         case setPosition(Double, trackID: String)
         case openURI(String)
+        /// Set Tonearm's volume (1.0 = 100 %); a negative value is 0, as the specification says.
+        case setVolume(Double)
     }
 
     /// `Identity` and `DesktopEntry`.
@@ -87,6 +89,10 @@ public final class MPRISService: @unchecked Sendable {
             guard let context, let member, let message else { return -EINVAL }
             return Unmanaged<MPRISService>.fromOpaque(context).takeUnretainedValue().call(isPlayer != 0, String(cString: member), message)
         }
+        bus.set_property = { context, property, value in
+            guard let context, let property, let value else { return -EINVAL }
+            return Unmanaged<MPRISService>.fromOpaque(context).takeUnretainedValue().set(String(cString: property), value)
+        }
         var taken = [CChar](repeating: 0, count: 256)
         let opened = tn_mpris_open(&bus, Self.busName, &taken, taken.count)
         if opened < 0 {
@@ -134,7 +140,7 @@ public final class MPRISService: @unchecked Sendable {
         case (true, "PlaybackStatus"): return tn_append_string(reply, state.status.rawValue)
         case (true, "LoopStatus"): return tn_append_string(reply, "None")
         case (true, "Rate"), (true, "MinimumRate"), (true, "MaximumRate"): return tn_append_double(reply, 1)
-        case (true, "Volume"): return tn_append_double(reply, 1)
+        case (true, "Volume"): return tn_append_double(reply, state.volume)
         case (true, "Position"): return tn_append_int64(reply, state.positionMicroseconds)
         case (true, "CanGoNext"): return tn_append_bool(reply, state.canGoNext ? 1 : 0)
         case (true, "CanGoPrevious"): return tn_append_bool(reply, state.canGoPrevious ? 1 : 0)
@@ -177,6 +183,16 @@ public final class MPRISService: @unchecked Sendable {
             return -ENOENT
         }
         if let command { onCommand(command) }
+        return 0
+    }
+
+    private func set(_ property: String, _ value: OpaquePointer) -> Int32 {
+        guard property == "Volume" else { return -EPERM }
+        var volume: Double = 0
+        let r = tn_read_double(value, &volume)
+        guard r >= 0 else { return r }
+        guard volume.isFinite else { return -EINVAL }
+        onCommand(.setVolume(max(0, volume)))
         return 0
     }
 

@@ -32,10 +32,16 @@ public struct MPRISState: Sendable, Equatable {
     public var canPlay: Bool
     public var canPause: Bool
     public var canSeek: Bool
+    /// Tonearm's volume, 1.0 = 100 %.
+    public var volume: Double
 
     public static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
-    public init(state: PlayerState, metadata: NowPlayingMetadata? = nil, position: Double? = nil, duration: Double? = nil, artFile: URL? = nil) {
+    public init(
+        state: PlayerState, metadata: NowPlayingMetadata? = nil, position: Double? = nil, duration: Double? = nil, artFile: URL? = nil,
+        volume: Volume = .full
+    ) {
+        self.volume = volume.level
         switch state.name {
         case .playing, .crossfading, .preparingCrossfade, .preparing, .buffering, .reconnecting, .fadingOut: status = .playing
         case .paused, .crossfadePaused: status = .paused
@@ -81,7 +87,7 @@ public struct MPRISState: Sendable, Equatable {
     /// The Player properties whose value differs from `old`'s (for PropertiesChanged). Position
     /// is never listed: clients ask for it, and a jump is the Seeked signal.
     public func changedProperties(since old: MPRISState?) -> [String] {
-        guard let old else { return ["PlaybackStatus", "Metadata", "CanGoNext", "CanGoPrevious", "CanPlay", "CanPause", "CanSeek"] }
+        guard let old else { return ["PlaybackStatus", "Metadata", "Volume", "CanGoNext", "CanGoPrevious", "CanPlay", "CanPause", "CanSeek"] }
         var names: [String] = []
         if status != old.status { names.append("PlaybackStatus") }
         if trackID != old.trackID || title != old.title || artist != old.artist || album != old.album || artURL != old.artURL
@@ -89,6 +95,7 @@ public struct MPRISState: Sendable, Equatable {
         {
             names.append("Metadata")
         }
+        if volume != old.volume { names.append("Volume") }
         if canGoNext != old.canGoNext { names.append("CanGoNext") }
         if canPlay != old.canPlay { names.append("CanPlay") }
         if canPause != old.canPause { names.append("CanPause") }

@@ -60,4 +60,15 @@ struct MPRISStateTests {
         #expect(Set(paused.changedProperties(since: playing)) == ["PlaybackStatus", "CanPause", "CanGoNext"])
         #expect(MPRISState(state: .playing(track: Self.next)).changedProperties(since: playing).contains("Metadata"))
     }
+
+    /// Volume is announced when it changes, and a client's Set of it becomes the volume command
+    /// (negative values are 0, as the specification says).
+    @Test func volumeIsAnnouncedAndSettable() {
+        let playing = MPRISState(state: .playing(track: Self.file), volume: .full)
+        let quieter = MPRISState(state: .playing(track: Self.file), volume: Volume(0.5))
+        #expect(quieter.changedProperties(since: playing) == ["Volume"])
+        #expect(quieter.volume == 0.5)
+        #expect(MPRISService.Command.setVolume(0.5).playerCommand(currentTrack: nil) == .volume(.to(Volume(0.5))))
+        #expect(MPRISService.Command.setVolume(9).playerCommand(currentTrack: nil) == .volume(.to(Volume(1.5))))
+    }
 }

@@ -48,4 +48,21 @@ struct EventLineTests {
         #expect(o["state"] as? String == "buffering")
         #expect(o["reason"] as? String == "connecting")
     }
+
+    @Test func volumeLinesCarryTheLevelAndPercent() throws {
+        let o = try Self.object(.volume(Volume(0.55), audioTime: 1.25))
+        #expect(o["event"] as? String == "volume")
+        #expect(o["volume"] as? Double == 0.55)
+        #expect(o["percent"] as? Int == 55)
+        #expect(o["t"] as? Double == 1.25)
+    }
+
+    @Test func stdinVolumeCommands() {
+        #expect(HeadlessInput.parse("volume 0.5") == .volume(.to(Volume(0.5))))
+        #expect(HeadlessInput.parse("volume 50%") == .volume(.to(Volume(0.5))))
+        #expect(HeadlessInput.parse("volume +5%") == .volume(.by(0.05)))
+        #expect(HeadlessInput.parse("volume - 5 %") == .volume(.by(-0.05)))
+        #expect(HeadlessInput.parse("volume loud") == nil)
+        #expect(HeadlessInput.parse("volume") == nil)
+    }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import PlayerCore
 
-/// The master gain: de-click ramps for pause/resume (<= 20 ms) and the stop fade-out. Advances one
-/// frame at a time so a fade ends on an exact frame.
+/// A gain that ramps: the master gain (de-click ramps for pause/resume, <= 20 ms, and the stop
+/// fade-out) and the listener's volume. Advances one frame at a time so a fade ends on an exact frame.
 struct MasterGain: Sendable {
     /// What happens when a ramp reaches its target.
     enum Completion: Sendable, Equatable { case none, hold, fadeOutDone }
@@ -19,6 +19,9 @@ struct MasterGain: Sendable {
 
     /// De-click ramp length: 10 ms.
     static let declickFrames: Int64 = 480
+    /// A volume change glides over 50 ms: long enough that no step is heard (no zipper noise),
+    /// short enough to feel immediate.
+    static let volumeRampFrames: Int64 = 2_400
 
     var isRamping: Bool { done < length }
 

@@ -86,7 +86,8 @@ public actor AudioPlayer {
         connectionWakeUps = wakeUpContinuation
         let (reports, reportContinuation) = AsyncStream.makeStream(of: (EngineReport, UInt64).self, bufferingPolicy: .unbounded)
         self.reportContinuation = reportContinuation
-        engine = RenderEngine(sink: output, mode: options.mode, network: options.network) { report, sequence in
+        engine = RenderEngine(sink: output, mode: options.mode, network: options.network, volume: options.configuration.volume.level) {
+            report, sequence in
             reportContinuation.yield((report, sequence))
         }
         Task { [weak self] in
@@ -104,6 +105,9 @@ public actor AudioPlayer {
     /// The current state.
     public var state: PlayerState { machine.state }
 
+    /// The listener's volume.
+    public var volume: Volume { machine.volume }
+
     /// Opens the output and starts rendering. No sound server -> `audioOutputUnavailable`.
     public func start() throws(PlaybackError) {
         guard !running else { return }
@@ -111,6 +115,7 @@ public actor AudioPlayer {
         engine.start()
         running = true
         publishState(force: true)
+        continuation.yield(.volume(machine.volume, audioTime: audioTime))
     }
 
     /// Sends a user intent (play, pause, resume, stop, skip, seek, retry, reset, retryNow,
@@ -269,6 +274,9 @@ public actor AudioPlayer {
             case .quickFinishCrossfade(let duration): engine.enqueue(.quickFinishCrossfade(duration: duration))
             case .abortCrossfade(let keep): engine.enqueue(.abortCrossfade(keep: keep))
             case .fadeOut(let duration): engine.enqueue(.fadeOut(duration: duration))
+            case .setVolume(let volume):
+                engine.enqueue(.setVolume(volume.level))
+                continuation.yield(.volume(volume, audioTime: audioTime))
             case .reopenOutput: engine.enqueue(.reopenOutput)
             case .abandonConnection(let deck, let cause): loads[deck]?.load.connection.abandon(cause: cause)
             case .scheduleTimer(let timer, let at): schedule(timer, at: at)

@@ -16,6 +16,7 @@ enum EngineCommand: Sendable {
     case quickFinishCrossfade(duration: Double)
     case abortCrossfade(keep: DeckID)
     case fadeOut(duration: Double)
+    case setVolume(Double)
     case reopenOutput
     case shutdown
 }

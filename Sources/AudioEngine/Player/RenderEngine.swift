@@ -25,6 +25,9 @@ final class RenderEngine: @unchecked Sendable {
     private var active: DeckID?
     private var crossfade: CrossfadeRamp?
     private var master = MasterGain()
+    /// The listener's volume, apart from the master gain's pause ramps and fades so neither undoes
+    /// the other.
+    private var volume = MasterGain()
     private var holding = false
     private var outputDown = false
     private var framesWritten: Int64 = 0
@@ -54,8 +57,12 @@ final class RenderEngine: @unchecked Sendable {
     /// Thresholds of network decks.
     let network: NetworkBuffering
 
-    init(sink: any AudioSink, mode: RenderMode, network: NetworkBuffering = NetworkBuffering(), report: @escaping @Sendable (EngineReport, UInt64) -> Void) {
+    init(
+        sink: any AudioSink, mode: RenderMode, network: NetworkBuffering = NetworkBuffering(), volume: Double = 1,
+        report: @escaping @Sendable (EngineReport, UInt64) -> Void
+    ) {
         self.sink = sink
+        self.volume.set(volume)
         self.mode = mode
         self.network = network
         self.report = report
@@ -200,6 +207,8 @@ final class RenderEngine: @unchecked Sendable {
                 audible.insert(keep)
                 active = keep
             }
+        case .setVolume(let level):
+            volume.ramp(to: level, frames: MasterGain.volumeRampFrames, shape: .cosine, completion: .none)
         case .fadeOut(let duration):
             master.ramp(to: 0, frames: AudioFormat.frames(forSeconds: duration), shape: .cosine, completion: .fadeOutDone)
             if isIdleIgnoringHold {
@@ -279,8 +288,9 @@ final class RenderEngine: @unchecked Sendable {
         // checks per sample) and is written back after it.
         var fade = incoming != nil ? crossfade : nil
         var gain = master
-        let steady = fade == nil && !gain.isRamping
-        let steadyGain = Float(gain.value) * volA
+        var listener = volume
+        let steady = fade == nil && !gain.isRamping && !listener.isRamping
+        let steadyGain = Float(gain.value * listener.value) * volA
         mix.withUnsafeMutableBufferPointer { outBuffer in
             scratchA.withUnsafeBufferPointer { aBuffer in
                 scratchB.withUnsafeBufferPointer { bBuffer in
@@ -301,7 +311,7 @@ final class RenderEngine: @unchecked Sendable {
                             gA = g.outgoing * volA
                             gB = g.incoming * volB
                         }
-                        let gm = gain.next()
+                        let gm = gain.next() * listener.next()
                         let j = i &* 2
                         let aL: Float = i < gotA ? a[j] : 0
                         let aR: Float = i < gotA ? a[j &+ 1] : 0
@@ -315,6 +325,7 @@ final class RenderEngine: @unchecked Sendable {
         }
         if fade != nil { crossfade = fade }
         master = gain
+        volume = listener
 
         do throws(PlaybackError) {
             try mix.withUnsafeBufferPointer { (samples) throws(PlaybackError) in try sink.write(samples.baseAddress!, frames: frames) }

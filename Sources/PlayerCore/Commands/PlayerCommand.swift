@@ -12,6 +12,7 @@ import Foundation
 /// - `retry`: retry, or during a reconnect countdown retry now.
 /// - `seekBy`: from the position last shown, never before 0.
 /// - `open`: always accepted; it replaces what plays (`PlayerEvent.replace`).
+/// - `volume`: always accepted, in every state.
 public enum PlayerCommand: Sendable, Equatable {
     case playPause
     case play
@@ -29,6 +30,7 @@ public enum PlayerCommand: Sendable, Equatable {
     case seekTo(TimeInterval)
     /// Something new to play, in place of what plays.
     case open(PlayerEvent.Replacement)
+    case volume(VolumeChange)
 
     /// The intent this command means in `state`, or nil when it means nothing there.
     /// - Parameter position: the current track's position as last published, for relative seeks.
@@ -54,6 +56,8 @@ public enum PlayerCommand: Sendable, Equatable {
             return .seek(to: target)
         case .open(let replacement):
             return .replace(replacement)
+        case .volume(let change):
+            return .setVolume(change)
         }
     }
 
@@ -70,6 +74,7 @@ public enum PlayerCommand: Sendable, Equatable {
         case .reset: .reset
         case .seekBy, .seekTo: .seek
         case .open: .play
+        case .volume: .resume  // never refused: every state accepts a volume change
         }
     }
 

@@ -61,6 +61,10 @@ public enum LogFields {
             fields.merge(Self.error(error, keepPaths: true)) { a, _ in a }
         case .seek(let to):
             fields["to"] = seconds(to)
+        case .setVolume(.to(let volume)):
+            fields["volume"] = volume.description
+        case .setVolume(.by(let delta)):
+            fields["volumeBy"] = String(format: "%+.2f", delta)
         case .loaded(let id, let duration):
             fields["load"] = id.description
             if let duration { fields["duration"] = seconds(duration) }
@@ -118,6 +122,8 @@ public enum LogFields {
             fields.merge(track(loaded)) { a, _ in a }
         case .start(let deck), .unload(let deck):
             fields["deck"] = deck.rawValue
+        case .setVolume(let volume):
+            fields["volume"] = volume.description
         case .seek(let deck, let to):
             fields["deck"] = deck.rawValue
             fields["to"] = seconds(to)

@@ -23,6 +23,8 @@ public enum PlayerEffect: Sendable, Equatable {
     case quickFinishCrossfade(duration: TimeInterval)
     /// End a crossfade at once: `keep` goes to full gain, the other deck is released.
     case abortCrossfade(keep: DeckID)
+    /// Move the listener's volume to `volume` with a short ramp (no click), and tell the front ends.
+    case setVolume(Volume)
     /// Fade the whole mix to silence over `duration`, then report `fadeOutCompleted`.
     case fadeOut(duration: TimeInterval)
     /// Report `timerFired(timer, at:)` at instant `at` of the player's clock, replacing whatever

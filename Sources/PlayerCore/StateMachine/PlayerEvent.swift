@@ -26,6 +26,9 @@ public enum PlayerEvent: Sendable, Equatable {
     /// episode's place is saved), then the replacement starts; the state goes straight from the
     /// old item to the new one, never through `idle` or `finished`.
     case replace(Replacement)
+    /// Set or change the listener's volume. Accepted in every state and changes no state: the
+    /// volume is kept across items, pauses and reconnects.
+    case setVolume(VolumeChange)
 
     // MARK: Engine and network facts
     /// The source of a `load` effect is open and ready to sound; `duration` if the decoder knows it.
@@ -75,7 +78,8 @@ public enum PlayerEvent: Sendable, Equatable {
         case cannotPlay(PlaybackError)
     }
 
-    /// The user action this event is, or nil for a fact and for `replace` (accepted in every state).
+    /// The user action this event is, or nil for a fact and for `replace` and `setVolume` (accepted in
+    /// every state).
     public var action: PlayerAction? {
         switch self {
         case .play, .cannotPlay: .play
@@ -92,10 +96,12 @@ public enum PlayerEvent: Sendable, Equatable {
         }
     }
 
-    /// Is this something a listener asks for (every intent, `replace` included), not a fact?
+    /// Is this something a listener asks for (every intent, `replace` and `setVolume` included), not a fact?
     public var isIntent: Bool {
-        if case .replace = self { return true }
-        return action != nil
+        switch self {
+        case .replace, .setVolume: true
+        default: action != nil
+        }
     }
 
     /// The instant a fact carries, if any.

@@ -16,8 +16,17 @@ extension PlayerStateMachine {
         case .retryNow: return retryNow()
         case .cancelRetry: return cancelRetry()
         case .replace(let replacement): return replace(with: replacement)
+        case .setVolume(let change): return setVolume(change)
         default: return applyFact(event)
         }
+    }
+
+    /// The volume is context, not state: it changes nothing else, and only a real change is an effect.
+    mutating func setVolume(_ change: VolumeChange) -> [PlayerEffect] {
+        let new = change.applied(to: volume)
+        guard new != volume else { return [] }
+        volume = new
+        return [.setVolume(new)]
     }
 
     mutating func play(_ request: PlayRequest) -> [PlayerEffect] {

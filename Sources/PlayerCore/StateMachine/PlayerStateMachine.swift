@@ -49,6 +49,8 @@ public struct PlayerStateMachine: Sendable {
         /// connection, which is given up: an episode asks again at the same byte, a live stream
         /// reconnects. Opening, it is the connect timeout.
         public var stallTimeout: TimeInterval
+        /// The listener's volume when the player starts (the saved setting, or `--volume`).
+        public var volume: Volume
 
         public init(
             defaultCrossfade: CrossfadeSpec = CrossfadeSpec(duration: 0),
@@ -63,7 +65,8 @@ public struct PlayerStateMachine: Sendable {
             underrunGrace: TimeInterval = 0,
             stallTimeout: TimeInterval = ResilienceDefaults.stallTimeout,
             reconnectBudgetCapacity: Double = RetryBudget.defaultCapacity,
-            reconnectBudgetRefillPerSecond: Double = RetryBudget.defaultRefillPerSecond
+            reconnectBudgetRefillPerSecond: Double = RetryBudget.defaultRefillPerSecond,
+            volume: Volume = .full
         ) {
             self.defaultCrossfade = defaultCrossfade
             self.skipCrossfade = skipCrossfade
@@ -78,6 +81,7 @@ public struct PlayerStateMachine: Sendable {
             self.stallTimeout = max(0.1, stallTimeout)
             self.reconnectBudgetCapacity = reconnectBudgetCapacity
             self.reconnectBudgetRefillPerSecond = reconnectBudgetRefillPerSecond
+            self.volume = volume
         }
 
         /// Stop fades over 0.3-1.0 s.
@@ -86,6 +90,8 @@ public struct PlayerStateMachine: Sendable {
 
     public internal(set) var state: PlayerState = .idle
     public let configuration: Configuration
+    /// The listener's volume, kept across items, pauses and reconnects.
+    public internal(set) var volume: Volume
 
     // MARK: Context the state does not show
 
@@ -140,6 +146,7 @@ public struct PlayerStateMachine: Sendable {
     ///   - random: the source of reconnect jitter; pass a fixed seed in tests.
     public init(configuration: Configuration = Configuration(), random: SeededRandom = .systemSeeded()) {
         self.configuration = configuration
+        self.volume = configuration.volume
         self.random = random
     }
 

@@ -8,10 +8,12 @@ public enum PlayerUpdate: Sendable, Equatable {
     case position(seconds: Double, duration: Double?, audioTime: Double)
     /// Something the listener or the app should know that is not a state.
     case notice(PlayerNotice, audioTime: Double)
+    /// The listener's volume: once when the player starts, then on every change.
+    case volume(Volume, audioTime: Double)
 
     public var audioTime: Double {
         switch self {
-        case .state(_, let t, _), .position(_, _, let t), .notice(_, let t): t
+        case .state(_, let t, _), .position(_, _, let t), .notice(_, let t), .volume(_, let t): t
         }
     }
 }

@@ -31,6 +31,7 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey
     case outgoingDeck
     case incomingDeck
     case bufferFill
+    case volume
     // Controls.
     case controlPlay
     case controlPause

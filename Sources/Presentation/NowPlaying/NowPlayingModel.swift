@@ -18,6 +18,8 @@ public struct NowPlayingModel: Sendable {
     /// From the connectivity monitor; unknown without one (no banner).
     public var connectivity: Connectivity = .unknown
     public var started = false
+    /// The listener's volume, once the player has said it.
+    public var volume: Volume?
     /// Bumped on every change, so the drawing loop redraws only when something changed.
     public var version = 0
 
@@ -41,6 +43,8 @@ public struct NowPlayingModel: Sendable {
             inlineError = error
         case .notice:
             return
+        case .volume(let volume, _):
+            self.volume = volume
         }
         version += 1
     }
@@ -59,6 +63,11 @@ public struct NowPlayingModel: Sendable {
     /// The player-clock time now, for countdowns: the state's time plus the wall time since.
     public var now: PlayerTime? {
         stateNow.map { $0 + Date().timeIntervalSince(stateReceived) }
+    }
+
+    /// "Volume 80%" in `language`, once the volume is known.
+    public func volumeText(language: Language) -> String? {
+        volume.map { Texts.format(UIString.volume, in: language, $0.percent) }
     }
 
     /// The view state; a live stream's announced title is part of the context.

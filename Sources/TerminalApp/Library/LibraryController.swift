@@ -347,8 +347,10 @@ public final class LibraryController: Sendable {
     private func startPlayer() async throws(PlaybackError) -> AudioPlayer {
         let chosen: OutputChoice
         if let output { chosen = output } else { chosen = try OutputChoice.automatic().choice }
+        // The volume the listener last set; a change is kept for the next run.
+        let volume = VolumeSetting(store: library.store, logger: logger)
         let made = try await PlaybackSession(
-            output: chosen,
+            output: chosen, configuration: .init(volume: VolumeSetting.saved(in: library.store) ?? .full),
             services: TonearmPlayer.Services(network: library.network, connectivity: connectivity, analytics: library.analytics, logger: logger))
         session.withLock { $0 = made }
         let player = made.player
@@ -359,6 +361,7 @@ public final class LibraryController: Sendable {
             defer { mpris?.stop() }
             for await update in player.updates {
                 mpris?.observe(update)
+                volume.observe(update)
                 self.observer?(update)
                 self.recorder.withLock { $0 }?.observe(update)
                 self.model.withLock { model in

@@ -12,6 +12,8 @@ import Presentation
 /// - `{"t": 12.5, "event": "notice", "notice": "trackFinished", "track": {track}}`.
 /// - `{"t": 12.5, "event": "metadata", "title": "Song", "artist": "Band", "station": "Radio X",
 ///   "artwork": "real|station|default"}` — what a live stream says is playing (texts sanitised).
+/// - `{"t": 0, "event": "volume", "volume": 0.5, "percent": 50}` — when the player starts, then
+///   on every change.
 ///
 /// A track is `{"id", "kind", "title", "duration"}` (never its URL, which may carry credentials);
 /// an error is `{"code", "type", "retryable", "recoverable", "message", "suggestion"}`.
@@ -43,6 +45,8 @@ public enum EventLine {
             o["t"] = rounded(t)
             o["event"] = "notice"
             return o
+        case .volume(let volume, let t):
+            return ["t": rounded(t), "event": "volume", "volume": volume.level, "percent": volume.percent]
         }
     }
 

@@ -3,7 +3,8 @@ import PlayerCore
 
 /// Headless control: when stdin is not a terminal, one command per line — `pause`, `resume`
 /// (or `play`), `stop`, `skip` (or `next`), `seek SECONDS`, `retry` (also `retry-now`, `cancel`,
-/// `reset`). Each is a `PlayerCommand`, read by the state like a key or an MPRIS call.
+/// `reset`), `volume 0.5` (or `50%`, `+5%`, `-5%`). Each is a `PlayerCommand`, read by the state
+/// like a key or an MPRIS call.
 public enum HeadlessInput {
     /// The command a line asks for, or nil for a line that is not a command.
     public static func parse(_ line: String) -> PlayerCommand? {
@@ -21,6 +22,8 @@ public enum HeadlessInput {
         case ("seek", 2):
             guard let seconds = Double(words[1]), seconds.isFinite else { return nil }
             return .seekTo(max(0, seconds))
+        case ("volume", 2...):
+            return VolumeChange.parse(words.dropFirst().joined()).map(PlayerCommand.volume)
         default: return nil
         }
     }

@@ -42,7 +42,12 @@ public struct LinePlayback: Sendable {
             observer?(update)
             if jsonEvents { Self.write(EventLine.json(for: update, language: language) + "\n") }
             progress?.update(audioTime: update.audioTime)
+            let volumeBefore = latest.volume
             latest.apply(update)
+            if case .volume = update, volumeBefore != nil, !jsonEvents, progress == nil, let text = latest.volumeText(language: language) {
+                // A change the listener made (the volume at the start goes without saying).
+                Self.write(text + "\n")
+            }
             guard case .state(let state, _, _) = update else { continue }
             progress?.note(state)
             if style == .plain {

@@ -19,11 +19,15 @@ public struct NowPlayingScreen: Sendable {
     public var bindings: KeyBindings
     /// Advances the spinner; the caller bumps it on each redraw tick while loading.
     public var spinnerTick: Int
+    /// "Volume 80%", under the progress; nil hides it.
+    public var volumeText: String?
 
     public init(
         view: NowPlayingViewState, artwork: ArtworkPixels? = nil, accent: TerminalColor = .indexed(39),
-        inlineError: InlineErrorViewState? = nil, language: Language, bindings: KeyBindings = .standard, spinnerTick: Int = 0
+        inlineError: InlineErrorViewState? = nil, language: Language, bindings: KeyBindings = .standard, spinnerTick: Int = 0,
+        volumeText: String? = nil
     ) {
+        self.volumeText = volumeText
         self.view = view
         self.artwork = artwork
         self.accent = accent
@@ -113,6 +117,7 @@ public struct NowPlayingScreen: Sendable {
                 if !text.isEmpty { line(text, .dim) }
             }
         }
+        if let volumeText { line(volumeText, .dim) }
     }
 
     private func drawControls(_ canvas: inout Canvas, row: Int) {

@@ -21,6 +21,9 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "Render as fast as possible instead of in real time (needs a wav or null output).")
     var fast = false
 
+    @Option(help: "Volume for this run, 0-150%: 0.5 or 50%. Default: the volume last set with the keys, stdin or MPRIS (100% at first).")
+    var volume: Volume?
+
     @Option(help: "Stop's fade-out in seconds, 0.3-1.0.")
     var fadeOut: Double = 0.5
 
@@ -45,7 +48,7 @@ struct PlaybackOptions: ParsableArguments {
             defaultCrossfade: CrossfadeSpec(duration: crossfade ?? 0, curve: curve),
             skipCrossfade: CrossfadeSpec(duration: min(crossfade ?? 2, 2), curve: curve),
             fadeOutDuration: fadeOut,
-            reconnectGiveUpAfter: giveUpAfter ?? ResilienceDefaults.reconnectGiveUpAfter)
+            reconnectGiveUpAfter: giveUpAfter ?? ResilienceDefaults.reconnectGiveUpAfter, volume: volume ?? .full)
     }
 
     func validate() throws {
@@ -63,3 +66,10 @@ struct PlaybackOptions: ParsableArguments {
 }
 
 extension FadeCurve: ExpressibleByArgument {}
+
+extension Volume: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let volume = Volume.parse(argument) else { return nil }
+        self = volume
+    }
+}

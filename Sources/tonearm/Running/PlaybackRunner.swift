@@ -36,15 +36,26 @@ struct PlaybackRunner {
     /// Plays `item` (or shows why it cannot play: an episode without audio is a failure like any other).
     func run(_ item: PlayerEvent.Replacement, configuration: PlayerStateMachine.Configuration) async throws {
         var services = services
+        var configuration = configuration
+        var observer = observer
         // The command's log: the player's decisions and every request of its sources and services.
         services.logger = CommandLog.logger
         services.network = NetworkClient(logger: CommandLog.logger)
+        var library = library
         if services.analytics == nil {
             // Every error of every playback goes to the library's local analytics.
-            let opened: LibraryContext?
-            if let library { opened = library } else { opened = await LibraryContext.openForPlayback() }
-            services.analytics = opened?.analytics
-            if let opened { services.network = opened.network }
+            if library == nil { library = await LibraryContext.openForPlayback() }
+            services.analytics = library?.analytics
+            if let library { services.network = library.network }
+        }
+        if let store = library?.store {
+            // The volume the listener last set, unless this run names one; a change is kept.
+            if options.volume == nil, let saved = VolumeSetting.saved(in: store) { configuration.volume = saved }
+            let setting = VolumeSetting(store: store, logger: CommandLog.logger)
+            observer = { [observer] update in
+                setting.observe(update)
+                observer?(update)
+            }
         }
         let session: PlaybackSession
         do throws(PlaybackError) {
