@@ -13,6 +13,8 @@ public final class MPRISBridge: Sendable {
         var position: Double?
         var duration: Double?
         var volume = Volume.full
+        /// The sleep timer, the player's time it was told at and when that was, for its countdown.
+        var sleep: (timer: SleepTimer, now: PlayerTime, received: Date)?
         /// A seek was asked for: the next position is announced with Seeked.
         var seekPending = false
     }
@@ -68,10 +70,13 @@ public final class MPRISBridge: Sendable {
                 break
             case .volume(let volume, _):
                 seen.volume = volume
+            case .sleepTimer(let timer, _, let now):
+                seen.sleep = timer.map { ($0, now, Date()) }
             }
+            let sleepIn = seen.sleep.flatMap { sleep in sleep.timer.remaining(at: sleep.now + Date().timeIntervalSince(sleep.received)) }
             let state = MPRISState(
                 state: seen.state, metadata: seen.metadata, position: seen.position, duration: seen.duration,
-                artFile: seen.metadata?.artworkFile, volume: seen.volume)
+                artFile: seen.metadata?.artworkFile, volume: seen.volume, sleepIn: sleepIn)
             return (state, seeked)
         }
         service.update(state)

@@ -34,14 +34,18 @@ public struct MPRISState: Sendable, Equatable {
     public var canSeek: Bool
     /// Tonearm's volume, 1.0 = 100 %.
     public var volume: Double
+    /// Whole seconds until the sleep timer runs out (`tonearm:sleepIn` in Metadata); nil without
+    /// a countdown.
+    public var sleepIn: Int64?
 
     public static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
     public init(
         state: PlayerState, metadata: NowPlayingMetadata? = nil, position: Double? = nil, duration: Double? = nil, artFile: URL? = nil,
-        volume: Volume = .full
+        volume: Volume = .full, sleepIn: TimeInterval? = nil
     ) {
         self.volume = volume.level
+        self.sleepIn = sleepIn.map { Int64($0.rounded(.up)) }
         switch state.name {
         case .playing, .crossfading, .preparingCrossfade, .preparing, .buffering, .reconnecting, .fadingOut: status = .playing
         case .paused, .crossfadePaused: status = .paused
@@ -91,7 +95,7 @@ public struct MPRISState: Sendable, Equatable {
         var names: [String] = []
         if status != old.status { names.append("PlaybackStatus") }
         if trackID != old.trackID || title != old.title || artist != old.artist || album != old.album || artURL != old.artURL
-            || lengthMicroseconds != old.lengthMicroseconds || url != old.url
+            || lengthMicroseconds != old.lengthMicroseconds || url != old.url || sleepIn != old.sleepIn
         {
             names.append("Metadata")
         }

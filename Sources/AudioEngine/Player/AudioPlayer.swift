@@ -108,6 +108,9 @@ public actor AudioPlayer {
     /// The listener's volume.
     public var volume: Volume { machine.volume }
 
+    /// The sleep timer, if one is set.
+    public var sleepTimer: SleepTimer? { machine.sleepTimer }
+
     /// Opens the output and starts rendering. No sound server -> `audioOutputUnavailable`.
     public func start() throws(PlaybackError) {
         guard !running else { return }
@@ -116,6 +119,9 @@ public actor AudioPlayer {
         running = true
         publishState(force: true)
         continuation.yield(.volume(machine.volume, audioTime: audioTime))
+        if let timer = machine.sleepTimer {
+            continuation.yield(.sleepTimer(timer, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
+        }
     }
 
     /// Sends a user intent (play, pause, resume, stop, skip, seek, retry, reset, retryNow,
@@ -277,6 +283,8 @@ public actor AudioPlayer {
             case .setVolume(let volume):
                 engine.enqueue(.setVolume(volume.level))
                 continuation.yield(.volume(volume, audioTime: audioTime))
+            case .sleepTimerChanged(let timer):
+                continuation.yield(.sleepTimer(timer, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
             case .reopenOutput: engine.enqueue(.reopenOutput)
             case .abandonConnection(let deck, let cause): loads[deck]?.load.connection.abandon(cause: cause)
             case .scheduleTimer(let timer, let at): schedule(timer, at: at)

@@ -12,7 +12,7 @@ import Foundation
 /// - `retry`: retry, or during a reconnect countdown retry now.
 /// - `seekBy`: from the position last shown, never before 0.
 /// - `open`: always accepted; it replaces what plays (`PlayerEvent.replace`).
-/// - `volume`: always accepted, in every state.
+/// - `volume`, `sleep`: always accepted, in every state.
 public enum PlayerCommand: Sendable, Equatable {
     case playPause
     case play
@@ -31,6 +31,7 @@ public enum PlayerCommand: Sendable, Equatable {
     /// Something new to play, in place of what plays.
     case open(PlayerEvent.Replacement)
     case volume(VolumeChange)
+    case sleep(SleepRequest)
 
     /// The intent this command means in `state`, or nil when it means nothing there.
     /// - Parameter position: the current track's position as last published, for relative seeks.
@@ -58,6 +59,8 @@ public enum PlayerCommand: Sendable, Equatable {
             return .replace(replacement)
         case .volume(let change):
             return .setVolume(change)
+        case .sleep(let request):
+            return .setSleepTimer(request)
         }
     }
 
@@ -74,7 +77,7 @@ public enum PlayerCommand: Sendable, Equatable {
         case .reset: .reset
         case .seekBy, .seekTo: .seek
         case .open: .play
-        case .volume: .resume  // never refused: every state accepts a volume change
+        case .volume, .sleep: .resume  // never refused: every state accepts them
         }
     }
 

@@ -65,6 +65,8 @@ public enum LogFields {
             fields["volume"] = volume.description
         case .setVolume(.by(let delta)):
             fields["volumeBy"] = String(format: "%+.2f", delta)
+        case .setSleepTimer(let request):
+            fields.merge(sleep(request)) { a, _ in a }
         case .loaded(let id, let duration):
             fields["load"] = id.description
             if let duration { fields["duration"] = seconds(duration) }
@@ -101,12 +103,23 @@ public enum LogFields {
     }
 
     /// Fields of a timer: its kind, and the attempt or load it belongs to.
+    static func sleep(_ request: SleepRequest) -> [String: String] {
+        switch request {
+        case .after(let s): ["sleep": "after", "sleepSeconds": seconds(s)]
+        case .endOfItem: ["sleep": "endOfItem"]
+        case .endOfQueue: ["sleep": "endOfQueue"]
+        case .extend(let s): ["sleep": "extend", "sleepSeconds": seconds(s)]
+        case .cancel: ["sleep": "cancel"]
+        case .cycle: ["sleep": "cycle"]
+        }
+    }
+
     static func timer(_ timer: PlayerTimer) -> [String: String] {
         var fields = ["timer": caseName(timer)]
         switch timer {
         case .retry(let attempt): fields["attempt"] = String(attempt)
         case .stillConnecting(let id), .openingTimeout(let id): fields["load"] = id.description
-        case .underrunTimeout, .starvationCheck, .stallCheck: break
+        case .underrunTimeout, .starvationCheck, .stallCheck, .sleep: break
         }
         return fields
     }
@@ -124,6 +137,10 @@ public enum LogFields {
             fields["deck"] = deck.rawValue
         case .setVolume(let volume):
             fields["volume"] = volume.description
+        case .sleepTimerChanged(let timer):
+            fields["sleep"] = timer?.ending.rawValue ?? "off"
+            if let timer, timer.ending == .afterDuration { fields["sleepRemaining"] = seconds(timer.remaining) }
+            fields["sleepRunning"] = String(timer?.runningSince != nil)
         case .seek(let deck, let to):
             fields["deck"] = deck.rawValue
             fields["to"] = seconds(to)

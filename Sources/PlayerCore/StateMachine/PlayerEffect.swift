@@ -25,6 +25,9 @@ public enum PlayerEffect: Sendable, Equatable {
     case abortCrossfade(keep: DeckID)
     /// Move the listener's volume to `volume` with a short ramp (no click), and tell the front ends.
     case setVolume(Volume)
+    /// The sleep timer changed (set, extended, cancelled, frozen, running again, ended): tell the
+    /// front ends.
+    case sleepTimerChanged(SleepTimer?)
     /// Fade the whole mix to silence over `duration`, then report `fadeOutCompleted`.
     case fadeOut(duration: TimeInterval)
     /// Report `timerFired(timer, at:)` at instant `at` of the player's clock, replacing whatever

@@ -29,6 +29,9 @@ public enum PlayerEvent: Sendable, Equatable {
     /// Set or change the listener's volume. Accepted in every state and changes no state: the
     /// volume is kept across items, pauses and reconnects.
     case setVolume(VolumeChange)
+    /// Set, extend or cancel the sleep timer. Accepted in every state; like the volume, it is
+    /// context, and changes no state by itself.
+    case setSleepTimer(SleepRequest)
 
     // MARK: Engine and network facts
     /// The source of a `load` effect is open and ready to sound; `duration` if the decoder knows it.
@@ -99,7 +102,7 @@ public enum PlayerEvent: Sendable, Equatable {
     /// Is this something a listener asks for (every intent, `replace` and `setVolume` included), not a fact?
     public var isIntent: Bool {
         switch self {
-        case .replace, .setVolume: true
+        case .replace, .setVolume, .setSleepTimer: true
         default: action != nil
         }
     }

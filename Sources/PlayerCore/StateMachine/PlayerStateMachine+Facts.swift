@@ -94,7 +94,7 @@ extension PlayerStateMachine {
         queue.remove(at: item.index)
         next = nil
         pendingLoad = nil
-        if let following = followingIndex {
+        if let following = automaticNextIndex {
             effects += prepareNext(following, skipping: skipping)
             return effects
         }
@@ -150,7 +150,7 @@ extension PlayerStateMachine {
         case .playing(let track):
             position = newPosition
             guard let duration, !track.isLive else { return [] }
-            if let nextIndex = followingIndex {
+            if let nextIndex = automaticNextIndex {
                 let fade = crossfadeSpec(into: nextIndex, skipping: false)
                 if newPosition >= duration - fade.duration - configuration.preloadLead {
                     return prepareNext(nextIndex, skipping: false)
@@ -211,7 +211,7 @@ extension PlayerStateMachine {
                 // A live stream has no end: its connection ending is a drop, never "finished".
                 return beginRecovery(.source, cause: PlaybackError(.connectionLost), at: at)
             }
-            if let nextIndex = followingIndex {
+            if let nextIndex = automaticNextIndex {
                 // No time was left to crossfade (unknown duration): play the next one after a gap.
                 let load = makeLoad(deck: activeDeck, track: queue[nextIndex].track, from: 0, purpose: .current)
                 index = nextIndex

@@ -17,6 +17,7 @@ extension PlayerStateMachine {
         case .cancelRetry: return cancelRetry()
         case .replace(let replacement): return replace(with: replacement)
         case .setVolume(let change): return setVolume(change)
+        case .setSleepTimer(let request): return setSleepTimer(request)
         default: return applyFact(event)
         }
     }

@@ -35,6 +35,9 @@ extension PlayerStateMachine {
         if let check = stallCheckAt, isWaitedOn(.a) || isWaitedOn(.b) {
             timers[.stall] = ArmedTimer(timer: .stallCheck, at: check)
         }
+        if let deadline = sleepTimer?.deadline {
+            timers[.sleep] = ArmedTimer(timer: .sleep, at: deadline)
+        }
         return timers
     }
 
@@ -90,6 +93,8 @@ extension PlayerStateMachine {
             return []
         case .stallCheck:
             return checkStalls(at: now)
+        case .sleep:
+            return sleepTimerRanOut()
         }
     }
 }

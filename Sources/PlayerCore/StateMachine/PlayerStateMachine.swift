@@ -51,6 +51,10 @@ public struct PlayerStateMachine: Sendable {
         public var stallTimeout: TimeInterval
         /// The listener's volume when the player starts (the saved setting, or `--volume`).
         public var volume: Volume
+        /// A sleep timer set before playback starts (`--sleep`); its countdown begins with the sound.
+        public var sleep: SleepRequest?
+        /// How long the sleep timer's fade-out lasts.
+        public var sleepFadeDuration: TimeInterval
 
         public init(
             defaultCrossfade: CrossfadeSpec = CrossfadeSpec(duration: 0),
@@ -66,7 +70,9 @@ public struct PlayerStateMachine: Sendable {
             stallTimeout: TimeInterval = ResilienceDefaults.stallTimeout,
             reconnectBudgetCapacity: Double = RetryBudget.defaultCapacity,
             reconnectBudgetRefillPerSecond: Double = RetryBudget.defaultRefillPerSecond,
-            volume: Volume = .full
+            volume: Volume = .full,
+            sleep: SleepRequest? = nil,
+            sleepFadeDuration: TimeInterval = 10
         ) {
             self.defaultCrossfade = defaultCrossfade
             self.skipCrossfade = skipCrossfade
@@ -82,16 +88,22 @@ public struct PlayerStateMachine: Sendable {
             self.reconnectBudgetCapacity = reconnectBudgetCapacity
             self.reconnectBudgetRefillPerSecond = reconnectBudgetRefillPerSecond
             self.volume = volume
+            self.sleep = sleep
+            self.sleepFadeDuration = min(Self.sleepFadeRange.upperBound, max(Self.sleepFadeRange.lowerBound, sleepFadeDuration))
         }
 
         /// Stop fades over 0.3-1.0 s.
         public static let fadeOutRange: ClosedRange<TimeInterval> = 0.3...1.0
+        /// The sleep timer fades over 1-60 s.
+        public static let sleepFadeRange: ClosedRange<TimeInterval> = 1...60
     }
 
     public internal(set) var state: PlayerState = .idle
     public let configuration: Configuration
     /// The listener's volume, kept across items, pauses and reconnects.
     public internal(set) var volume: Volume
+    /// The sleep timer, if one is set.
+    public internal(set) var sleepTimer: SleepTimer?
 
     // MARK: Context the state does not show
 
@@ -148,6 +160,7 @@ public struct PlayerStateMachine: Sendable {
         self.configuration = configuration
         self.volume = configuration.volume
         self.random = random
+        if let sleep = configuration.sleep { _ = setSleepTimer(sleep) }
     }
 
     /// The actions the machine accepts now: exactly `state.allowedActions`.
@@ -182,6 +195,7 @@ public struct PlayerStateMachine: Sendable {
                     underlying: "refused internal change \(saved.state.name.rawValue) -> \(refused.rawValue)")
             }
         }
+        effects += updateSleepTimer(from: saved)
         effects += reconcileTimers()
         return effects
     }
@@ -261,6 +275,10 @@ extension PlayerStateMachine {
 
     /// The entry after the current one, skipping nothing.
     var followingIndex: Int? { queue.indices.contains(index + 1) ? index + 1 : nil }
+
+    /// The entry playback goes on to by itself when the current one ends: none when the sleep
+    /// timer ends with this item.
+    var automaticNextIndex: Int? { sleepTimer?.ending == .endOfItem ? nil : followingIndex }
 
     mutating func makeLoad(deck: DeckID, track: Track, from: TimeInterval, purpose: PendingLoad.Purpose) -> PlayerEffect {
         loadCounter += 1

@@ -23,10 +23,12 @@ public enum PlayerTimer: Sendable, Hashable {
     case starvationCheck
     /// A deck's source has been dry since some instant; decides whether that is a stall.
     case stallCheck
+    /// The sleep timer has run out.
+    case sleep
 
     /// Timers that exclude each other share a slot: scheduling one replaces the timer in its slot.
     public enum Slot: Sendable, Hashable, CaseIterable {
-        case retry, stillConnecting, bufferingTimeout, starvation, stall
+        case retry, stillConnecting, bufferingTimeout, starvation, stall, sleep
     }
 
     public var slot: Slot {
@@ -36,6 +38,7 @@ public enum PlayerTimer: Sendable, Hashable {
         case .openingTimeout, .underrunTimeout: .bufferingTimeout
         case .starvationCheck: .starvation
         case .stallCheck: .stall
+        case .sleep: .sleep
         }
     }
 }

@@ -10,10 +10,13 @@ public enum PlayerUpdate: Sendable, Equatable {
     case notice(PlayerNotice, audioTime: Double)
     /// The listener's volume: once when the player starts, then on every change.
     case volume(Volume, audioTime: Double)
+    /// The sleep timer (nil: none), when the player starts with one and on every change; `now`
+    /// is the player's clock, for its countdown.
+    case sleepTimer(SleepTimer?, audioTime: Double, now: PlayerTime)
 
     public var audioTime: Double {
         switch self {
-        case .state(_, let t, _), .position(_, _, let t), .notice(_, let t), .volume(_, let t): t
+        case .state(_, let t, _), .position(_, _, let t), .notice(_, let t), .volume(_, let t), .sleepTimer(_, let t, _): t
         }
     }
 }

@@ -32,6 +32,9 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey
     case incomingDeck
     case bufferFill
     case volume
+    case sleepIn
+    case sleepAtEndOfItem
+    case sleepAtEndOfQueue
     // Controls.
     case controlPlay
     case controlPause

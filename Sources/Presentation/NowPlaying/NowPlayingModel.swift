@@ -20,6 +20,10 @@ public struct NowPlayingModel: Sendable {
     public var started = false
     /// The listener's volume, once the player has said it.
     public var volume: Volume?
+    /// The sleep timer, with the player's time when it was told and the wall time it arrived.
+    public var sleepTimer: SleepTimer?
+    public var sleepNow: PlayerTime?
+    public var sleepReceived = Date()
     /// Bumped on every change, so the drawing loop redraws only when something changed.
     public var version = 0
 
@@ -45,6 +49,10 @@ public struct NowPlayingModel: Sendable {
             return
         case .volume(let volume, _):
             self.volume = volume
+        case .sleepTimer(let timer, _, let now):
+            sleepTimer = timer
+            sleepNow = now
+            sleepReceived = Date()
         }
         version += 1
     }
@@ -63,6 +71,23 @@ public struct NowPlayingModel: Sendable {
     /// The player-clock time now, for countdowns: the state's time plus the wall time since.
     public var now: PlayerTime? {
         stateNow.map { $0 + Date().timeIntervalSince(stateReceived) }
+    }
+
+    /// Seconds until the sleep timer runs out, as of now (nil without a countdown).
+    public var sleepRemaining: TimeInterval? {
+        guard let sleepTimer, let sleepNow else { return nil }
+        return sleepTimer.remaining(at: sleepNow + Date().timeIntervalSince(sleepReceived))
+    }
+
+    /// "Sleep in 29:41", "Sleep at the end of this item", "Sleep at the end of the queue"; nil
+    /// without a timer.
+    public func sleepText(language: Language) -> String? {
+        guard let sleepTimer else { return nil }
+        switch sleepTimer.ending {
+        case .afterDuration: return Texts.format(UIString.sleepIn, in: language, EpisodeText.clock(sleepRemaining ?? 0))
+        case .endOfItem: return Texts.string(UIString.sleepAtEndOfItem, in: language)
+        case .endOfQueue: return Texts.string(UIString.sleepAtEndOfQueue, in: language)
+        }
     }
 
     /// "Volume 80%" in `language`, once the volume is known.

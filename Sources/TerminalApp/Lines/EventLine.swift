@@ -14,24 +14,29 @@ import Presentation
 ///   "artwork": "real|station|default"}` — what a live stream says is playing (texts sanitised).
 /// - `{"t": 0, "event": "volume", "volume": 0.5, "percent": 50}` — when the player starts, then
 ///   on every change.
+/// - `{"t": 3.1, "event": "sleepTimer", "sleep": "afterDuration", "sleepIn": 1200}` — on every
+///   change (`sleep` is `afterDuration`, `endOfItem`, `endOfQueue` or null when cancelled or
+///   over); while a timer is set, every state event carries `sleep` and `sleepIn` too.
 ///
 /// A track is `{"id", "kind", "title", "duration"}` (never its URL, which may carry credentials);
 /// an error is `{"code", "type", "retryable", "recoverable", "message", "suggestion"}`.
 public enum EventLine {
-    public static func json(for update: PlayerUpdate, language: Language = .current) -> String {
-        let object = dictionary(for: update, language: language)
+    /// - Parameter sleep: the sleep timer as last published, for the state events' `sleepIn`.
+    public static func json(for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil) -> String {
+        let object = dictionary(for: update, language: language, sleep: sleep)
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
             return "{\"event\":\"error\"}"
         }
         return String(decoding: data, as: UTF8.self)
     }
 
-    public static func dictionary(for update: PlayerUpdate, language: Language = .current) -> [String: Any] {
+    public static func dictionary(for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil) -> [String: Any] {
         switch update {
         case .state(let state, let t, let now):
             var o = stateFields(state, now: now, language: language)
             o["t"] = rounded(t)
             o["event"] = "state"
+            if let sleep { o.merge(sleepFields(sleep, now: now)) { a, _ in a } }
             return o
         case .position(let seconds, let duration, let t):
             return ["t": rounded(t), "event": "position", "position": rounded(seconds), "duration": duration.map(rounded) ?? NSNull()]
@@ -47,7 +52,16 @@ public enum EventLine {
             return o
         case .volume(let volume, let t):
             return ["t": rounded(t), "event": "volume", "volume": volume.level, "percent": volume.percent]
+        case .sleepTimer(let timer, let t, let now):
+            var o: [String: Any] = timer.map { sleepFields($0, now: now) } ?? ["sleep": NSNull(), "sleepIn": NSNull()]
+            o["t"] = rounded(t)
+            o["event"] = "sleepTimer"
+            return o
         }
+    }
+
+    static func sleepFields(_ timer: SleepTimer, now: PlayerTime) -> [String: Any] {
+        ["sleep": timer.ending.rawValue, "sleepIn": timer.remaining(at: now).map(rounded) ?? NSNull()]
     }
 
     static func stateFields(_ state: PlayerState, now: PlayerTime, language: Language) -> [String: Any] {

@@ -40,7 +40,7 @@ public struct LinePlayback: Sendable {
         var failure: PlaybackError?
         for await update in player.updates {
             observer?(update)
-            if jsonEvents { Self.write(EventLine.json(for: update, language: language) + "\n") }
+            if jsonEvents { Self.write(EventLine.json(for: update, language: language, sleep: latest.sleepTimer) + "\n") }
             progress?.update(audioTime: update.audioTime)
             let volumeBefore = latest.volume
             latest.apply(update)

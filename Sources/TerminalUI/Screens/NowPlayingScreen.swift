@@ -21,13 +21,16 @@ public struct NowPlayingScreen: Sendable {
     public var spinnerTick: Int
     /// "Volume 80%", under the progress; nil hides it.
     public var volumeText: String?
+    /// "Sleep in 29:41", beside the volume; nil hides it.
+    public var sleepText: String?
 
     public init(
         view: NowPlayingViewState, artwork: ArtworkPixels? = nil, accent: TerminalColor = .indexed(39),
         inlineError: InlineErrorViewState? = nil, language: Language, bindings: KeyBindings = .standard, spinnerTick: Int = 0,
-        volumeText: String? = nil
+        volumeText: String? = nil, sleepText: String? = nil
     ) {
         self.volumeText = volumeText
+        self.sleepText = sleepText
         self.view = view
         self.artwork = artwork
         self.accent = accent
@@ -117,7 +120,8 @@ public struct NowPlayingScreen: Sendable {
                 if !text.isEmpty { line(text, .dim) }
             }
         }
-        if let volumeText { line(volumeText, .dim) }
+        let settings = [volumeText, sleepText].compactMap { $0 }
+        if !settings.isEmpty { line(settings.joined(separator: "   "), .dim) }
     }
 
     private func drawControls(_ canvas: inout Canvas, row: Int) {

@@ -42,7 +42,7 @@ struct Play: AsyncParsableCommand {
         guard let request = PlayRequest(items: tracks.map { QueueItem(track: $0) }) else {
             throw ValidationError("give at least one source")
         }
-        try await PlaybackRunner(options: playback, services: stream.services(for: tracks))
+        await CommandPlayback(playback.settings, services: stream.services(for: tracks))
             .run(.play(request), configuration: playback.configuration())
     }
 
@@ -52,21 +52,21 @@ struct Play: AsyncParsableCommand {
         let library = await LibraryContext.openForCommand()
         let episode = await library.attempt("playEpisode") { () throws(PlaybackError) in try library.episodeToPlay(id: id) }
         let recorder = EpisodeProgressRecorder(store: library.store, episodeID: id)
-        try await PlaybackRunner(options: playback, services: stream.services(for: []), library: library, observer: { recorder.observe($0) })
+        await CommandPlayback(playback.settings, services: stream.services(for: []), library: library, observer: { recorder.observe($0) })
             .run(episode, configuration: playback.configuration())
     }
 
     private func playStation(_ name: String) async throws {
         let library = await LibraryContext.openForCommand()
         let track = await library.attempt("playStation") { () throws(PlaybackError) in try library.store.station(named: name).station.track }
-        try await PlaybackRunner(options: playback, services: stream.services(for: [track]), library: library)
+        await CommandPlayback(playback.settings, services: stream.services(for: [track]), library: library)
             .run(.play(PlayRequest(track: track)), configuration: playback.configuration())
     }
 
     private func playSession(_ name: String) async throws {
         let library = await LibraryContext.openForCommand()
         let record = await library.attempt("playSession") { () throws(PlaybackError) in try library.store.session(named: name) }
-        try await PlaybackRunner(options: playback, library: library)
+        await CommandPlayback(playback.settings, library: library)
             .run(.play(SessionLoader.requestOrFail(for: record.path)), configuration: playback.configuration())
     }
 }

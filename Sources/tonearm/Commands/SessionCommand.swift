@@ -38,7 +38,7 @@ struct SessionCommand: AsyncParsableCommand {
 
         func run() async throws {
             logging.start()
-            try await PlaybackRunner(options: playback).run(.play(SessionLoader.requestOrFail(for: file)), configuration: playback.configuration())
+            await CommandPlayback(playback.settings).run(.play(SessionLoader.requestOrFail(for: file)), configuration: playback.configuration())
         }
     }
 
@@ -111,7 +111,7 @@ struct Render: AsyncParsableCommand {
     func run() async throws {
         logging.start()
         let path = session == "demo" && !FileManager.default.fileExists(atPath: session) ? DemoSession.path : session
-        try await PlaybackRunner(options: playback, rendering: true).run(.play(SessionLoader.requestOrFail(for: path)), configuration: playback.configuration())
+        await CommandPlayback(playback.settings, rendering: true).run(.play(SessionLoader.requestOrFail(for: path)), configuration: playback.configuration())
     }
 }
 
@@ -126,7 +126,7 @@ struct Demo: AsyncParsableCommand {
 
     func run() async throws {
         logging.start()
-        try await PlaybackRunner(options: playback, fallbackWAV: "tonearm-demo.wav")
+        await CommandPlayback(playback.settings, fallbackWAV: "tonearm-demo.wav")
             .run(.play(SessionLoader.requestOrFail(for: DemoSession.path)), configuration: playback.configuration())
     }
 }

@@ -24,6 +24,12 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: "Volume for this run, 0-150%: 0.5 or 50%. Default: the volume last set with the keys, stdin or MPRIS (100% at first).")
     var volume: Volume?
 
+    @Option(help: "A sleep timer: 30m, 90s, 1h, or 'end' (the end of the current item). Playback then fades out and ends.")
+    var sleep: SleepRequest?
+
+    @Option(help: "The sleep timer's fade-out in seconds, 1-60.")
+    var sleepFade: Double = 10
+
     @Option(help: "Stop's fade-out in seconds, 0.3-1.0.")
     var fadeOut: Double = 0.5
 
@@ -36,9 +42,9 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "Line mode for screen readers: each state change is announced as sentences (also chosen when TERM=dumb).")
     var plain = false
 
-    /// How this playback talks to the person at the console.
-    func interface(machineOutput: Bool) -> ConsolePlayback.Interface {
-        ConsolePlayback.interface(plain: plain, noScreen: noTui, machineOutput: machineOutput)
+    /// What the command line asked of the playback.
+    var settings: CommandPlayback.Settings {
+        .init(output: output, fast: fast, jsonEvents: events == .jsonl, plain: plain, noScreen: noTui, volumeGiven: volume != nil)
     }
 
     enum EventFormat: String, ExpressibleByArgument { case jsonl }
@@ -48,7 +54,8 @@ struct PlaybackOptions: ParsableArguments {
             defaultCrossfade: CrossfadeSpec(duration: crossfade ?? 0, curve: curve),
             skipCrossfade: CrossfadeSpec(duration: min(crossfade ?? 2, 2), curve: curve),
             fadeOutDuration: fadeOut,
-            reconnectGiveUpAfter: giveUpAfter ?? ResilienceDefaults.reconnectGiveUpAfter, volume: volume ?? .full)
+            reconnectGiveUpAfter: giveUpAfter ?? ResilienceDefaults.reconnectGiveUpAfter, volume: volume ?? .full, sleep: sleep,
+            sleepFadeDuration: sleepFade)
     }
 
     func validate() throws {
@@ -58,6 +65,10 @@ struct PlaybackOptions: ParsableArguments {
         if !(PlayerStateMachine.Configuration.fadeOutRange).contains(fadeOut) {
             throw ValidationError("--fade-out must be between 0.3 and 1.0 seconds")
         }
+        if !PlayerStateMachine.Configuration.sleepFadeRange.contains(sleepFade) {
+            throw ValidationError("--sleep-fade must be between 1 and 60 seconds")
+        }
+        if let sleep, case .extend = sleep { throw ValidationError("--sleep takes a time (30m, 90s, 1h) or 'end'") }
         if let giveUpAfter, !(1...3600).contains(giveUpAfter) {
             throw ValidationError("--give-up-after must be between 1 and 3600 seconds")
         }
@@ -66,6 +77,13 @@ struct PlaybackOptions: ParsableArguments {
 }
 
 extension FadeCurve: ExpressibleByArgument {}
+
+extension SleepRequest: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let request = SleepRequest.parse(argument), request != .cancel else { return nil }
+        self = request
+    }
+}
 
 extension Volume: ExpressibleByArgument {
     public init?(argument: String) {

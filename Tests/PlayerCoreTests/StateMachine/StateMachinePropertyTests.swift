@@ -10,7 +10,7 @@ struct StateMachinePropertyTests {
     static let sequences = 10_000
 
     /// Each generated number becomes one event: the low bits choose the kind, the rest its details.
-    static let eventKinds = 31
+    static let eventKinds = 33
 
     static let pool: [Track] = [Fixture.stage1, Fixture.stage2, Fixture.episode("p"), Fixture.live("r"), Fixture.file("nodur", duration: nil)]
 
@@ -67,6 +67,11 @@ struct StateMachinePropertyTests {
             return p % 4 == 0
                 ? .replace(.cannotPlay(PlaybackError(.missingAudioURL)))
                 : .replace(.play(PlayRequest(track: pool[p % pool.count].with(id: "r\(p)"), startPosition: Double(p % 50))))
+        case 31:
+            let requests: [SleepRequest] = [.after(Double(p % 90 + 1)), .endOfItem, .endOfQueue, .extend(by: 30), .cancel, .cycle]
+            return .setSleepTimer(requests[p % requests.count])
+        case 32:
+            return .timerFired(.sleep, at: driver.machine.sleepTimer?.deadline ?? now)
         default: return p % 2 == 0 ? .outputLost(at: now) : .outputRestored
         }
     }
@@ -93,6 +98,11 @@ struct StateMachinePropertyTests {
                 }
                 let after = driver.state
                 #expect(after.isValid, "invalid state \(after) after \(event)")
+                // The sleep countdown runs exactly while something sounds.
+                if let timer = driver.machine.sleepTimer {
+                    let sounding = [.playing, .preparingCrossfade, .crossfading].contains(after.name)
+                    #expect((timer.runningSince != nil) == sounding, "sleep countdown \(timer) in \(after.name) after \(event)")
+                }
                 if after != before || after.name != before.name {
                     #expect(before.canTransition(to: after), "\(before.name) -> \(after.name) on \(event)")
                 }

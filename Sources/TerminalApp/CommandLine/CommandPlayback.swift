@@ -1,31 +1,52 @@
-import ArgumentParser
 import Foundation
 import PlayerCore
 import PlayerKit
 import Streaming
-import TerminalApp
 
-/// Runs one playback from the command line: the options and services become a `PlaybackSession`
+/// Runs one playback from the command line: the settings and services become a `PlaybackSession`
 /// and a `ConsolePlayback`, and the end becomes an exit status (0 when playback finishes or is
 /// stopped; 1 with the error's message when it fails).
-struct PlaybackRunner {
-    var options: PlaybackOptions
-    /// Where to render when no sound server answers (the demo); nil means that is an error.
-    var fallbackWAV: String?
-    /// Render as fast as possible with a progress display (`tonearm render`).
-    var rendering = false
-    /// Network sources, metadata and artwork services, connectivity.
-    var services = TonearmPlayer.Services()
-    /// The library, when the caller opened it already; otherwise it is opened for the analytics.
-    var library: LibraryContext?
-    /// Sees every update, in order (an episode's progress recorder).
-    var observer: (@Sendable (PlayerUpdate) -> Void)?
+public struct CommandPlayback {
+    /// What the command line asked for.
+    public struct Settings: Sendable {
+        public var output: OutputChoice?
+        /// Render as fast as possible (`--fast`).
+        public var fast: Bool
+        /// `--events jsonl`.
+        public var jsonEvents: Bool
+        /// `--plain` and `--no-tui`.
+        public var plain: Bool
+        public var noScreen: Bool
+        /// `--volume` was given: this run's volume is not the kept one.
+        public var volumeGiven: Bool
 
-    init(
-        options: PlaybackOptions, fallbackWAV: String? = nil, rendering: Bool = false, services: TonearmPlayer.Services = .init(),
+        public init(output: OutputChoice?, fast: Bool, jsonEvents: Bool, plain: Bool, noScreen: Bool, volumeGiven: Bool) {
+            self.output = output
+            self.fast = fast
+            self.jsonEvents = jsonEvents
+            self.plain = plain
+            self.noScreen = noScreen
+            self.volumeGiven = volumeGiven
+        }
+    }
+
+    public var settings: Settings
+    /// Where to render when no sound server answers (the demo); nil means that is an error.
+    public var fallbackWAV: String?
+    /// Render as fast as possible with a progress display (`tonearm render`).
+    public var rendering: Bool
+    /// Network sources, metadata and artwork services, connectivity.
+    public var services: TonearmPlayer.Services
+    /// The library, when the caller opened it already; otherwise it is opened for the analytics.
+    public var library: LibraryContext?
+    /// Sees every update, in order (an episode's progress recorder).
+    public var observer: (@Sendable (PlayerUpdate) -> Void)?
+
+    public init(
+        _ settings: Settings, fallbackWAV: String? = nil, rendering: Bool = false, services: TonearmPlayer.Services = .init(),
         library: LibraryContext? = nil, observer: (@Sendable (PlayerUpdate) -> Void)? = nil
     ) {
-        self.options = options
+        self.settings = settings
         self.fallbackWAV = fallbackWAV
         self.rendering = rendering
         self.services = services
@@ -34,7 +55,7 @@ struct PlaybackRunner {
     }
 
     /// Plays `item` (or shows why it cannot play: an episode without audio is a failure like any other).
-    func run(_ item: PlayerEvent.Replacement, configuration: PlayerStateMachine.Configuration) async throws {
+    public func run(_ item: PlayerEvent.Replacement, configuration: PlayerStateMachine.Configuration) async {
         var services = services
         var configuration = configuration
         var observer = observer
@@ -50,7 +71,7 @@ struct PlaybackRunner {
         }
         if let store = library?.store {
             // The volume the listener last set, unless this run names one; a change is kept.
-            if options.volume == nil, let saved = VolumeSetting.saved(in: store) { configuration.volume = saved }
+            if !settings.volumeGiven, let saved = VolumeSetting.saved(in: store) { configuration.volume = saved }
             let setting = VolumeSetting(store: store, logger: CommandLog.logger)
             observer = { [observer] update in
                 setting.observe(update)
@@ -61,7 +82,7 @@ struct PlaybackRunner {
         do throws(PlaybackError) {
             let notice: String?
             (session, notice) = try await PlaybackSession.open(
-                asked: options.output, fallbackWAV: fallbackWAV, fast: options.fast || rendering, configuration: configuration,
+                asked: settings.output, fallbackWAV: fallbackWAV, fast: settings.fast || rendering, configuration: configuration,
                 services: services)
             if let notice { FileHandle.standardError.write(Data((notice + "\n").utf8)) }
         } catch {
@@ -69,8 +90,10 @@ struct PlaybackRunner {
             CommandFailure.exit(error)
         }
         let fast = session.mode == .asFastAsPossible
-        var console = ConsolePlayback(interface: options.interface(machineOutput: options.events == .jsonl || rendering || fast))
-        console.jsonEvents = options.events == .jsonl
+        var console = ConsolePlayback(
+            interface: ConsolePlayback.interface(
+                plain: settings.plain, noScreen: settings.noScreen, machineOutput: settings.jsonEvents || rendering || fast))
+        console.jsonEvents = settings.jsonEvents
         let request: PlayRequest? = if case .play(let request) = item { request } else { nil }
         console.progress = rendering ? RenderProgress(total: request?.playLength(configuration: configuration), language: .current) : nil
         console.connectivity = services.connectivity
