@@ -84,7 +84,7 @@ static const sd_bus_vtable tn_player_vtable[] = {
     SD_BUS_SIGNAL("Seeked", "x", 0),
     SD_BUS_PROPERTY("PlaybackStatus", "s", tn_property_get, 0, TN_CHANGES),
     SD_BUS_PROPERTY("LoopStatus", "s", tn_property_get, 0, TN_CONST),
-    SD_BUS_PROPERTY("Rate", "d", tn_property_get, 0, TN_CONST),
+    SD_BUS_WRITABLE_PROPERTY("Rate", "d", tn_property_get, tn_property_set, 0, TN_CHANGES | SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_PROPERTY("Shuffle", "b", tn_property_get, 0, TN_CONST),
     SD_BUS_PROPERTY("Metadata", "a{sv}", tn_property_get, 0, TN_CHANGES),
     // Tonearm's own volume (a gain on its mix), not the sound server's.

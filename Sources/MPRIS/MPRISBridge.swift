@@ -13,6 +13,7 @@ public final class MPRISBridge: Sendable {
         var position: Double?
         var duration: Double?
         var volume = Volume.full
+        var speed = PlaybackSpeed.normal
         /// The sleep timer, the player's time it was told at and when that was, for its countdown.
         var sleep: (timer: SleepTimer, now: PlayerTime, received: Date)?
         /// A seek was asked for: the next position is announced with Seeked.
@@ -70,13 +71,15 @@ public final class MPRISBridge: Sendable {
                 break
             case .volume(let volume, _):
                 seen.volume = volume
+            case .speed(let speed, _):
+                seen.speed = speed
             case .sleepTimer(let timer, _, let now):
                 seen.sleep = timer.map { ($0, now, Date()) }
             }
             let sleepIn = seen.sleep.flatMap { sleep in sleep.timer.remaining(at: sleep.now + Date().timeIntervalSince(sleep.received)) }
             let state = MPRISState(
                 state: seen.state, metadata: seen.metadata, position: seen.position, duration: seen.duration,
-                artFile: seen.metadata?.artworkFile, volume: seen.volume, sleepIn: sleepIn)
+                artFile: seen.metadata?.artworkFile, volume: seen.volume, sleepIn: sleepIn, speed: seen.speed)
             return (state, seeked)
         }
         service.update(state)
@@ -123,6 +126,7 @@ extension MPRISService.Command {
         case .setPosition(let position, let trackID): trackID == currentTrack ? .seekTo(position) : nil
         case .openURI(let uri): MPRISBridge.request(for: uri).map { .open(.play($0)) }
         case .setVolume(let level): .volume(.to(Volume(level)))
+        case .setRate(let rate): rate == 0 ? .pause : .speed(.to(PlaybackSpeed(rate)))
         }
     }
 }

@@ -20,6 +20,8 @@ public final class MPRISService: @unchecked Sendable {
         case openURI(String)
         /// Set Tonearm's volume (1.0 = 100 %); a negative value is 0, as the specification says.
         case setVolume(Double)
+        /// Set the speed of files and episodes; 0 means pause, as the specification says.
+        case setRate(Double)
     }
 
     /// `Identity` and `DesktopEntry`.
@@ -139,7 +141,9 @@ public final class MPRISService: @unchecked Sendable {
             return Self.appendStrings(reply, ["audio/mpeg", "audio/aac", "audio/mp4", "audio/ogg", "audio/opus", "audio/flac", "audio/x-wav", "audio/x-scpls", "audio/x-mpegurl"])
         case (true, "PlaybackStatus"): return tn_append_string(reply, state.status.rawValue)
         case (true, "LoopStatus"): return tn_append_string(reply, "None")
-        case (true, "Rate"), (true, "MinimumRate"), (true, "MaximumRate"): return tn_append_double(reply, 1)
+        case (true, "Rate"): return tn_append_double(reply, state.rate)
+        case (true, "MinimumRate"): return tn_append_double(reply, PlaybackSpeed.range.lowerBound)
+        case (true, "MaximumRate"): return tn_append_double(reply, PlaybackSpeed.range.upperBound)
         case (true, "Volume"): return tn_append_double(reply, state.volume)
         case (true, "Position"): return tn_append_int64(reply, state.positionMicroseconds)
         case (true, "CanGoNext"): return tn_append_bool(reply, state.canGoNext ? 1 : 0)
@@ -187,12 +191,12 @@ public final class MPRISService: @unchecked Sendable {
     }
 
     private func set(_ property: String, _ value: OpaquePointer) -> Int32 {
-        guard property == "Volume" else { return -EPERM }
-        var volume: Double = 0
-        let r = tn_read_double(value, &volume)
+        guard property == "Volume" || property == "Rate" else { return -EPERM }
+        var number: Double = 0
+        let r = tn_read_double(value, &number)
         guard r >= 0 else { return r }
-        guard volume.isFinite else { return -EINVAL }
-        onCommand(.setVolume(max(0, volume)))
+        guard number.isFinite, number >= 0 || property == "Volume" else { return -EINVAL }
+        onCommand(property == "Volume" ? .setVolume(max(0, number)) : .setRate(number))
         return 0
     }
 

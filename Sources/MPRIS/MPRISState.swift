@@ -34,6 +34,8 @@ public struct MPRISState: Sendable, Equatable {
     public var canSeek: Bool
     /// Tonearm's volume, 1.0 = 100 %.
     public var volume: Double
+    /// The speed the current item plays at (1 for a live stream).
+    public var rate: Double
     /// Whole seconds until the sleep timer runs out (`tonearm:sleepIn` in Metadata); nil without
     /// a countdown.
     public var sleepIn: Int64?
@@ -42,8 +44,9 @@ public struct MPRISState: Sendable, Equatable {
 
     public init(
         state: PlayerState, metadata: NowPlayingMetadata? = nil, position: Double? = nil, duration: Double? = nil, artFile: URL? = nil,
-        volume: Volume = .full, sleepIn: TimeInterval? = nil
+        volume: Volume = .full, sleepIn: TimeInterval? = nil, speed: PlaybackSpeed = .normal
     ) {
+        self.rate = speed.rate(for: state.currentTrack)
         self.volume = volume.level
         self.sleepIn = sleepIn.map { Int64($0.rounded(.up)) }
         switch state.name {
@@ -91,7 +94,7 @@ public struct MPRISState: Sendable, Equatable {
     /// The Player properties whose value differs from `old`'s (for PropertiesChanged). Position
     /// is never listed: clients ask for it, and a jump is the Seeked signal.
     public func changedProperties(since old: MPRISState?) -> [String] {
-        guard let old else { return ["PlaybackStatus", "Metadata", "Volume", "CanGoNext", "CanGoPrevious", "CanPlay", "CanPause", "CanSeek"] }
+        guard let old else { return ["PlaybackStatus", "Metadata", "Volume", "Rate", "CanGoNext", "CanGoPrevious", "CanPlay", "CanPause", "CanSeek"] }
         var names: [String] = []
         if status != old.status { names.append("PlaybackStatus") }
         if trackID != old.trackID || title != old.title || artist != old.artist || album != old.album || artURL != old.artURL
@@ -100,6 +103,7 @@ public struct MPRISState: Sendable, Equatable {
             names.append("Metadata")
         }
         if volume != old.volume { names.append("Volume") }
+        if rate != old.rate { names.append("Rate") }
         if canGoNext != old.canGoNext { names.append("CanGoNext") }
         if canPlay != old.canPlay { names.append("CanPlay") }
         if canPause != old.canPause { names.append("CanPause") }

@@ -50,14 +50,17 @@ struct CanvasTests {
 
 @Suite("Key bindings")
 struct KeyBindingTests {
-    @Test func theStandardKeysDoWhatTheIssueSays() {
+    @Test func theStandardKeysDoWhatTheREADMESays() {
         let keys = KeyBindings.standard
         #expect(keys.action(for: .character("q")) == .quit)
         #expect(keys.action(for: .character(" ")) == .pauseResume)
         #expect(keys.action(for: .character("k")) == .up && keys.action(for: .up) == .up)
         #expect(keys.action(for: .left) == .seekBackward && keys.action(for: .right) == .seekForward)
         #expect(keys.action(for: .enter) == .play)
-        #expect(keys.action(for: .character("z")) == nil)
+        #expect(keys.action(for: .character("0")) == .volumeUp && keys.action(for: .character("9")) == .volumeDown)
+        #expect(keys.action(for: .character("z")) == .sleep && keys.action(for: .character("Z")) == .sleepLonger)
+        #expect(keys.action(for: .character("]")) == .faster && keys.action(for: .character("[")) == .slower)
+        #expect(keys.action(for: .character("y")) == nil)
     }
 
     @Test func severalKeysMayMapToOneActionButOneKeyNeverToTwo() throws {

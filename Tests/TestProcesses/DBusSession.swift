@@ -54,6 +54,20 @@ public final class DBusSession: @unchecked Sendable {
         return (text.trimmingCharacters(in: .whitespacesAndNewlines), status)
     }
 
+    /// Runs `dbus-send ARGS` on this bus (for what playerctl cannot do, such as setting Rate); its
+    /// trimmed stdout and exit status.
+    @discardableResult
+    public func dbusSend(_ arguments: [String]) throws -> (out: String, status: Int32) {
+        let out = directory.appendingPathComponent("dbus-send-\(UUID().uuidString)")
+        let child = try ChildProcess(
+            "/usr/bin/dbus-send", ["--session", "--print-reply"] + arguments,
+            environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": address], stdout: out.path, stderr: "/dev/null")
+        let status = child.wait(timeout: 10) ?? -1
+        defer { try? FileManager.default.removeItem(at: out) }
+        let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+        return (text.trimmingCharacters(in: .whitespacesAndNewlines), status)
+    }
+
     /// `playerctl ARGS` left running (`--follow`), its lines collected.
     public final class Follower: @unchecked Sendable {
         private let child: ChildProcess

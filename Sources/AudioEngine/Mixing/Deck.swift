@@ -26,8 +26,18 @@ final class Deck: @unchecked Sendable {
 
     /// Frames of the track before the first frame in the queue (start position, seeks).
     private(set) var baseFrame: Int64
-    /// Frames taken by the render thread since `baseFrame`.
+    /// Media frames taken by the render thread since `baseFrame`.
     private(set) var consumedFrames: Int64 = 0
+    /// Media seconds per second played (render thread only); 1 for a live stream whatever the
+    /// listener's speed.
+    private(set) var rate: Double = 1
+    /// Made the first time the rate is not 1, so a deck at normal speed is passed through
+    /// frame-exactly.
+    private var stretcher: TimeStretcher?
+    /// The media's end has been given to the stretcher.
+    private var stretcherFlushed = false
+    /// Media frames on their way to the stretcher.
+    private var stretchInput: UnsafeMutablePointer<Float>
     /// True once the render thread has seen the end of the source.
     private(set) var reachedEnd = false
     /// Gain applied to everything from this deck (a session stage's volume).
@@ -46,13 +56,31 @@ final class Deck: @unchecked Sendable {
         self.queue = FrameQueue(capacityFrames: lookaheadFrames)
         self.baseFrame = AudioFormat.frames(forSeconds: seconds)
         self.volume = track.volume
+        stretchInput = .allocate(capacity: Self.stretchChunkFrames * AudioFormat.channelCount)
     }
 
-    /// Position in the track of the next frame the render thread will take, seconds.
-    var position: Double { AudioFormat.seconds(forFrames: baseFrame + consumedFrames) }
+    deinit { stretchInput.deallocate() }
 
-    /// Position in frames.
-    var positionFrame: Int64 { baseFrame + consumedFrames }
+    /// Media frames moved into the stretcher at a time.
+    static let stretchChunkFrames = 4_096
+
+    /// Position in the track (media time) of the next frame to be heard, seconds.
+    var position: Double { AudioFormat.seconds(forFrames: positionFrame) }
+
+    /// Position in media frames: what was taken from the decoder, less what the stretcher still
+    /// holds (about its output times the rate).
+    var positionFrame: Int64 {
+        guard let stretcher else { return baseFrame + consumedFrames }
+        return baseFrame + max(0, consumedFrames - Int64((Double(stretcher.available) * rate).rounded()))
+    }
+
+    /// Plays at `rate` media seconds per second from the next frame on (a live stream stays at 1).
+    func setRate(_ requested: Double) {
+        let rate = track.isLive ? 1 : requested
+        guard rate != self.rate else { return }
+        self.rate = rate
+        if let stretcher { stretcher.setRate(rate) } else { stretcher = TimeStretcher(rate: rate) }
+    }
 
     var bufferedFrames: Int { queue.bufferedFrames }
 
@@ -83,11 +111,39 @@ final class Deck: @unchecked Sendable {
     /// Takes up to `frames` frames. Render mode blocks until they are decoded; real-time mode
     /// takes what is there (a shortfall is an underrun, filled with silence by the mixer).
     func pull(into buffer: UnsafeMutablePointer<Float>, frames: Int, blocking: Bool) -> (frames: Int, ended: Bool, error: PlaybackError?) {
-        let result = queue.pop(into: buffer, frames: frames, blocking: blocking)
-        consumedFrames += Int64(result.frames)
-        if result.ended { reachedEnd = true }
-        return result
+        guard let stretcher else {
+            let result = queue.pop(into: buffer, frames: frames, blocking: blocking)
+            consumedFrames += Int64(result.frames)
+            if result.ended { reachedEnd = true }
+            return result
+        }
+        var produced = 0
+        while true {
+            produced += stretcher.read(into: buffer + produced * AudioFormat.channelCount, maxFrames: frames - produced)
+            if produced == frames { return (produced, false, nil) }
+            if stretcherFlushed {
+                // Everything the media had is out.
+                reachedEnd = true
+                return (produced, true, nil)
+            }
+            // More media: about what the missing output needs at this rate, in chunks.
+            let wanted = min(Self.stretchChunkFrames, max(256, Int((Double(frames - produced) * rate).rounded(.up))))
+            let input = queue.pop(into: stretchInput, frames: wanted, blocking: blocking)
+            consumedFrames += Int64(input.frames)
+            stretcher.write(stretchInput, frames: input.frames)
+            if let error = input.error { return (produced, true, error) }
+            if input.ended {
+                stretcher.flush()
+                stretcherFlushed = true
+            } else if input.frames == 0 {
+                // Nothing decoded yet (real time): an underrun for the mixer to fill.
+                return (produced, false, nil)
+            }
+        }
     }
+
+    /// Nothing is left to hear: the decoder is done and nothing waits in the queue or the stretcher.
+    var isDrained: Bool { sourceEnded && bufferedFrames == 0 && (stretcher?.available ?? 0) == 0 }
 
     /// Waits until more than `frames` frames are decoded ahead, the source ended or the deck
     /// stopped (or `deadline` passed); returns the frames buffered then.
@@ -103,6 +159,8 @@ final class Deck: @unchecked Sendable {
         baseFrame = AudioFormat.frames(forSeconds: seconds)
         consumedFrames = 0
         reachedEnd = false
+        stretcher?.reset()
+        stretcherFlushed = false
     }
 
     /// Stops the decode thread (waking a read blocked on the network); the deck is not used afterwards.

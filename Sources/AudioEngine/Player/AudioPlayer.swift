@@ -86,7 +86,10 @@ public actor AudioPlayer {
         connectionWakeUps = wakeUpContinuation
         let (reports, reportContinuation) = AsyncStream.makeStream(of: (EngineReport, UInt64).self, bufferingPolicy: .unbounded)
         self.reportContinuation = reportContinuation
-        engine = RenderEngine(sink: output, mode: options.mode, network: options.network, volume: options.configuration.volume.level) {
+        engine = RenderEngine(
+            sink: output, mode: options.mode, network: options.network, volume: options.configuration.volume.level,
+            speed: options.configuration.speed.rate
+        ) {
             report, sequence in
             reportContinuation.yield((report, sequence))
         }
@@ -111,6 +114,9 @@ public actor AudioPlayer {
     /// The sleep timer, if one is set.
     public var sleepTimer: SleepTimer? { machine.sleepTimer }
 
+    /// The speed of files and episodes.
+    public var speed: PlaybackSpeed { machine.speed }
+
     /// Opens the output and starts rendering. No sound server -> `audioOutputUnavailable`.
     public func start() throws(PlaybackError) {
         guard !running else { return }
@@ -119,6 +125,7 @@ public actor AudioPlayer {
         running = true
         publishState(force: true)
         continuation.yield(.volume(machine.volume, audioTime: audioTime))
+        continuation.yield(.speed(machine.speed, audioTime: audioTime))
         if let timer = machine.sleepTimer {
             continuation.yield(.sleepTimer(timer, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
         }
@@ -283,6 +290,9 @@ public actor AudioPlayer {
             case .setVolume(let volume):
                 engine.enqueue(.setVolume(volume.level))
                 continuation.yield(.volume(volume, audioTime: audioTime))
+            case .setSpeed(let speed):
+                engine.enqueue(.setSpeed(speed.rate))
+                continuation.yield(.speed(speed, audioTime: audioTime))
             case .sleepTimerChanged(let timer):
                 continuation.yield(.sleepTimer(timer, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
             case .reopenOutput: engine.enqueue(.reopenOutput)

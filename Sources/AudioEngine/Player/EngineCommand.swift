@@ -17,6 +17,8 @@ enum EngineCommand: Sendable {
     case abortCrossfade(keep: DeckID)
     case fadeOut(duration: Double)
     case setVolume(Double)
+    /// The listener's speed for every deck (a live one stays at 1).
+    case setSpeed(Double)
     case reopenOutput
     case shutdown
 }

@@ -28,6 +28,8 @@ final class RenderEngine: @unchecked Sendable {
     /// The listener's volume, apart from the master gain's pause ramps and fades so neither undoes
     /// the other.
     private var volume = MasterGain()
+    /// The listener's speed, given to every deck installed.
+    private var speed: Double
     private var holding = false
     private var outputDown = false
     private var framesWritten: Int64 = 0
@@ -58,10 +60,11 @@ final class RenderEngine: @unchecked Sendable {
     let network: NetworkBuffering
 
     init(
-        sink: any AudioSink, mode: RenderMode, network: NetworkBuffering = NetworkBuffering(), volume: Double = 1,
+        sink: any AudioSink, mode: RenderMode, network: NetworkBuffering = NetworkBuffering(), volume: Double = 1, speed: Double = 1,
         report: @escaping @Sendable (EngineReport, UInt64) -> Void
     ) {
         self.sink = sink
+        self.speed = speed
         self.volume.set(volume)
         self.mode = mode
         self.network = network
@@ -144,6 +147,7 @@ final class RenderEngine: @unchecked Sendable {
             }
             expected[deck.node] = nil
             decks[deck.node]?.stop()
+            deck.setRate(speed)
             decks[deck.node] = deck
             audible.remove(deck.node)
             endReported.remove(deck.node)
@@ -207,6 +211,9 @@ final class RenderEngine: @unchecked Sendable {
                 audible.insert(keep)
                 active = keep
             }
+        case .setSpeed(let rate):
+            speed = rate
+            for deck in decks.values { deck.setRate(rate) }
         case .setVolume(let level):
             volume.ramp(to: level, frames: MasterGain.volumeRampFrames, shape: .cosine, completion: .none)
         case .fadeOut(let duration):
@@ -247,8 +254,9 @@ final class RenderEngine: @unchecked Sendable {
         // A crossfade armed for a frame of the outgoing track starts exactly there.
         if var c = crossfade, let startAt = c.startAtFromFrame, c.from == activeID {
             // A point past the source's real end (containers overstate lengths) means "at the end".
-            let atEnd = activeDeck.sourceEnded && activeDeck.bufferedFrames == 0
-            let k = startAt - activeDeck.positionFrame
+            let atEnd = activeDeck.isDrained
+            // Media frames to the start, as frames of output at the deck's rate.
+            let k = Int64((Double(startAt - activeDeck.positionFrame) / activeDeck.rate).rounded(.up))
             if k <= 0 || atEnd {
                 c.startAtFromFrame = nil
                 crossfade = c

@@ -12,7 +12,7 @@ import Foundation
 /// - `retry`: retry, or during a reconnect countdown retry now.
 /// - `seekBy`: from the position last shown, never before 0.
 /// - `open`: always accepted; it replaces what plays (`PlayerEvent.replace`).
-/// - `volume`, `sleep`: always accepted, in every state.
+/// - `volume`, `sleep`, `speed`: always accepted, in every state.
 public enum PlayerCommand: Sendable, Equatable {
     case playPause
     case play
@@ -32,6 +32,7 @@ public enum PlayerCommand: Sendable, Equatable {
     case open(PlayerEvent.Replacement)
     case volume(VolumeChange)
     case sleep(SleepRequest)
+    case speed(SpeedChange)
 
     /// The intent this command means in `state`, or nil when it means nothing there.
     /// - Parameter position: the current track's position as last published, for relative seeks.
@@ -61,6 +62,8 @@ public enum PlayerCommand: Sendable, Equatable {
             return .setVolume(change)
         case .sleep(let request):
             return .setSleepTimer(request)
+        case .speed(let change):
+            return .setSpeed(change)
         }
     }
 
@@ -77,7 +80,7 @@ public enum PlayerCommand: Sendable, Equatable {
         case .reset: .reset
         case .seekBy, .seekTo: .seek
         case .open: .play
-        case .volume, .sleep: .resume  // never refused: every state accepts them
+        case .volume, .sleep, .speed: .resume  // never refused: every state accepts them
         }
     }
 

@@ -67,6 +67,10 @@ public enum LogFields {
             fields["volumeBy"] = String(format: "%+.2f", delta)
         case .setSleepTimer(let request):
             fields.merge(sleep(request)) { a, _ in a }
+        case .setSpeed(.to(let speed)):
+            fields["speed"] = speed.description
+        case .setSpeed(.by(let delta)):
+            fields["speedBy"] = String(format: "%+.2f", delta)
         case .loaded(let id, let duration):
             fields["load"] = id.description
             if let duration { fields["duration"] = seconds(duration) }
@@ -137,6 +141,8 @@ public enum LogFields {
             fields["deck"] = deck.rawValue
         case .setVolume(let volume):
             fields["volume"] = volume.description
+        case .setSpeed(let speed):
+            fields["speed"] = speed.description
         case .sleepTimerChanged(let timer):
             fields["sleep"] = timer?.ending.rawValue ?? "off"
             if let timer, timer.ending == .afterDuration { fields["sleepRemaining"] = seconds(timer.remaining) }

@@ -28,6 +28,9 @@ public enum PlayerEffect: Sendable, Equatable {
     /// The sleep timer changed (set, extended, cancelled, frozen, running again, ended): tell the
     /// front ends.
     case sleepTimerChanged(SleepTimer?)
+    /// Play files and episodes at `speed` from now on (live streams stay at 1x), and tell the
+    /// front ends.
+    case setSpeed(PlaybackSpeed)
     /// Fade the whole mix to silence over `duration`, then report `fadeOutCompleted`.
     case fadeOut(duration: TimeInterval)
     /// Report `timerFired(timer, at:)` at instant `at` of the player's clock, replacing whatever

@@ -32,6 +32,8 @@ public enum PlayerEvent: Sendable, Equatable {
     /// Set, extend or cancel the sleep timer. Accepted in every state; like the volume, it is
     /// context, and changes no state by itself.
     case setSleepTimer(SleepRequest)
+    /// Set or change the speed of files and episodes (pitch kept). Accepted in every state.
+    case setSpeed(SpeedChange)
 
     // MARK: Engine and network facts
     /// The source of a `load` effect is open and ready to sound; `duration` if the decoder knows it.
@@ -102,7 +104,7 @@ public enum PlayerEvent: Sendable, Equatable {
     /// Is this something a listener asks for (every intent, `replace` and `setVolume` included), not a fact?
     public var isIntent: Bool {
         switch self {
-        case .replace, .setVolume, .setSleepTimer: true
+        case .replace, .setVolume, .setSleepTimer, .setSpeed: true
         default: action != nil
         }
     }

@@ -171,7 +171,8 @@ extension PlayerStateMachine {
     mutating func crossfadeStarted() -> [PlayerEffect] {
         guard case .preparingCrossfade(let current, let incoming) = state, let item = next, item.crossfadeScheduled else { return [] }
         let fade = crossfadeSpec(into: item.index, skipping: item.skipRequested)
-        crossfade = CrossfadeRun(from: activeDeck, to: activeDeck.opposite, duration: fade.duration, curve: fade.curve, fromPosition: position)
+        crossfade = CrossfadeRun(
+            from: activeDeck, to: activeDeck.opposite, duration: fade.duration / outgoingRate, curve: fade.curve, fromPosition: position)
         state = .crossfading(fromTrack: current, toTrack: incoming, progress: 0, canQuickFinish: false)
         return []
     }
@@ -343,6 +344,10 @@ extension PlayerStateMachine {
         }
         item.crossfadeScheduled = true
         next = item
-        return [.scheduleCrossfade(from: activeDeck, to: activeDeck.opposite, duration: fade.duration, curve: fade.curve, atPosition: at)]
+        // The fade covers its length of the outgoing item's media time, so it sounds shorter when
+        // that item plays faster (and ends exactly at its end).
+        return [
+            .scheduleCrossfade(from: activeDeck, to: activeDeck.opposite, duration: fade.duration / outgoingRate, curve: fade.curve, atPosition: at)
+        ]
     }
 }

@@ -18,8 +18,17 @@ extension PlayerStateMachine {
         case .replace(let replacement): return replace(with: replacement)
         case .setVolume(let change): return setVolume(change)
         case .setSleepTimer(let request): return setSleepTimer(request)
+        case .setSpeed(let change): return setSpeed(change)
         default: return applyFact(event)
         }
+    }
+
+    /// Speed is context like the volume; only a real change is an effect.
+    mutating func setSpeed(_ change: SpeedChange) -> [PlayerEffect] {
+        let new = change.applied(to: speed)
+        guard new != speed else { return [] }
+        speed = new
+        return [.setSpeed(new)]
     }
 
     /// The volume is context, not state: it changes nothing else, and only a real change is an effect.

@@ -55,6 +55,8 @@ public struct PlayerStateMachine: Sendable {
         public var sleep: SleepRequest?
         /// How long the sleep timer's fade-out lasts.
         public var sleepFadeDuration: TimeInterval
+        /// The speed files and episodes start at (the saved one, or `--speed`).
+        public var speed: PlaybackSpeed
 
         public init(
             defaultCrossfade: CrossfadeSpec = CrossfadeSpec(duration: 0),
@@ -72,7 +74,8 @@ public struct PlayerStateMachine: Sendable {
             reconnectBudgetRefillPerSecond: Double = RetryBudget.defaultRefillPerSecond,
             volume: Volume = .full,
             sleep: SleepRequest? = nil,
-            sleepFadeDuration: TimeInterval = 10
+            sleepFadeDuration: TimeInterval = 10,
+            speed: PlaybackSpeed = .normal
         ) {
             self.defaultCrossfade = defaultCrossfade
             self.skipCrossfade = skipCrossfade
@@ -89,6 +92,7 @@ public struct PlayerStateMachine: Sendable {
             self.reconnectBudgetRefillPerSecond = reconnectBudgetRefillPerSecond
             self.volume = volume
             self.sleep = sleep
+            self.speed = speed
             self.sleepFadeDuration = min(Self.sleepFadeRange.upperBound, max(Self.sleepFadeRange.lowerBound, sleepFadeDuration))
         }
 
@@ -104,6 +108,8 @@ public struct PlayerStateMachine: Sendable {
     public internal(set) var volume: Volume
     /// The sleep timer, if one is set.
     public internal(set) var sleepTimer: SleepTimer?
+    /// The listener's speed for files and episodes (live streams play at 1x whatever it is).
+    public internal(set) var speed: PlaybackSpeed
 
     // MARK: Context the state does not show
 
@@ -159,6 +165,7 @@ public struct PlayerStateMachine: Sendable {
     public init(configuration: Configuration = Configuration(), random: SeededRandom = .systemSeeded()) {
         self.configuration = configuration
         self.volume = configuration.volume
+        self.speed = configuration.speed
         self.random = random
         if let sleep = configuration.sleep { _ = setSleepTimer(sleep) }
     }
@@ -275,6 +282,9 @@ extension PlayerStateMachine {
 
     /// The entry after the current one, skipping nothing.
     var followingIndex: Int? { queue.indices.contains(index + 1) ? index + 1 : nil }
+
+    /// The rate the current item plays at: media seconds per second heard.
+    var outgoingRate: Double { speed.rate(for: currentItem?.track) }
 
     /// The entry playback goes on to by itself when the current one ends: none when the sleep
     /// timer ends with this item.

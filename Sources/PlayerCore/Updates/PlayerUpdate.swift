@@ -13,10 +13,12 @@ public enum PlayerUpdate: Sendable, Equatable {
     /// The sleep timer (nil: none), when the player starts with one and on every change; `now`
     /// is the player's clock, for its countdown.
     case sleepTimer(SleepTimer?, audioTime: Double, now: PlayerTime)
+    /// The speed of files and episodes: once when the player starts, then on every change.
+    case speed(PlaybackSpeed, audioTime: Double)
 
     public var audioTime: Double {
         switch self {
-        case .state(_, let t, _), .position(_, _, let t), .notice(_, let t), .volume(_, let t), .sleepTimer(_, let t, _): t
+        case .state(_, let t, _), .position(_, _, let t), .notice(_, let t), .volume(_, let t), .sleepTimer(_, let t, _), .speed(_, let t): t
         }
     }
 }

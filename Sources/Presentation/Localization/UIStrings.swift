@@ -32,6 +32,8 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey
     case incomingDeck
     case bufferFill
     case volume
+    case speed
+    case speedLive
     case sleepIn
     case sleepAtEndOfItem
     case sleepAtEndOfQueue

@@ -20,6 +20,8 @@ public struct NowPlayingModel: Sendable {
     public var started = false
     /// The listener's volume, once the player has said it.
     public var volume: Volume?
+    /// The speed of files and episodes, once the player has said it.
+    public var speed: PlaybackSpeed?
     /// The sleep timer, with the player's time when it was told and the wall time it arrived.
     public var sleepTimer: SleepTimer?
     public var sleepNow: PlayerTime?
@@ -49,6 +51,8 @@ public struct NowPlayingModel: Sendable {
             return
         case .volume(let volume, _):
             self.volume = volume
+        case .speed(let speed, _):
+            self.speed = speed
         case .sleepTimer(let timer, _, let now):
             sleepTimer = timer
             sleepNow = now
@@ -88,6 +92,13 @@ public struct NowPlayingModel: Sendable {
         case .endOfItem: return Texts.string(UIString.sleepAtEndOfItem, in: language)
         case .endOfQueue: return Texts.string(UIString.sleepAtEndOfQueue, in: language)
         }
+    }
+
+    /// "Speed 1.5×" while the current item plays at another speed than 1x; "Speed 1× (live)" when a
+    /// live stream ignores the listener's speed.
+    public func speedText(language: Language) -> String? {
+        guard let speed, speed != .normal, let track = state.currentTrack else { return nil }
+        return track.isLive ? Texts.string(UIString.speedLive, in: language) : Texts.format(UIString.speed, in: language, speed.description)
     }
 
     /// "Volume 80%" in `language`, once the volume is known.

@@ -19,8 +19,13 @@ public struct CommandPlayback {
         public var noScreen: Bool
         /// `--volume` was given: this run's volume is not the kept one.
         public var volumeGiven: Bool
+        /// `--speed` was given: this run's speed is not the kept one.
+        public var speedGiven: Bool
 
-        public init(output: OutputChoice?, fast: Bool, jsonEvents: Bool, plain: Bool, noScreen: Bool, volumeGiven: Bool) {
+        public init(
+            output: OutputChoice?, fast: Bool, jsonEvents: Bool, plain: Bool, noScreen: Bool, volumeGiven: Bool, speedGiven: Bool
+        ) {
+            self.speedGiven = speedGiven
             self.output = output
             self.fast = fast
             self.jsonEvents = jsonEvents
@@ -41,11 +46,14 @@ public struct CommandPlayback {
     public var library: LibraryContext?
     /// Sees every update, in order (an episode's progress recorder).
     public var observer: (@Sendable (PlayerUpdate) -> Void)?
+    /// The podcast of the episode played, whose own speed applies.
+    public var podcast: Int64?
 
     public init(
         _ settings: Settings, fallbackWAV: String? = nil, rendering: Bool = false, services: TonearmPlayer.Services = .init(),
-        library: LibraryContext? = nil, observer: (@Sendable (PlayerUpdate) -> Void)? = nil
+        library: LibraryContext? = nil, podcast: Int64? = nil, observer: (@Sendable (PlayerUpdate) -> Void)? = nil
     ) {
+        self.podcast = podcast
         self.settings = settings
         self.fallbackWAV = fallbackWAV
         self.rendering = rendering
@@ -70,11 +78,14 @@ public struct CommandPlayback {
             if let library { services.network = library.network }
         }
         if let store = library?.store {
-            // The volume the listener last set, unless this run names one; a change is kept.
+            // The volume and speed the listener last set, unless this run names them; a change is kept.
             if !settings.volumeGiven, let saved = VolumeSetting.saved(in: store) { configuration.volume = saved }
-            let setting = VolumeSetting(store: store, logger: CommandLog.logger)
+            if !settings.speedGiven, let saved = SpeedSetting.saved(in: store, podcast: podcast) { configuration.speed = saved }
+            let volume = VolumeSetting(store: store, logger: CommandLog.logger)
+            let speed = SpeedSetting(store: store, podcast: podcast, logger: CommandLog.logger)
             observer = { [observer] update in
-                setting.observe(update)
+                volume.observe(update)
+                speed.observe(update)
                 observer?(update)
             }
         }

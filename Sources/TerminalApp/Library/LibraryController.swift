@@ -33,6 +33,8 @@ public final class LibraryController: Sendable {
     /// Said on stderr once the screen is gone (writing while curses draws would garble it).
     private let laterWarnings = Mutex<[String]>([])
     private let recorder = Mutex<EpisodeProgressRecorder?>(nil)
+    /// Keeps the speed the listener sets: per podcast while one of its episodes plays.
+    private let speedSetting: SpeedSetting
     /// One monitor for the offline banner and the player's reconnect pausing.
     private let connectivity = ConnectivityMonitor()
 
@@ -45,6 +47,7 @@ public final class LibraryController: Sendable {
     ) {
         self.observer = observer
         self.library = library
+        speedSetting = SpeedSetting(store: library.store, logger: logger)
         self.output = output
         self.language = language
         self.bindings = bindings
@@ -316,9 +319,14 @@ public final class LibraryController: Sendable {
     private func play(_ replacement: PlayerEvent.Replacement, episode: Int64?, operation: AnalyticsIdentifier) {
         recorder.withLock { $0 = episode.map { EpisodeProgressRecorder(store: library.store, episodeID: $0) } }
         model.withLock { $0.nowPlayingOpen = true; $0.changed() }
+        // An episode plays at its podcast's own speed, anything else at the default.
+        let podcast = episode.flatMap { try? library.store.episode(id: $0).podcastID }
+        speedSetting.use(podcast: podcast)
+        let speed = SpeedSetting.saved(in: library.store, podcast: podcast) ?? .normal
         Task {
             do throws(PlaybackError) {
                 let player = try await self.player()
+                if await player.speed != speed { try await player.send(.setSpeed(.to(speed))) }
                 try await player.send(.replace(replacement))
             } catch {
                 self.fail(error, operation: operation)
@@ -350,7 +358,9 @@ public final class LibraryController: Sendable {
         // The volume the listener last set; a change is kept for the next run.
         let volume = VolumeSetting(store: library.store, logger: logger)
         let made = try await PlaybackSession(
-            output: chosen, configuration: .init(volume: VolumeSetting.saved(in: library.store) ?? .full),
+            output: chosen,
+            configuration: .init(
+                volume: VolumeSetting.saved(in: library.store) ?? .full, speed: SpeedSetting.saved(in: library.store, podcast: nil) ?? .normal),
             services: TonearmPlayer.Services(network: library.network, connectivity: connectivity, analytics: library.analytics, logger: logger))
         session.withLock { $0 = made }
         let player = made.player
@@ -362,6 +372,7 @@ public final class LibraryController: Sendable {
             for await update in player.updates {
                 mpris?.observe(update)
                 volume.observe(update)
+                self.speedSetting.observe(update)
                 self.observer?(update)
                 self.recorder.withLock { $0 }?.observe(update)
                 self.model.withLock { model in

@@ -8,12 +8,15 @@ import Presentation
 /// - `{"t": 12.5, "event": "state", "state": "crossfading", "from": {track}, "to": {track},
 ///   "progress": 0.47, "canQuickFinish": false}` — `t` is seconds on the audio clock; `state` is the
 ///   case name as in the code, with that case's associated values.
-/// - `{"t": 12.5, "event": "position", "position": 3.2, "duration": 25.0}` (duration null when live).
+/// - `{"t": 12.5, "event": "position", "position": 3.2, "duration": 25.0, "speed": 1.5}` (duration
+///   null when live; position and duration in media time, `speed` the rate the item plays at).
 /// - `{"t": 12.5, "event": "notice", "notice": "trackFinished", "track": {track}}`.
 /// - `{"t": 12.5, "event": "metadata", "title": "Song", "artist": "Band", "station": "Radio X",
 ///   "artwork": "real|station|default"}` — what a live stream says is playing (texts sanitised).
 /// - `{"t": 0, "event": "volume", "volume": 0.5, "percent": 50}` — when the player starts, then
 ///   on every change.
+/// - `{"t": 0, "event": "speed", "speed": 1.5}` — the speed of files and episodes, when the player
+///   starts and on every change (live streams play at 1 whatever it says).
 /// - `{"t": 3.1, "event": "sleepTimer", "sleep": "afterDuration", "sleepIn": 1200}` — on every
 ///   change (`sleep` is `afterDuration`, `endOfItem`, `endOfQueue` or null when cancelled or
 ///   over); while a timer is set, every state event carries `sleep` and `sleepIn` too.
@@ -21,16 +24,20 @@ import Presentation
 /// A track is `{"id", "kind", "title", "duration"}` (never its URL, which may carry credentials);
 /// an error is `{"code", "type", "retryable", "recoverable", "message", "suggestion"}`.
 public enum EventLine {
-    /// - Parameter sleep: the sleep timer as last published, for the state events' `sleepIn`.
-    public static func json(for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil) -> String {
-        let object = dictionary(for: update, language: language, sleep: sleep)
+    /// - Parameters:
+    ///   - sleep: the sleep timer as last published, for the state events' `sleepIn`.
+    ///   - speed: the rate the current item plays at, for the position events.
+    public static func json(for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil, speed: Double = 1) -> String {
+        let object = dictionary(for: update, language: language, sleep: sleep, speed: speed)
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
             return "{\"event\":\"error\"}"
         }
         return String(decoding: data, as: UTF8.self)
     }
 
-    public static func dictionary(for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil) -> [String: Any] {
+    public static func dictionary(
+        for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil, speed: Double = 1
+    ) -> [String: Any] {
         switch update {
         case .state(let state, let t, let now):
             var o = stateFields(state, now: now, language: language)
@@ -39,7 +46,10 @@ public enum EventLine {
             if let sleep { o.merge(sleepFields(sleep, now: now)) { a, _ in a } }
             return o
         case .position(let seconds, let duration, let t):
-            return ["t": rounded(t), "event": "position", "position": rounded(seconds), "duration": duration.map(rounded) ?? NSNull()]
+            return [
+                "t": rounded(t), "event": "position", "position": rounded(seconds), "duration": duration.map(rounded) ?? NSNull(),
+                "speed": speed,
+            ]
         case .notice(.metadata(let m), let t):
             return [
                 "t": rounded(t), "event": "metadata", "title": m.title ?? NSNull(), "artist": m.artist ?? NSNull(),
@@ -52,6 +62,8 @@ public enum EventLine {
             return o
         case .volume(let volume, let t):
             return ["t": rounded(t), "event": "volume", "volume": volume.level, "percent": volume.percent]
+        case .speed(let speed, let t):
+            return ["t": rounded(t), "event": "speed", "speed": speed.rate]
         case .sleepTimer(let timer, let t, let now):
             var o: [String: Any] = timer.map { sleepFields($0, now: now) } ?? ["sleep": NSNull(), "sleepIn": NSNull()]
             o["t"] = rounded(t)

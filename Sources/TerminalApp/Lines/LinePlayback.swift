@@ -40,7 +40,10 @@ public struct LinePlayback: Sendable {
         var failure: PlaybackError?
         for await update in player.updates {
             observer?(update)
-            if jsonEvents { Self.write(EventLine.json(for: update, language: language, sleep: latest.sleepTimer) + "\n") }
+            if jsonEvents {
+                let speed = latest.speed?.rate(for: latest.state.currentTrack) ?? 1
+                Self.write(EventLine.json(for: update, language: language, sleep: latest.sleepTimer, speed: speed) + "\n")
+            }
             progress?.update(audioTime: update.audioTime)
             let volumeBefore = latest.volume
             latest.apply(update)

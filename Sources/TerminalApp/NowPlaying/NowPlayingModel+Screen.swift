@@ -11,6 +11,7 @@ extension NowPlayingModel {
             view: view(language: language), artwork: picture.flatMap(ArtworkPixels.init),
             accent: picture.map(TerminalColor.accent) ?? .indexed(39),
             inlineError: inlineError.map { InlineErrorViewState(error: $0, language: language) }, language: language, bindings: bindings,
-            spinnerTick: tick, volumeText: volumeText(language: language), sleepText: sleepText(language: language))
+            spinnerTick: tick, volumeText: volumeText(language: language), sleepText: sleepText(language: language),
+            speedText: speedText(language: language))
     }
 }

@@ -5,7 +5,7 @@ import Presentation
 /// or a move around the screens.
 public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     case up, down, play, pauseResume, stop, next, seekBackward, seekForward, retry, dismiss, add, search, help, quit
-    case volumeUp, volumeDown, sleep, sleepLonger
+    case volumeUp, volumeDown, sleep, sleepLonger, faster, slower
 
     /// The player command this key stands for, if it is one (Enter opens what is selected, so it
     /// is the screens' own).
@@ -22,6 +22,8 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .volumeDown: .volume(.by(-Volume.step))
         case .sleep: .sleep(.cycle)
         case .sleepLonger: .sleep(.extend(by: 300))
+        case .faster: .speed(.by(PlaybackSpeed.step))
+        case .slower: .speed(.by(-PlaybackSpeed.step))
         case .play, .up, .down, .add, .search, .help, .quit: nil
         }
     }

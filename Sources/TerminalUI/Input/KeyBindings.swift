@@ -5,14 +5,15 @@ public struct KeyBindings: Sendable, Hashable {
 
     /// Arrows and hjkl, Enter play, space pause/resume, s stop, n next, left/right seek, r retry,
     /// x dismiss, a add, / search, ? help, q quit, + and 0 louder, - and 9 quieter (mpv's keys),
-    /// z the sleep timer (off, 15, 30, 60 min, end of item), Z five minutes more.
+    /// z the sleep timer (off, 15, 30, 60 min, end of item), Z five minutes more, ] faster and
+    /// [ slower (0.05x a press).
     public static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
         .stop: [.character("s")], .next: [.character("n")], .seekBackward: [.left, .character("h")],
         .seekForward: [.right, .character("l")], .retry: [.character("r")], .dismiss: [.character("x")],
         .add: [.character("a")], .search: [.character("/")], .help: [.character("?")], .quit: [.character("q")],
         .volumeUp: [.character("+"), .character("="), .character("0")], .volumeDown: [.character("-"), .character("9")],
-        .sleep: [.character("z")], .sleepLonger: [.character("Z")],
+        .sleep: [.character("z")], .sleepLonger: [.character("Z")], .faster: [.character("]")], .slower: [.character("[")],
     ])
 
     private init(uncheckedKeys: [KeyAction: [Key]]) {

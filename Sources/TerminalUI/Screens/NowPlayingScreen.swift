@@ -23,12 +23,15 @@ public struct NowPlayingScreen: Sendable {
     public var volumeText: String?
     /// "Sleep in 29:41", beside the volume; nil hides it.
     public var sleepText: String?
+    /// "Speed 1.5×", beside the volume; nil hides it.
+    public var speedText: String?
 
     public init(
         view: NowPlayingViewState, artwork: ArtworkPixels? = nil, accent: TerminalColor = .indexed(39),
         inlineError: InlineErrorViewState? = nil, language: Language, bindings: KeyBindings = .standard, spinnerTick: Int = 0,
-        volumeText: String? = nil, sleepText: String? = nil
+        volumeText: String? = nil, sleepText: String? = nil, speedText: String? = nil
     ) {
+        self.speedText = speedText
         self.volumeText = volumeText
         self.sleepText = sleepText
         self.view = view
@@ -120,7 +123,7 @@ public struct NowPlayingScreen: Sendable {
                 if !text.isEmpty { line(text, .dim) }
             }
         }
-        let settings = [volumeText, sleepText].compactMap { $0 }
+        let settings = [volumeText, speedText, sleepText].compactMap { $0 }
         if !settings.isEmpty { line(settings.joined(separator: "   "), .dim) }
     }
 

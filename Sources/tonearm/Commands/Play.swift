@@ -50,9 +50,12 @@ struct Play: AsyncParsableCommand {
     /// the saved position (0 once it was finished), and its position is kept while it plays.
     private func playEpisode(_ id: Int64) async throws {
         let library = await LibraryContext.openForCommand()
-        let episode = await library.attempt("playEpisode") { () throws(PlaybackError) in try library.episodeToPlay(id: id) }
+        let (episode, podcast) = await library.attempt("playEpisode") { () throws(PlaybackError) in
+            (try library.episodeToPlay(id: id), try library.store.episode(id: id).podcastID)
+        }
         let recorder = EpisodeProgressRecorder(store: library.store, episodeID: id)
-        await CommandPlayback(playback.settings, services: stream.services(for: []), library: library, observer: { recorder.observe($0) })
+        await CommandPlayback(playback.settings, services: stream.services(for: []), library: library, podcast: podcast,
+            observer: { recorder.observe($0) })
             .run(episode, configuration: playback.configuration())
     }
 

@@ -24,6 +24,9 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: "Volume for this run, 0-150%: 0.5 or 50%. Default: the volume last set with the keys, stdin or MPRIS (100% at first).")
     var volume: Volume?
 
+    @Option(help: "Speed of files and episodes with the pitch kept, 0.5-3.0 (1.5, 1.5x or 150%). Default: the speed last set (per podcast for episodes). Live streams play at 1x.")
+    var speed: PlaybackSpeed?
+
     @Option(help: "A sleep timer: 30m, 90s, 1h, or 'end' (the end of the current item). Playback then fades out and ends.")
     var sleep: SleepRequest?
 
@@ -44,7 +47,8 @@ struct PlaybackOptions: ParsableArguments {
 
     /// What the command line asked of the playback.
     var settings: CommandPlayback.Settings {
-        .init(output: output, fast: fast, jsonEvents: events == .jsonl, plain: plain, noScreen: noTui, volumeGiven: volume != nil)
+        .init(output: output, fast: fast, jsonEvents: events == .jsonl, plain: plain, noScreen: noTui, volumeGiven: volume != nil,
+            speedGiven: speed != nil)
     }
 
     enum EventFormat: String, ExpressibleByArgument { case jsonl }
@@ -55,7 +59,7 @@ struct PlaybackOptions: ParsableArguments {
             skipCrossfade: CrossfadeSpec(duration: min(crossfade ?? 2, 2), curve: curve),
             fadeOutDuration: fadeOut,
             reconnectGiveUpAfter: giveUpAfter ?? ResilienceDefaults.reconnectGiveUpAfter, volume: volume ?? .full, sleep: sleep,
-            sleepFadeDuration: sleepFade)
+            sleepFadeDuration: sleepFade, speed: speed ?? .normal)
     }
 
     func validate() throws {
@@ -82,6 +86,13 @@ extension SleepRequest: ExpressibleByArgument {
     public init?(argument: String) {
         guard let request = SleepRequest.parse(argument), request != .cancel else { return nil }
         self = request
+    }
+}
+
+extension PlaybackSpeed: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let speed = PlaybackSpeed.parse(argument) else { return nil }
+        self = speed
     }
 }
 
