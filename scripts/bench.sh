@@ -16,6 +16,7 @@
 #   B8 errors summary     `tonearm errors --json` over 100,000 stored error events: wall
 # Terminal UI (scripts/bench/terminal.py):
 #   B9 terminal UI cost   BENCH_SECONDS playing with Now Playing open in tmux vs headless: CPU, share of a core
+#   B10 speech at 1.5x    BENCH_SECONDS of synthesised speech at 1.5x to a null output, vs mpv --speed=1.5 and Tonearm at 1x (CPU)
 # Knobs: BENCH_SECONDS (B2 and B6 length, default 60), BENCH_RUNS (B1 runs, default 3),
 # BENCH_TTFA_RUNS (B3 and B4 runs, default 7), BENCH_RADIO=0 skips B4-B6 (icecast2 and root needed),
 # BENCH_KEEP=1 keeps the temp dir with inputs and logs. Extra arguments go to bench.py
@@ -28,7 +29,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages only the benchmarks need (the engine's own come from scripts/install-deps.sh).
-bench_packages=(ffmpeg mpv mpd mpc pulseaudio pulseaudio-utils python3 icecast2 tmux)
+bench_packages=(ffmpeg mpv mpd mpc pulseaudio pulseaudio-utils python3 icecast2 tmux espeak-ng)
 missing=()
 for pkg in "${bench_packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then

@@ -47,12 +47,7 @@ struct SpeedCommandTests {
         let bus = try DBusSession()
         let (dir, file) = try PlaybackCommandTests.tone(seconds: 60)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let terminal = try TmuxSession(
-            [CLITests.binary.path, "play", file.path, "--output", "null"],
-            environment: [
-                "TERM": "xterm-256color", "LANG": "C.UTF-8", "DBUS_SESSION_BUS_ADDRESS": bus.address,
-                "XDG_DATA_HOME": dir.appendingPathComponent("data").path,
-            ])
+        let terminal = try TmuxSession.nowPlaying(file, data: dir.appendingPathComponent("data"), bus: bus)
         #expect(try terminal.waitFor(timeout: 20) { $0.contains("● Playing") }.matched)
         try terminal.send("]")
         try terminal.send("]")

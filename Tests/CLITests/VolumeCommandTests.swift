@@ -51,9 +51,7 @@ struct VolumeCommandTests {
     @Test func keysOnNowPlayingChangeTheVolumeShownOnScreen() throws {
         let (dir, file) = try PlaybackCommandTests.tone(seconds: 30)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let terminal = try TmuxSession(
-            [CLITests.binary.path, "play", file.path, "--output", "null"],
-            environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "XDG_DATA_HOME": dir.appendingPathComponent("data").path])
+        let terminal = try TmuxSession.nowPlaying(file, data: dir.appendingPathComponent("data"))
         let playing = try terminal.waitFor(timeout: 20) { $0.contains("● Playing") }
         #expect(playing.matched && playing.screen.contains("Volume 100%"), "screen:\n\(playing.screen)")
         try terminal.send("9")

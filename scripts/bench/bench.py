@@ -9,7 +9,7 @@
                    monitor, recorded with parecord from before launch; tonearm vs mpv;
                    median of BENCH_TTFA_RUNS, interleaved.
 
-B4 to B6 are in radio.py, B7 and B8 in library.py, B9 in terminal.py.
+B4 to B6 are in radio.py, B7 and B8 in library.py, B9 in terminal.py, B10 in listening.py.
 
 Standard library only. Everything measured is printed; nothing is assumed. After the run the
 results are written to docs/BENCHMARKS.md (report.py; `--report PATH` elsewhere, `--no-report`
@@ -737,6 +737,7 @@ def main():
     import radio
     import library
     import terminal
+    import listening
 
     def wanted(key):
         if key in ("B4", "B5", "B6") and not radio_on and key not in only:
@@ -769,6 +770,7 @@ def main():
         benches += radio.benchmarks(tonearm, work, table, ttfa_runs=ttfa_runs, seconds=seconds)
         benches += library.benchmarks(tonearm, work, table, runs=runs)
         benches += terminal.benchmarks(tonearm, work, table, seconds=seconds)
+        benches += listening.benchmarks(tonearm, work, table, seconds=seconds)
         for key, name, fn in benches:
             if not wanted(key):
                 continue

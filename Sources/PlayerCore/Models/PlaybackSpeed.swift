@@ -33,8 +33,10 @@ public struct PlaybackSpeed: Sendable, Hashable, Codable, Comparable, CustomStri
 
     /// `1.5`, `1.5x`, `150%`; nil for anything else or out of range.
     public static func parse(_ text: String) -> PlaybackSpeed? {
-        guard let value = SpeedChange.number(text), range.contains(value) else { return nil }
-        return PlaybackSpeed(value)
+        guard let number = ListenerNumber.parse(text, suffixes: SpeedChange.suffixes), !number.isChange, range.contains(number.value) else {
+            return nil
+        }
+        return PlaybackSpeed(number.value)
     }
 }
 
@@ -53,29 +55,10 @@ public enum SpeedChange: Sendable, Hashable {
 
     /// `1.5`, `1.5x`, `150%`, `+0.25`, `-0.1`: a leading sign makes it relative.
     public static func parse(_ text: String) -> SpeedChange? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let sign = trimmed.first else { return nil }
-        if sign == "+" || sign == "-" {
-            guard let value = number(String(trimmed.dropFirst())), value <= PlaybackSpeed.range.upperBound else { return nil }
-            return .by(sign == "-" ? -value : value)
-        }
-        return PlaybackSpeed.parse(trimmed).map(SpeedChange.to)
+        guard let number = ListenerNumber.parse(text, suffixes: suffixes) else { return nil }
+        guard number.isChange else { return PlaybackSpeed.parse(text).map(SpeedChange.to) }
+        return abs(number.value) <= PlaybackSpeed.range.upperBound ? .by(number.value) : nil
     }
 
-    /// A non-negative number written plainly, with `x` or `×` after it, or as a percentage.
-    static func number(_ text: String) -> Double? {
-        var body = text.trimmingCharacters(in: .whitespaces).lowercased()
-        var scale = 1.0
-        if body.hasSuffix("%") {
-            scale = 0.01
-            body.removeLast()
-        } else if body.hasSuffix("x") || body.hasSuffix("×") {
-            body.removeLast()
-        }
-        body = body.trimmingCharacters(in: .whitespaces)
-        guard !body.isEmpty, body.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(body), value.isFinite else {
-            return nil
-        }
-        return value * scale
-    }
+    static let suffixes: [Character: Double] = ["%": 0.01, "x": 1, "×": 1]
 }

@@ -30,8 +30,8 @@ public struct Volume: Sendable, Hashable, Codable, Comparable, CustomStringConve
 
     /// A volume as a listener writes it: `0.5`, `50%` or `50 %`; nil for anything else or out of range.
     public static func parse(_ text: String) -> Volume? {
-        guard let (value, _) = VolumeChange.number(text), range.contains(value) else { return nil }
-        return Volume(value)
+        guard let number = ListenerNumber.parse(text, suffixes: ["%": 0.01]), !number.isChange, range.contains(number.value) else { return nil }
+        return Volume(number.value)
     }
 }
 
@@ -52,23 +52,8 @@ public enum VolumeChange: Sendable, Hashable {
     /// `0.5`, `50%`, `+5%`, `-5%`, `+0.05`: a leading sign makes it relative. Nil for anything
     /// else, and for an absolute level out of `Volume.range`.
     public static func parse(_ text: String) -> VolumeChange? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let sign = trimmed.first else { return nil }
-        if sign == "+" || sign == "-" {
-            guard let (value, _) = number(String(trimmed.dropFirst())), value <= Volume.range.upperBound else { return nil }
-            return .by(sign == "-" ? -value : value)
-        }
-        return Volume.parse(trimmed).map(VolumeChange.to)
-    }
-
-    /// A non-negative number, as a fraction of full volume, with whether it was written as a percentage.
-    static func number(_ text: String) -> (Double, percent: Bool)? {
-        var body = text.trimmingCharacters(in: .whitespaces)
-        let percent = body.hasSuffix("%")
-        if percent { body = String(body.dropLast()).trimmingCharacters(in: .whitespaces) }
-        guard !body.isEmpty, body.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(body), value.isFinite else {
-            return nil
-        }
-        return (percent ? value / 100 : value, percent)
+        guard let number = ListenerNumber.parse(text, suffixes: ["%": 0.01]) else { return nil }
+        guard number.isChange else { return Volume.parse(text).map(VolumeChange.to) }
+        return abs(number.value) <= Volume.range.upperBound ? .by(number.value) : nil
     }
 }

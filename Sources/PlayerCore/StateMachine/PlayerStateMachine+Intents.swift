@@ -190,7 +190,9 @@ extension PlayerStateMachine {
         }
     }
 
-    mutating func stop() -> [PlayerEffect] {
+    /// Fades out what sounds over `duration`, saving an episode's place where the fade begins and
+    /// dropping a next item being prepared; nil when nothing sounds.
+    mutating func fadeOutSounding(over duration: TimeInterval) -> [PlayerEffect]? {
         switch state {
         case .playing(let track), .preparingCrossfade(let track, _), .crossfading(let track, _, _, _):
             var effects = persist(track)
@@ -199,8 +201,16 @@ extension PlayerStateMachine {
                 next = nil
                 effects.append(.unload(activeDeck.opposite))
             }
-            state = .fadingOut(track: track, targetDuration: configuration.fadeOutDuration)
-            return effects + [.fadeOut(duration: configuration.fadeOutDuration)]
+            state = .fadingOut(track: track, targetDuration: duration)
+            return effects + [.fadeOut(duration: duration)]
+        default:
+            return nil
+        }
+    }
+
+    mutating func stop() -> [PlayerEffect] {
+        if let fading = fadeOutSounding(over: configuration.fadeOutDuration) { return fading }
+        switch state {
         case .preparing, .paused, .crossfadePaused, .buffering, .reconnecting:
             var effects = persist(state.currentTrack)
             effects += releaseAll()

@@ -80,19 +80,6 @@ extension PlayerStateMachine {
     mutating func sleepTimerRanOut() -> [PlayerEffect] {
         guard sleepTimer?.ending == .afterDuration else { return [] }
         sleepTimer = nil
-        switch state {
-        case .playing(let track), .preparingCrossfade(let track, _), .crossfading(let track, _, _, _):
-            var effects = persist(track)
-            if case .preparingCrossfade = state {
-                pendingLoad = nil
-                next = nil
-                effects.append(.unload(activeDeck.opposite))
-            }
-            let fade = configuration.sleepFadeDuration
-            state = .fadingOut(track: track, targetDuration: fade)
-            return effects + [.fadeOut(duration: fade)]
-        default:
-            return []
-        }
+        return fadeOutSounding(over: configuration.sleepFadeDuration) ?? []
     }
 }
