@@ -47,7 +47,8 @@ fi
 
 SWIFT="${SWIFT:-swift}"
 echo "bench: building Tonearm (release, Swift runtime linked statically as shipped)"
-"$SWIFT" build -c release --static-swift-stdlib
+# Only the program: the test-support library links swift-testing, which a static release build lacks.
+"$SWIFT" build -c release --static-swift-stdlib --product tonearm
 bin="$("$SWIFT" build -c release --static-swift-stdlib --show-bin-path)/tonearm"
 [ -x "$bin" ] || { echo "bench: no release binary at $bin" >&2; exit 1; }
 
