@@ -5,7 +5,7 @@ import PlayerCore
 /// player's state: what is playing now, mapped onto `org.mpris.MediaPlayer2.Player`.
 ///
 /// PlaybackStatus mapping: `playing`, `crossfading`, `preparingCrossfade`, `preparing`,
-/// `buffering`, `reconnecting` and `fadingOut` are **Playing** (sound is playing or about to, and
+/// `buffering`, `seeking`, `reconnecting` and `fadingOut` are **Playing** (sound is playing or about to, and
 /// nothing the listener did stopped it); `paused` and `crossfadePaused` are **Paused**; `idle`,
 /// `finished` and `failed` are **Stopped**. The Can* properties come from `allowedActions` only:
 /// CanPlay when play, resume, retry or pause is allowed; CanPause when pause is; CanSeek when seek
@@ -50,7 +50,7 @@ public struct MPRISState: Sendable, Equatable {
         self.volume = volume.level
         self.sleepIn = sleepIn.map { Int64($0.rounded(.up)) }
         switch state.name {
-        case .playing, .crossfading, .preparingCrossfade, .preparing, .buffering, .reconnecting, .fadingOut: status = .playing
+        case .playing, .crossfading, .preparingCrossfade, .preparing, .buffering, .seeking, .reconnecting, .fadingOut: status = .playing
         case .paused, .crossfadePaused: status = .paused
         case .idle, .finished, .failed: status = .stopped
         }

@@ -43,6 +43,7 @@ public enum Samples {
         Sample("playing live", .playing(track: station.track)),
         Sample("buffering live initial", .buffering(track: station.track, progress: 0.4, reason: .initial)),
         Sample("buffering episode underrun", .buffering(track: episodeTrack, progress: 0.75, reason: .underrun)),
+        Sample("seeking episode", .seeking(track: episodeTrack, from: 754, to: 1_200)),
         Sample("crossfading 47%", .crossfading(fromTrack: song, toTrack: next, progress: 0.47, canQuickFinish: false)),
         Sample("paused", .paused(track: song, position: 61)),
         Sample(

@@ -11,6 +11,7 @@ public enum StateDocumentation {
         case .preparingCrossfade: "The current track plays while the next loads on the other deck."
         case .playing: "One deck is audible."
         case .buffering: "Waiting for data (initial fill or underrun), with fill progress."
+        case .seeking: "A jump in a network item waits for data at its target; from and to shown."
         case .crossfading: "Both decks audible; progress 0...1; quick finish possible from 50 %."
         case .paused: "Paused by the user at a position."
         case .crossfadePaused: "Paused mid-crossfade, with a snapshot and a resume strategy."
@@ -37,6 +38,9 @@ public enum StateDocumentation {
         case .preparingCrossfade: return [.preparingCrossfade(currentTrack: file, nextTrack: next)]
         case .playing: return [.playing(track: file), .playing(track: live)]
         case .buffering: return [.buffering(track: file, progress: 0.5, reason: .underrun), .buffering(track: live, progress: 0.5, reason: .initial)]
+        case .seeking:
+            let episode = Track(id: "doc:episode", url: URL(string: "http://127.0.0.1/episode.mp3")!, kind: .episode, duration: 600)
+            return [.seeking(track: episode, from: 12, to: 300)]
         case .crossfading: return [.crossfading(fromTrack: file, toTrack: next, progress: 0.3, canQuickFinish: false)]
         case .paused: return [.paused(track: file, position: 1), .paused(track: live, position: 0)]
         case .crossfadePaused:

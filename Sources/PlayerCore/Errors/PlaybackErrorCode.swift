@@ -38,6 +38,9 @@ extension PlaybackError {
         /// The host failed too often in a row, so its circuit breaker refuses calls for a while:
         /// the call was never made. The error names the host and when it is tried again.
         case circuitOpen = 2020
+        /// A jump within a network item could not be made (the server refused the range, or the
+        /// data at the target did not come): playback goes on from where it was.
+        case seekFailed = 2021
         // Parsing
         case malformedData = 3001
         case unsupportedFormat = 3002
@@ -66,7 +69,7 @@ extension PlaybackError {
         public var category: Category {
             switch self {
             case .offline, .connectionFailed, .connectionTimeout, .connectionLost, .dnsFailure, .tlsFailure,
-                .httpRetryable, .httpClientError, .bufferingTimeout, .stalled, .circuitOpen:
+                .httpRetryable, .httpClientError, .bufferingTimeout, .stalled, .circuitOpen, .seekFailed:
                 return .network
             case .httpUnauthorized, .permissionDenied:
                 return .authorization
@@ -107,7 +110,7 @@ extension PlaybackError {
             case .circuitOpen:
                 return .automatic
             case .httpNotFound, .tlsFailure, .audioOutputUnavailable, .cancelled, .unknown, .wrongContentType,
-                .libraryCorrupt, .sourceChanged:
+                .libraryCorrupt, .sourceChanged, .seekFailed:
                 return .userRetry
             case .missingAudioURL, .invalidTransition, .httpUnauthorized, .httpClientError, .fileNotFound,
                 .permissionDenied, .malformedData, .unsupportedFormat, .hlsNotSupported, .corruptData, .notInLibrary,

@@ -38,7 +38,7 @@ extension PlayerState {
     public var currentTrack: Track? {
         switch self {
         case .preparing(let t), .playing(let t), .paused(let t, _), .fadingOut(let t, _),
-            .buffering(let t, _, _), .reconnecting(let t, _, _, _, _):
+            .buffering(let t, _, _), .seeking(let t, _, _), .reconnecting(let t, _, _, _, _):
             return t
         case .preparingCrossfade(let current, _), .crossfading(let current, _, _, _),
             .crossfadePaused(let current, _, _, _, _):
@@ -92,6 +92,8 @@ extension PlayerState {
             return track.isSeekable ? [.pause, .stop, .skip, .seek] : [.pause, .stop, .skip]
         case .buffering(let track, _, _):
             return track.isSeekable ? [.pause, .stop, .seek] : [.pause, .stop]
+        case .seeking:
+            return [.pause, .stop, .seek]
         case .crossfading:
             return [.pause, .stop, .skip]
         case .paused(let track, _):
@@ -116,7 +118,7 @@ extension PlayerState {
     public var indicatorColor: IndicatorColor {
         switch self {
         case .idle, .finished: .gray
-        case .preparing, .preparingCrossfade, .fadingOut, .buffering, .reconnecting: .orange
+        case .preparing, .preparingCrossfade, .fadingOut, .buffering, .seeking, .reconnecting: .orange
         case .playing: .green
         case .crossfading: .blue
         case .paused, .crossfadePaused: .yellow
@@ -135,7 +137,7 @@ extension PlayerState {
     /// Show a spinner?
     public var showsLoading: Bool {
         switch self {
-        case .preparing, .preparingCrossfade, .fadingOut, .buffering, .reconnecting: true
+        case .preparing, .preparingCrossfade, .fadingOut, .buffering, .seeking, .reconnecting: true
         default: false
         }
     }

@@ -14,6 +14,8 @@ extension PlayerState {
             return t.hasPlayableURL
         case .buffering(let t, let progress, _):
             return t.hasPlayableURL && Self.isUnit(progress)
+        case .seeking(let t, let from, let to):
+            return t.hasPlayableURL && from.isFinite && from >= 0 && to.isFinite && to >= 0
         case .preparingCrossfade(let current, let next):
             return current.hasPlayableURL && next.hasPlayableURL && current.id != next.id
         case .paused(let t, let position):

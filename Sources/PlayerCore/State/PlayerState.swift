@@ -3,9 +3,9 @@ import Foundation
 /// The complete, honest state of the player: the single source of truth every screen, MPRIS
 /// property and JSON event is derived from.
 ///
-/// Ten cases describe a crossfading player; two more describe network playback: `buffering`
-/// (waiting for data, with fill progress) and `reconnecting` (an automatic retry is scheduled and
-/// visible, with a countdown). `failed` also keeps the `ResumePoint` a Retry needs to resume exactly.
+/// Ten cases describe a crossfading player; three more describe network playback: `buffering`
+/// (waiting for data, with fill progress), `seeking` (a jump in a network item waits for data at
+/// its target) and `reconnecting` (an automatic retry is scheduled and visible, with a countdown). `failed` also keeps the `ResumePoint` a Retry needs to resume exactly.
 ///
 /// Equality: tracks compare by id, floats within 0.001.
 public enum PlayerState: Sendable {
@@ -20,6 +20,10 @@ public enum PlayerState: Sendable {
     /// Playback waits for data: the initial fill of a stream or an underrun. `progress` is the fill
     /// (0...1) towards the level at which playback (re)starts.
     case buffering(track: Track, progress: Float, reason: BufferingReason)
+    /// A seek in a network item (an episode) waits for data at `to`; `from` is where the listener
+    /// was. It ends in `playing` once audio from the target plays (or `paused`, when paused
+    /// meanwhile); a failed seek is a typed, non-fatal error that reloads the item at `from`.
+    case seeking(track: Track, from: TimeInterval, to: TimeInterval)
     /// Both decks are audible; `progress` runs 0...1. `canQuickFinish` is progress >= 0.5: a pause
     /// now would resume with a 1 s quick finish.
     case crossfading(fromTrack: Track, toTrack: Track, progress: Float, canQuickFinish: Bool)
@@ -75,7 +79,7 @@ extension PlayerState {
     /// The case names, as written in the code. JSON events, MPRIS mapping and the generated state
     /// table use these strings.
     public enum Name: String, Sendable, Hashable, Codable, CaseIterable {
-        case idle, preparing, preparingCrossfade, playing, buffering, crossfading, paused, crossfadePaused
+        case idle, preparing, preparingCrossfade, playing, buffering, seeking, crossfading, paused, crossfadePaused
         case fadingOut, reconnecting, finished, failed
     }
 
@@ -87,6 +91,7 @@ extension PlayerState {
         case .preparingCrossfade: .preparingCrossfade
         case .playing: .playing
         case .buffering: .buffering
+        case .seeking: .seeking
         case .crossfading: .crossfading
         case .paused: .paused
         case .crossfadePaused: .crossfadePaused
@@ -162,6 +167,8 @@ extension PlayerState: Equatable {
             return a1.id == b1.id && a2.id == b2.id
         case let (.buffering(a, ap, ar), .buffering(b, bp, br)):
             return a.id == b.id && close(ap, bp) && ar == br
+        case let (.seeking(a, af, at), .seeking(b, bf, bt)):
+            return a.id == b.id && close(af, bf) && close(at, bt)
         case let (.crossfading(af, at, ap, aq), .crossfading(bf, bt, bp, bq)):
             return af.id == bf.id && at.id == bt.id && close(ap, bp) && aq == bq
         case let (.paused(a, ap), .paused(b, bp)):

@@ -6,6 +6,8 @@ extension PlayerStateMachine {
     /// with the source: positions arrive every 50 ms, and a fade cut short by the end of the
     /// source would click.
     static let endFadeLead: TimeInterval = 0.1
+    /// A position this far past a seek's target means audio from the target is playing.
+    static let seekArrivalMargin: TimeInterval = 0.05
 
     mutating func applyFact(_ event: PlayerEvent) -> [PlayerEffect] {
         if let at = event.instant, at > lastKnownTime { lastKnownTime = at }
@@ -138,6 +140,12 @@ extension PlayerStateMachine {
     mutating func refilled(_ deck: DeckID) -> [PlayerEffect] {
         guard deck == activeDeck else { return [] }
         starvingSince = nil
+        if case .seeking(let track, _, _) = state {
+            // The data at the target has come.
+            underrunSince = nil
+            state = .playing(track: track)
+            return []
+        }
         guard case .buffering(let track, _, .underrun) = state else { return [] }
         underrunSince = nil
         state = .playing(track: track)
@@ -158,6 +166,14 @@ extension PlayerStateMachine {
             } else if configuration.fadeOutAtEnd, newPosition >= duration - configuration.fadeOutDuration - Self.endFadeLead {
                 state = .fadingOut(track: track, targetDuration: configuration.fadeOutDuration)
                 return [.fadeOut(duration: configuration.fadeOutDuration)]
+            }
+            return []
+        case .seeking(let track, _, let to):
+            position = newPosition
+            // Audio from the target plays (a report at the target itself is only the jump).
+            if newPosition > to + Self.seekArrivalMargin {
+                underrunSince = nil
+                state = .playing(track: track)
             }
             return []
         case .buffering, .preparingCrossfade:
@@ -206,7 +222,7 @@ extension PlayerStateMachine {
 
     mutating func trackEnded(_ deck: DeckID, at: PlayerTime) -> [PlayerEffect] {
         switch state {
-        case .playing(let track), .buffering(let track, _, _):
+        case .playing(let track), .buffering(let track, _, _), .seeking(let track, _, _):
             guard deck == activeDeck else { return [] }
             if track.isLive {
                 // A live stream has no end: its connection ending is a drop, never "finished".
@@ -305,6 +321,8 @@ extension PlayerStateMachine {
                 return dropNext() + beginRecovery(.source, cause: error, at: at)
             }
             return fail(error)
+        case .seeking:
+            return seekFailed(error)
         case .reconnecting:
             if error.isRetryable, let run = recovery { return beginRecovery(run.kind, cause: error, at: at) }
             return fail(error)

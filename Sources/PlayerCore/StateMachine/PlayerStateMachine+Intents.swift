@@ -78,7 +78,7 @@ extension PlayerStateMachine {
             let effects = stop()
             pendingReplacement = replacement
             return effects
-        case .preparing, .buffering, .paused, .crossfadePaused, .reconnecting:
+        case .preparing, .buffering, .seeking, .paused, .crossfadePaused, .reconnecting:
             // Nothing sounds (or nothing yet): let it go at once, keeping an episode's place.
             let effects = persist(state.currentTrack)
             recovery = nil
@@ -106,6 +106,12 @@ extension PlayerStateMachine {
             return [.unload(activeDeck)] + persist(track)
         case .playing(let track), .buffering(let track, _, _):
             state = .paused(track: track, position: position)
+            return [.pauseOutput] + persist(track)
+        case .seeking(let track, _, let to):
+            // Paused at the target: the deck goes on fetching it meanwhile.
+            underrunSince = nil
+            position = to
+            state = .paused(track: track, position: to)
             return [.pauseOutput] + persist(track)
         case .preparingCrossfade(let current, _):
             // Pause during preparation pauses the current track; the next one is
@@ -211,7 +217,7 @@ extension PlayerStateMachine {
     mutating func stop() -> [PlayerEffect] {
         if let fading = fadeOutSounding(over: configuration.fadeOutDuration) { return fading }
         switch state {
-        case .preparing, .paused, .crossfadePaused, .buffering, .reconnecting:
+        case .preparing, .paused, .crossfadePaused, .buffering, .seeking, .reconnecting:
             var effects = persist(state.currentTrack)
             effects += releaseAll()
             recovery = nil
@@ -249,19 +255,42 @@ extension PlayerStateMachine {
         }
     }
 
+    /// A seek in a local file is immediate. In a network item the data at the target has to come
+    /// first, so the state says `seeking` (with where the listener was) until it plays.
     mutating func seek(to target: TimeInterval) -> [PlayerEffect] {
         var clamped = max(0, target.isFinite ? target : 0)
         if let duration { clamped = min(clamped, duration) }
+        let before = position
         position = clamped
         switch state {
         case .paused(let track, _):
             state = .paused(track: track, position: clamped)
             return [.seek(activeDeck, to: clamped)] + persist(track)
-        case .playing, .buffering:
+        case .playing(let track), .buffering(let track, _, .underrun), .seeking(let track, _, _):
+            guard track.isRemote else { return [.seek(activeDeck, to: clamped)] }
+            let from = if case .seeking(_, let from, _) = state { from } else { before }
+            // The wait for the target counts towards the buffering timeout.
+            underrunSince = lastKnownTime
+            starvingSince = nil
+            state = .seeking(track: track, from: from, to: clamped)
+            return [.seek(activeDeck, to: clamped)]
+        case .buffering:
             return [.seek(activeDeck, to: clamped)]
         default:
             return []
         }
+    }
+
+    /// The jump could not be made: a non-fatal, typed error, and the item loads again where the
+    /// listener was.
+    mutating func seekFailed(_ cause: PlaybackError) -> [PlayerEffect] {
+        guard case .seeking(let track, let from, _) = state else { return [] }
+        underrunSince = nil
+        position = from
+        let failure = PlaybackError(.seekFailed, httpStatus: cause.httpStatus, underlying: "\(cause.errorType): \(cause.underlying ?? "")")
+        let load = makeLoad(deck: activeDeck, track: track, from: from, purpose: .current)
+        state = .preparing(track: track)
+        return [.reportNonFatal(failure), .unload(activeDeck), load]
     }
 
     mutating func retry() -> [PlayerEffect] {

@@ -87,7 +87,7 @@ extension PlayerStateMachine {
     mutating func outputLost(at now: PlayerTime) -> [PlayerEffect] {
         let cause = PlaybackError(.audioOutputLost)
         switch state {
-        case .playing, .buffering:
+        case .playing, .buffering, .seeking:
             return [.pauseOutput] + beginRecovery(.output, cause: cause, at: now)
         case .preparingCrossfade:
             return dropNext() + [.pauseOutput] + beginRecovery(.output, cause: cause, at: now)

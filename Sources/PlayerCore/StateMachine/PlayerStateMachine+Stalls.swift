@@ -64,7 +64,7 @@ extension PlayerStateMachine {
     func isWaitedOn(_ deck: DeckID) -> Bool {
         if pendingLoad?.deck == deck { return true }
         switch state {
-        case .playing(let track), .buffering(let track, _, _), .preparingCrossfade(let track, _):
+        case .playing(let track), .buffering(let track, _, _), .seeking(let track, _, _), .preparingCrossfade(let track, _):
             if deck == activeDeck { return track.isRemote }
             // The next item, decoding ahead of its crossfade.
             guard let item = next, item.ready, queue.indices.contains(item.index) else { return false }

@@ -28,6 +28,9 @@ extension PlayerStateMachine {
         if case .buffering(let track, _, .underrun) = state, track.isRemote, let since = underrunSince {
             timers[.bufferingTimeout] = ArmedTimer(timer: .underrunTimeout, at: since + configuration.bufferingTimeout)
         }
+        if case .seeking = state, let since = underrunSince {
+            timers[.bufferingTimeout] = ArmedTimer(timer: .underrunTimeout, at: since + configuration.bufferingTimeout)
+        }
         if case .playing = state, let check = starvationCheckAt {
             timers[.starvation] = ArmedTimer(timer: .starvationCheck, at: check)
         }
@@ -75,6 +78,9 @@ extension PlayerStateMachine {
                 .bufferingTimeout, underlying: "no audio \(configuration.bufferingTimeout) s after the load began")
             return loadFailed(id, error, at: now)
         case .underrunTimeout:
+            if case .seeking = state {
+                return seekFailed(PlaybackError(.bufferingTimeout, underlying: "no audio at the target for \(configuration.bufferingTimeout) s"))
+            }
             guard case .buffering(_, _, .underrun) = state else { return [] }
             let error = PlaybackError(.bufferingTimeout, underlying: "buffering for \(configuration.bufferingTimeout) s")
             return beginRecovery(.source, cause: error, at: now)

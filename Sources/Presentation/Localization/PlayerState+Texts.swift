@@ -15,6 +15,7 @@ extension PlayerState {
         case .preparingCrossfade, .playing: return t("playing")
         case .buffering(_, _, .connecting): return t("connecting")
         case .buffering(_, let p, _): return t("buffering", Self.percent(p))
+        case .seeking(_, _, let to): return t("seeking", EpisodeText.clock(to))
         case .crossfading(_, _, let p, _): return t("crossfading", Self.percent(p))
         case .paused: return t("paused")
         case .crossfadePaused(_, _, let p, _, _): return t("crossfadePaused", Self.percent(p))
@@ -41,6 +42,7 @@ extension PlayerState {
         case .playing(let track): return t("playing", title(track))
         case .buffering(let track, _, .connecting): return t("connecting", title(track))
         case .buffering(let track, let p, _): return t("buffering", title(track), Self.percent(p))
+        case .seeking(let track, _, let to): return t("seeking", title(track), EpisodeText.clock(to))
         case .crossfading(_, let to, let p, _): return t("crossfading", title(to), Self.percent(p))
         case .paused(let track, _): return t("paused", title(track))
         case .crossfadePaused(_, _, let p, let strategy, _):

@@ -86,6 +86,10 @@ public enum EventLine {
         case .preparingCrossfade(let current, let next):
             o["track"] = track(current)
             o["next"] = track(next)
+        case .seeking(let t, let from, let to):
+            o["track"] = track(t)
+            o["from"] = rounded(from)
+            o["to"] = rounded(to)
         case .buffering(let t, let progress, let reason):
             o["track"] = track(t)
             o["progress"] = rounded(Double(progress))

@@ -153,7 +153,36 @@ struct TransitionTableTests {
             try d.send(.underrun(.a))
             try d.send(.trackEnded(.a, at: .zero)); return d
         },
+        // A seek in a network episode.
+        "playing->seeking": { try seeking() },
+        "buffering->seeking": {
+            var d = try Driver.playing(Fixture.episode("ep"))
+            try d.send(.underrun(.a))
+            try d.send(.seek(to: 30)); return d
+        },
+        "seeking->seeking": { var d = try seeking(); try d.send(.seek(to: 40)); return d },
+        "seeking->playing": { var d = try seeking(); try d.send(.positionChanged(.a, position: 30.5)); return d },
+        "seeking->paused": { var d = try seeking(); try d.send(.pause); return d },
+        "seeking->idle": { var d = try seeking(); try d.send(.stop); return d },
+        "seeking->preparing": {
+            var d = try seeking()
+            try d.send(.errorOccurred(.a, PlaybackError(.httpNotFound), at: .zero)); return d
+        },
+        "seeking->reconnecting": { var d = try seeking(); try d.send(.outputLost(at: .zero)); return d },
+        "seeking->finished": { var d = try seeking(); try d.send(.trackEnded(.a, at: .zero)); return d },
+        "seeking->failed": {
+            var d = try seeking()
+            try d.send(.replace(.cannotPlay(PlaybackError(.missingAudioURL)))); return d
+        },
     ]
+
+    /// A network episode seeking from 10 s to 30 s.
+    static func seeking() throws -> Driver {
+        var d = try Driver.playing(Fixture.episode("ep"))
+        try d.send(.positionChanged(.a, position: 10))
+        try d.send(.seek(to: 30))
+        return d
+    }
 
     /// Core rows the machine never produces on its own; `canTransition` still accepts them.
     static let coreOnlyRows: Set<String> = ["playing->crossfading"]
