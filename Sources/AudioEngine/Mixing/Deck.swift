@@ -34,10 +34,14 @@ final class Deck: @unchecked Sendable {
     /// Made the first time the rate is not 1, so a deck at normal speed is passed through
     /// frame-exactly.
     private var stretcher: TimeStretcher?
-    /// The media's end has been given to the stretcher.
-    private var stretcherFlushed = false
-    /// Media frames on their way to the stretcher.
-    private var stretchInput: UnsafeMutablePointer<Float>
+    /// Made the first time silence trimming is asked for; after the decoder, before the stretcher.
+    private var trimmer: SilenceTrimmer?
+    /// The media's end has been given to the trimmer and the stretcher.
+    private var processingFlushed = false
+    /// Media frames on their way to the trimmer or the stretcher.
+    private var mediaChunk: UnsafeMutablePointer<Float>
+    /// Trimmed frames on their way to the stretcher.
+    private var trimmedChunk: UnsafeMutablePointer<Float>
     /// True once the render thread has seen the end of the source.
     private(set) var reachedEnd = false
     /// Gain applied to everything from this deck (a session stage's volume).
@@ -56,10 +60,14 @@ final class Deck: @unchecked Sendable {
         self.queue = FrameQueue(capacityFrames: lookaheadFrames)
         self.baseFrame = AudioFormat.frames(forSeconds: seconds)
         self.volume = track.volume
-        stretchInput = .allocate(capacity: Self.stretchChunkFrames * AudioFormat.channelCount)
+        mediaChunk = .allocate(capacity: Self.stretchChunkFrames * AudioFormat.channelCount)
+        trimmedChunk = .allocate(capacity: Self.stretchChunkFrames * AudioFormat.channelCount)
     }
 
-    deinit { stretchInput.deallocate() }
+    deinit {
+        mediaChunk.deallocate()
+        trimmedChunk.deallocate()
+    }
 
     /// Media frames moved into the stretcher at a time.
     static let stretchChunkFrames = 4_096
@@ -70,8 +78,18 @@ final class Deck: @unchecked Sendable {
     /// Position in media frames: what was taken from the decoder, less what the stretcher still
     /// holds (about its output times the rate).
     var positionFrame: Int64 {
-        guard let stretcher else { return baseFrame + consumedFrames }
-        return baseFrame + max(0, consumedFrames - Int64((Double(stretcher.available) * rate).rounded()))
+        guard stretcher != nil || trimmer != nil else { return baseFrame + consumedFrames }
+        let waiting = Double(trimmer?.pendingFrames ?? 0) + Double(stretcher?.available ?? 0) * rate
+        return baseFrame + max(0, consumedFrames - Int64(waiting.rounded()))
+    }
+
+    /// Media frames silence trimming has left out of this deck so far.
+    var trimmedFrames: Int64 { trimmer?.trimmedFrames ?? 0 }
+
+    /// Shortens long silences from the next frame on (never in a live stream).
+    func setTrimsSilence(_ on: Bool) {
+        guard !track.isLive else { return }
+        if let trimmer { trimmer.isEnabled = on } else if on { trimmer = SilenceTrimmer() }
     }
 
     /// Plays at `rate` media seconds per second from the next frame on (a live stream stays at 1).
@@ -111,7 +129,7 @@ final class Deck: @unchecked Sendable {
     /// Takes up to `frames` frames. Render mode blocks until they are decoded; real-time mode
     /// takes what is there (a shortfall is an underrun, filled with silence by the mixer).
     func pull(into buffer: UnsafeMutablePointer<Float>, frames: Int, blocking: Bool) -> (frames: Int, ended: Bool, error: PlaybackError?) {
-        guard let stretcher else {
+        guard stretcher != nil || trimmer != nil else {
             let result = queue.pop(into: buffer, frames: frames, blocking: blocking)
             consumedFrames += Int64(result.frames)
             if result.ended { reachedEnd = true }
@@ -119,22 +137,22 @@ final class Deck: @unchecked Sendable {
         }
         var produced = 0
         while true {
-            produced += stretcher.read(into: buffer + produced * AudioFormat.channelCount, maxFrames: frames - produced)
+            produced += readProcessed(into: buffer + produced * AudioFormat.channelCount, maxFrames: frames - produced)
             if produced == frames { return (produced, false, nil) }
-            if stretcherFlushed {
+            if processingFlushed {
                 // Everything the media had is out.
                 reachedEnd = true
                 return (produced, true, nil)
             }
             // More media: about what the missing output needs at this rate, in chunks.
             let wanted = min(Self.stretchChunkFrames, max(256, Int((Double(frames - produced) * rate).rounded(.up))))
-            let input = queue.pop(into: stretchInput, frames: wanted, blocking: blocking)
+            let input = queue.pop(into: mediaChunk, frames: wanted, blocking: blocking)
             consumedFrames += Int64(input.frames)
-            stretcher.write(stretchInput, frames: input.frames)
+            feed(mediaChunk, frames: input.frames)
             if let error = input.error { return (produced, true, error) }
             if input.ended {
-                stretcher.flush()
-                stretcherFlushed = true
+                finishProcessing()
+                processingFlushed = true
             } else if input.frames == 0 {
                 // Nothing decoded yet (real time): an underrun for the mixer to fill.
                 return (produced, false, nil)
@@ -142,8 +160,38 @@ final class Deck: @unchecked Sendable {
         }
     }
 
+    /// Output of the processing chain: the stretcher's when there is one, else the trimmer's.
+    private func readProcessed(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) -> Int {
+        if let stretcher { return stretcher.read(into: buffer, maxFrames: maxFrames) }
+        return trimmer?.read(into: buffer, maxFrames: maxFrames) ?? 0
+    }
+
+    /// Media into the chain: trimmer, then stretcher.
+    private func feed(_ samples: UnsafeMutablePointer<Float>, frames: Int) {
+        guard let trimmer else {
+            stretcher?.write(samples, frames: frames)
+            return
+        }
+        trimmer.write(samples, frames: frames)
+        moveTrimmedToStretcher()
+    }
+
+    private func moveTrimmedToStretcher() {
+        guard let trimmer, let stretcher else { return }
+        while trimmer.availableFrames > 0 {
+            let frames = trimmer.read(into: trimmedChunk, maxFrames: Self.stretchChunkFrames)
+            stretcher.write(trimmedChunk, frames: frames)
+        }
+    }
+
+    private func finishProcessing() {
+        trimmer?.flush()
+        moveTrimmedToStretcher()
+        stretcher?.flush()
+    }
+
     /// Nothing is left to hear: the decoder is done and nothing waits in the queue or the stretcher.
-    var isDrained: Bool { sourceEnded && bufferedFrames == 0 && (stretcher?.available ?? 0) == 0 }
+    var isDrained: Bool { sourceEnded && bufferedFrames == 0 && (stretcher?.available ?? 0) == 0 && (trimmer?.pendingFrames ?? 0) == 0 }
 
     /// Waits until more than `frames` frames are decoded ahead, the source ended or the deck
     /// stopped (or `deadline` passed); returns the frames buffered then.
@@ -160,7 +208,8 @@ final class Deck: @unchecked Sendable {
         consumedFrames = 0
         reachedEnd = false
         stretcher?.reset()
-        stretcherFlushed = false
+        trimmer?.reset()
+        processingFlushed = false
     }
 
     /// Stops the decode thread (waking a read blocked on the network); the deck is not used afterwards.

@@ -88,7 +88,7 @@ public actor AudioPlayer {
         self.reportContinuation = reportContinuation
         engine = RenderEngine(
             sink: output, mode: options.mode, network: options.network, volume: options.configuration.volume.level,
-            speed: options.configuration.speed.rate
+            speed: options.configuration.speed.rate, trimsSilence: options.configuration.trimsSilence
         ) {
             report, sequence in
             reportContinuation.yield((report, sequence))
@@ -227,6 +227,11 @@ public actor AudioPlayer {
         case .routeChanged(let change):
             continuation.yield(.notice(.routeChanged(change), audioTime: audioTime))
             if machine.state.allows(.pause) { event = .pause }
+        case .silenceTrimmed(_, let seconds):
+            // A count for the listener's statistics, not a decision: told, not given to the machine.
+            if let track = machine.state.currentTrack {
+                continuation.yield(.notice(.silenceTrimmed(track, seconds: seconds), audioTime: audioTime))
+            }
         }
         if let event { apply(event, at: now) }
         engine.acknowledge(sequence)
@@ -293,6 +298,8 @@ public actor AudioPlayer {
             case .setSpeed(let speed):
                 engine.enqueue(.setSpeed(speed.rate))
                 continuation.yield(.speed(speed, audioTime: audioTime))
+            case .setSilenceTrimming(let on):
+                engine.enqueue(.setTrimsSilence(on))
             case .sleepTimerChanged(let timer):
                 continuation.yield(.sleepTimer(timer, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
             case .reopenOutput: engine.enqueue(.reopenOutput)

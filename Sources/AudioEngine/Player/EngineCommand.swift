@@ -19,6 +19,8 @@ enum EngineCommand: Sendable {
     case setVolume(Double)
     /// The listener's speed for every deck (a live one stays at 1).
     case setSpeed(Double)
+    /// Shorten long silences on every deck (never a live one).
+    case setTrimsSilence(Bool)
     case reopenOutput
     case shutdown
 }

@@ -19,6 +19,8 @@ enum EngineFact: Sendable, Equatable {
     case outputLost(PlaybackError)
     case outputRestored
     case routeChanged(RouteChange)
+    /// Silence trimming has left this much of the deck's media out so far.
+    case silenceTrimmed(DeckID, seconds: Double)
 }
 
 /// A fact with the audio clock (seconds of audio written to the sink) at which it happened.

@@ -30,6 +30,10 @@ final class RenderEngine: @unchecked Sendable {
     private var volume = MasterGain()
     /// The listener's speed, given to every deck installed.
     private var speed: Double
+    /// Long silences shortened, on every deck installed.
+    private var trimsSilence: Bool
+    /// The trimmed frames last reported, by deck.
+    private var trimmedReported: [DeckID: Int64] = [:]
     private var holding = false
     private var outputDown = false
     private var framesWritten: Int64 = 0
@@ -61,10 +65,11 @@ final class RenderEngine: @unchecked Sendable {
 
     init(
         sink: any AudioSink, mode: RenderMode, network: NetworkBuffering = NetworkBuffering(), volume: Double = 1, speed: Double = 1,
-        report: @escaping @Sendable (EngineReport, UInt64) -> Void
+        trimsSilence: Bool = false, report: @escaping @Sendable (EngineReport, UInt64) -> Void
     ) {
         self.sink = sink
         self.speed = speed
+        self.trimsSilence = trimsSilence
         self.volume.set(volume)
         self.mode = mode
         self.network = network
@@ -148,6 +153,8 @@ final class RenderEngine: @unchecked Sendable {
             expected[deck.node] = nil
             decks[deck.node]?.stop()
             deck.setRate(speed)
+            if trimsSilence { deck.setTrimsSilence(true) }
+            trimmedReported[deck.node] = 0
             decks[deck.node] = deck
             audible.remove(deck.node)
             endReported.remove(deck.node)
@@ -214,6 +221,9 @@ final class RenderEngine: @unchecked Sendable {
         case .setSpeed(let rate):
             speed = rate
             for deck in decks.values { deck.setRate(rate) }
+        case .setTrimsSilence(let on):
+            trimsSilence = on
+            for deck in decks.values { deck.setTrimsSilence(on) }
         case .setVolume(let level):
             volume.ramp(to: level, frames: MasterGain.volumeRampFrames, shape: .cosine, completion: .none)
         case .fadeOut(let duration):
@@ -458,6 +468,10 @@ final class RenderEngine: @unchecked Sendable {
             let remaining = deck.duration.map { $0 - deck.position } ?? 0
             let decisionNear = remaining < Self.decisionWindow || !expected.isEmpty || crossfade != nil
             emit(.position(active, position: deck.position, duration: deck.duration), lockstep: decisionNear)
+            if deck.trimmedFrames > trimmedReported[active, default: 0] {
+                trimmedReported[active] = deck.trimmedFrames
+                emit(.silenceTrimmed(active, seconds: AudioFormat.seconds(forFrames: deck.trimmedFrames)), lockstep: false)
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ enum LibrarySchema {
         migrator.registerMigration("v1", migrate: createLibrary)
         migrator.registerMigration("v2", migrate: addAnalyticsAndFeedValidators)
         migrator.registerMigration("v3", migrate: addRetryStatistics)
+        migrator.registerMigration("v4", migrate: addTrimmedSilence)
         return migrator
     }
 
@@ -112,6 +113,16 @@ enum LibrarySchema {
                 failures INTEGER NOT NULL DEFAULT 0,
                 failuresAfterRetry INTEGER NOT NULL DEFAULT 0,
                 cancellations INTEGER NOT NULL DEFAULT 0
+            );
+            """)
+    }
+
+    /// The silence trimming left out of each episode, media seconds, added up over every play.
+    private static func addTrimmedSilence(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE trimmedSilence (
+                episodeId INTEGER PRIMARY KEY NOT NULL REFERENCES episode(id) ON DELETE CASCADE,
+                seconds REAL NOT NULL DEFAULT 0
             );
             """)
     }

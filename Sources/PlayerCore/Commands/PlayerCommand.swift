@@ -12,7 +12,7 @@ import Foundation
 /// - `retry`: retry, or during a reconnect countdown retry now.
 /// - `seekBy`: from the position last shown, never before 0.
 /// - `open`: always accepted; it replaces what plays (`PlayerEvent.replace`).
-/// - `volume`, `sleep`, `speed`: always accepted, in every state.
+/// - `volume`, `sleep`, `speed`, `trimSilence`: always accepted, in every state.
 public enum PlayerCommand: Sendable, Equatable {
     case playPause
     case play
@@ -33,6 +33,7 @@ public enum PlayerCommand: Sendable, Equatable {
     case volume(VolumeChange)
     case sleep(SleepRequest)
     case speed(SpeedChange)
+    case trimSilence(Bool)
 
     /// The intent this command means in `state`, or nil when it means nothing there.
     /// - Parameter position: the current track's position as last published, for relative seeks.
@@ -64,6 +65,8 @@ public enum PlayerCommand: Sendable, Equatable {
             return .setSleepTimer(request)
         case .speed(let change):
             return .setSpeed(change)
+        case .trimSilence(let on):
+            return .setSilenceTrimming(on)
         }
     }
 
@@ -80,7 +83,7 @@ public enum PlayerCommand: Sendable, Equatable {
         case .reset: .reset
         case .seekBy, .seekTo: .seek
         case .open: .play
-        case .volume, .sleep, .speed: .resume  // never refused: every state accepts them
+        case .volume, .sleep, .speed, .trimSilence: .resume  // never refused: every state accepts them
         }
     }
 

@@ -67,6 +67,8 @@ public enum LogFields {
             fields["volumeBy"] = String(format: "%+.2f", delta)
         case .setSleepTimer(let request):
             fields.merge(sleep(request)) { a, _ in a }
+        case .setSilenceTrimming(let on):
+            fields["trimSilence"] = String(on)
         case .setSpeed(.to(let speed)):
             fields["speed"] = speed.description
         case .setSpeed(.by(let delta)):
@@ -143,6 +145,8 @@ public enum LogFields {
             fields["volume"] = volume.description
         case .setSpeed(let speed):
             fields["speed"] = speed.description
+        case .setSilenceTrimming(let on):
+            fields["trimSilence"] = String(on)
         case .sleepTimerChanged(let timer):
             fields["sleep"] = timer?.ending.rawValue ?? "off"
             if let timer, timer.ending == .afterDuration { fields["sleepRemaining"] = seconds(timer.remaining) }

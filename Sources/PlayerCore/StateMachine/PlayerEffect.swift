@@ -31,6 +31,8 @@ public enum PlayerEffect: Sendable, Equatable {
     /// Play files and episodes at `speed` from now on (live streams stay at 1x), and tell the
     /// front ends.
     case setSpeed(PlaybackSpeed)
+    /// Shorten long silences of files and episodes from now on, or stop.
+    case setSilenceTrimming(Bool)
     /// Fade the whole mix to silence over `duration`, then report `fadeOutCompleted`.
     case fadeOut(duration: TimeInterval)
     /// Report `timerFired(timer, at:)` at instant `at` of the player's clock, replacing whatever

@@ -34,6 +34,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case setSleepTimer(SleepRequest)
     /// Set or change the speed of files and episodes (pitch kept). Accepted in every state.
     case setSpeed(SpeedChange)
+    /// Shorten long silences (speech), or stop. Accepted in every state.
+    case setSilenceTrimming(Bool)
 
     // MARK: Engine and network facts
     /// The source of a `load` effect is open and ready to sound; `duration` if the decoder knows it.
@@ -104,7 +106,7 @@ public enum PlayerEvent: Sendable, Equatable {
     /// Is this something a listener asks for (every intent, `replace` and `setVolume` included), not a fact?
     public var isIntent: Bool {
         switch self {
-        case .replace, .setVolume, .setSleepTimer, .setSpeed: true
+        case .replace, .setVolume, .setSleepTimer, .setSpeed, .setSilenceTrimming: true
         default: action != nil
         }
     }

@@ -19,6 +19,10 @@ extension PlayerStateMachine {
         case .setVolume(let change): return setVolume(change)
         case .setSleepTimer(let request): return setSleepTimer(request)
         case .setSpeed(let change): return setSpeed(change)
+        case .setSilenceTrimming(let on):
+            guard on != trimsSilence else { return [] }
+            trimsSilence = on
+            return [.setSilenceTrimming(on)]
         default: return applyFact(event)
         }
     }

@@ -57,6 +57,9 @@ public struct PlayerStateMachine: Sendable {
         public var sleepFadeDuration: TimeInterval
         /// The speed files and episodes start at (the saved one, or `--speed`).
         public var speed: PlaybackSpeed
+        /// Whether long silences of files and episodes start shortened (`--trim-silence`, or a
+        /// podcast's setting).
+        public var trimsSilence: Bool
 
         public init(
             defaultCrossfade: CrossfadeSpec = CrossfadeSpec(duration: 0),
@@ -75,7 +78,8 @@ public struct PlayerStateMachine: Sendable {
             volume: Volume = .full,
             sleep: SleepRequest? = nil,
             sleepFadeDuration: TimeInterval = 10,
-            speed: PlaybackSpeed = .normal
+            speed: PlaybackSpeed = .normal,
+            trimsSilence: Bool = false
         ) {
             self.defaultCrossfade = defaultCrossfade
             self.skipCrossfade = skipCrossfade
@@ -93,6 +97,7 @@ public struct PlayerStateMachine: Sendable {
             self.volume = volume
             self.sleep = sleep
             self.speed = speed
+            self.trimsSilence = trimsSilence
             self.sleepFadeDuration = min(Self.sleepFadeRange.upperBound, max(Self.sleepFadeRange.lowerBound, sleepFadeDuration))
         }
 
@@ -110,6 +115,8 @@ public struct PlayerStateMachine: Sendable {
     public internal(set) var sleepTimer: SleepTimer?
     /// The listener's speed for files and episodes (live streams play at 1x whatever it is).
     public internal(set) var speed: PlaybackSpeed
+    /// Long silences of files and episodes are shortened (never a live stream's).
+    public internal(set) var trimsSilence: Bool
 
     // MARK: Context the state does not show
 
@@ -166,6 +173,7 @@ public struct PlayerStateMachine: Sendable {
         self.configuration = configuration
         self.volume = configuration.volume
         self.speed = configuration.speed
+        self.trimsSilence = configuration.trimsSilence
         self.random = random
         if let sleep = configuration.sleep { _ = setSleepTimer(sleep) }
     }

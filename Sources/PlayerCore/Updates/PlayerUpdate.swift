@@ -37,6 +37,9 @@ public enum PlayerNotice: Sendable, Equatable {
     case routeChanged(RouteChange)
     /// What a live stream says is playing now (title, artist, station, kind of artwork).
     case metadata(NowPlayingMetadata)
+    /// Silence trimming has left this much of `track` out so far (its total for this play, media
+    /// seconds); told as it grows.
+    case silenceTrimmed(Track, seconds: Double)
     /// A service beside playback failed (the artwork, a status API): front ends show it as an
     /// inline error; the service has recorded it in the analytics already.
     case serviceProblem(PlaybackError)

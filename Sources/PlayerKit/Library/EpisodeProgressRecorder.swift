@@ -24,6 +24,8 @@ public final class EpisodeProgressRecorder: Sendable {
         var duration: TimeInterval?
         var finished = false
         var firstError: PlaybackError?
+        /// The trimmed silence of this play already added to the library.
+        var trimmedKept: TimeInterval = 0
     }
 
     private let progress = Mutex(Progress())
@@ -67,6 +69,14 @@ public final class EpisodeProgressRecorder: Sendable {
                     try store.savePosition(episodeID: episodeID, position: point.position, duration: point.duration ?? known)
                 }
             }
+        case .notice(.silenceTrimmed(let track, let seconds), _) where track.kind == .episode:
+            // The player tells a play's running total; the library adds up what is new. A smaller
+            // total is a new deck (a reload after a seek or a reconnect): all of it is new.
+            let added = progress.withLock { progress -> TimeInterval in
+                defer { progress.trimmedKept = seconds }
+                return seconds >= progress.trimmedKept ? seconds - progress.trimmedKept : seconds
+            }
+            write { () throws(PlaybackError) in try store.addTrimmedSilence(episodeID: episodeID, seconds: added) }
         case .notice(.trackFinished(let track), _) where track.kind == .episode:
             progress.withLock { $0.finished = true }
             write { () throws(PlaybackError) in try store.markPlayed(episodeID: episodeID) }

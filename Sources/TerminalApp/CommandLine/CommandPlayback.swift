@@ -81,6 +81,7 @@ public struct CommandPlayback {
             // The volume and speed the listener last set, unless this run names them; a change is kept.
             if !settings.volumeGiven, let saved = VolumeSetting.saved(in: store) { configuration.volume = saved }
             if !settings.speedGiven, let saved = SpeedSetting.saved(in: store, podcast: podcast) { configuration.speed = saved }
+            if SilenceTrimmingSetting.isOn(in: store, podcast: podcast) { configuration.trimsSilence = true }
             let volume = VolumeSetting(store: store, logger: CommandLog.logger)
             let speed = SpeedSetting(store: store, podcast: podcast, logger: CommandLog.logger)
             observer = { [observer] update in

@@ -41,6 +41,14 @@ public enum LibraryListing {
             header: ["ID", "STAGES", "NAME", "FILE"], rows: sessions.map { ["\($0.id)", "\($0.stageCount)", $0.name, $0.path] })
     }
 
+    /// The time silence trimming saved, per podcast and in total.
+    public static func trimmedSilence(_ saved: [(podcast: String, seconds: TimeInterval)]) -> String {
+        guard !saved.isEmpty else { return "Silence trimming has saved no time yet. Turn it on with: tonearm podcast trim-silence PODCAST on" }
+        let total = saved.reduce(0) { $0 + $1.seconds }
+        let rows = saved.map { [EpisodeText.clock($0.seconds), $0.podcast] } + [[EpisodeText.clock(total), "in total"]]
+        return TextTable.render(header: ["SAVED", "PODCAST"], rows: rows)
+    }
+
     /// The line for a podcast just subscribed to.
     public static func added(_ podcast: PodcastRecord) -> String {
         "Added \(podcast.title) (podcast \(podcast.id), \(podcast.episodeCount) episodes)"

@@ -327,6 +327,7 @@ public final class LibraryController: Sendable {
             do throws(PlaybackError) {
                 let player = try await self.player()
                 if await player.speed != speed { try await player.send(.setSpeed(.to(speed))) }
+                try await player.send(.setSilenceTrimming(SilenceTrimmingSetting.isOn(in: self.library.store, podcast: podcast)))
                 try await player.send(.replace(replacement))
             } catch {
                 self.fail(error, operation: operation)

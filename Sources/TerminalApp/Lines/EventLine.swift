@@ -143,6 +143,7 @@ public enum EventLine {
             return ["notice": "routeChanged", "change": "deviceRemoved", "device": TextSanitizer.singleLine(name, maxLength: 128)]
         case .metadata(let m): return ["notice": "metadata", "title": m.title ?? NSNull()]
         case .serviceProblem(let e): return ["notice": "serviceProblem", "error": error(e, language: language)]
+        case .silenceTrimmed(let t, let seconds): return ["notice": "silenceTrimmed", "track": track(t), "seconds": rounded(seconds)]
         }
     }
 

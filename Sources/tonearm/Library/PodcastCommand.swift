@@ -9,8 +9,40 @@ import Presentation
 /// `tonearm podcast ...`: subscriptions, their episodes, OPML import and export.
 struct PodcastCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "podcast", abstract: "Podcast subscriptions: add, list, episodes, refresh, remove, import, export.",
-        subcommands: [Add.self, List.self, Episodes.self, Refresh.self, Remove.self, Import.self, Export.self])
+        commandName: "podcast", abstract: "Podcast subscriptions: add, list, episodes, refresh, remove, import, export, trim-silence, stats.",
+        subcommands: [
+            Add.self, List.self, Episodes.self, Refresh.self, Remove.self, Import.self, Export.self, TrimSilence.self, Stats.self,
+        ])
+
+    struct TrimSilence: LibrarySubcommand {
+        static let configuration = CommandConfiguration(
+            commandName: "trim-silence", abstract: "Shorten the long silences of a podcast's episodes (on), or not (off).")
+        @Argument(help: "The podcast's id or title.") var podcast: String
+        @Argument(help: "on or off.") var setting: Switch
+
+        enum Switch: String, ExpressibleByArgument { case on, off }
+
+        @OptionGroup var logging: LoggingOptions
+
+        func run(on library: LibraryContext) async throws {
+            let record = await library.attempt("trimSilence") { () throws(PlaybackError) -> PodcastRecord in
+                let record = try library.store.podcast(matching: podcast)
+                try SilenceTrimmingSetting.set(setting == .on, in: library.store, podcast: record.id)
+                return record
+            }
+            print("\(record.title): silence trimming \(setting.rawValue)")
+        }
+    }
+
+    struct Stats: LibrarySubcommand {
+        static let configuration = CommandConfiguration(abstract: "The time silence trimming has saved you, per podcast and in total.")
+        @OptionGroup var logging: LoggingOptions
+
+        func run(on library: LibraryContext) async throws {
+            let saved = await library.attempt("podcastStats") { () throws(PlaybackError) in try library.store.trimmedSilenceByPodcast() }
+            print(LibraryListing.trimmedSilence(saved))
+        }
+    }
 
     struct Add: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Subscribe to a podcast by its RSS feed URL.")

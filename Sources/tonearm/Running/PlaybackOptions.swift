@@ -27,6 +27,9 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: "Speed of files and episodes with the pitch kept, 0.5-3.0 (1.5, 1.5x or 150%). Default: the speed last set (per podcast for episodes). Live streams play at 1x.")
     var speed: PlaybackSpeed?
 
+    @Flag(help: "Shorten silences longer than 0.5 s to 0.25 s (speech). Episodes also follow their podcast's setting (`tonearm podcast trim-silence`).")
+    var trimSilence = false
+
     @Option(help: "A sleep timer: 30m, 90s, 1h, or 'end' (the end of the current item). Playback then fades out and ends.")
     var sleep: SleepRequest?
 
@@ -59,7 +62,7 @@ struct PlaybackOptions: ParsableArguments {
             skipCrossfade: CrossfadeSpec(duration: min(crossfade ?? 2, 2), curve: curve),
             fadeOutDuration: fadeOut,
             reconnectGiveUpAfter: giveUpAfter ?? ResilienceDefaults.reconnectGiveUpAfter, volume: volume ?? .full, sleep: sleep,
-            sleepFadeDuration: sleepFade, speed: speed ?? .normal)
+            sleepFadeDuration: sleepFade, speed: speed ?? .normal, trimsSilence: trimSilence)
     }
 
     func validate() throws {
