@@ -6,8 +6,10 @@ extension PlayerStateMachine {
     /// with the source: positions arrive every 50 ms, and a fade cut short by the end of the
     /// source would click.
     static let endFadeLead: TimeInterval = 0.1
-    /// A position this far past a seek's target means audio from the target is playing.
+    /// A position this far past a seek's target means audio from the target is playing...
     static let seekArrivalMargin: TimeInterval = 0.05
+    /// ...unless it is further than this: then it is a report from before the jump.
+    static let seekArrivalWindow: TimeInterval = 10
 
     mutating func applyFact(_ event: PlayerEvent) -> [PlayerEffect] {
         if let at = event.instant, at > lastKnownTime { lastKnownTime = at }
@@ -169,9 +171,11 @@ extension PlayerStateMachine {
             }
             return []
         case .seeking(let track, _, let to):
+            // Audio from the target plays: a position just past it (a report at the target itself
+            // is only the jump; one far from it was sent before the jump and arrives late).
+            guard newPosition >= to, newPosition - to <= Self.seekArrivalWindow else { return [] }
             position = newPosition
-            // Audio from the target plays (a report at the target itself is only the jump).
-            if newPosition > to + Self.seekArrivalMargin {
+            if newPosition - to > Self.seekArrivalMargin {
                 underrunSince = nil
                 state = .playing(track: track)
             }

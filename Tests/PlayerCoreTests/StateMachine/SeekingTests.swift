@@ -26,6 +26,17 @@ struct SeekingTests {
         #expect(d.state == .playing(track: Self.episode))
     }
 
+    /// A backward seek: a position report sent before the jump, arriving after it, is not the
+    /// target playing.
+    @Test func aLateReportFromBeforeTheJumpIsNotTheTargetPlaying() throws {
+        var d = try Self.playingEpisode(at: 200)
+        try d.send(.seek(to: 30), at: 20)
+        try d.send(.positionChanged(.a, position: 200.1))
+        #expect(d.state == .seeking(track: Self.episode, from: 200, to: 30))
+        try d.send(.positionChanged(.a, position: 30.2))
+        #expect(d.state.name == .playing)
+    }
+
     @Test func aLocalSeekIsImmediate() throws {
         var d = try Driver.playing(Fixture.stage1)
         try d.send(.seek(to: 300))
