@@ -79,14 +79,12 @@ public struct CommandPlayback {
         }
         if let store = library?.store {
             // The volume and speed the listener last set, unless this run names them; a change is kept.
-            if !settings.volumeGiven, let saved = VolumeSetting.saved(in: store) { configuration.volume = saved }
-            if !settings.speedGiven, let saved = SpeedSetting.saved(in: store, podcast: podcast) { configuration.speed = saved }
+            if !settings.volumeGiven, let saved = ListeningSettings.savedVolume(in: store) { configuration.volume = saved }
+            if !settings.speedGiven, let saved = ListeningSettings.savedSpeed(in: store, podcast: podcast) { configuration.speed = saved }
             if SilenceTrimmingSetting.isOn(in: store, podcast: podcast) { configuration.trimsSilence = true }
-            let volume = VolumeSetting(store: store, logger: CommandLog.logger)
-            let speed = SpeedSetting(store: store, podcast: podcast, logger: CommandLog.logger)
+            let kept = ListeningSettings(store: store, podcast: podcast, logger: CommandLog.logger)
             observer = { [observer] update in
-                volume.observe(update)
-                speed.observe(update)
+                kept.observe(update)
                 observer?(update)
             }
         }

@@ -33,8 +33,8 @@ public final class LibraryController: Sendable {
     /// Said on stderr once the screen is gone (writing while curses draws would garble it).
     private let laterWarnings = Mutex<[String]>([])
     private let recorder = Mutex<EpisodeProgressRecorder?>(nil)
-    /// Keeps the speed the listener sets: per podcast while one of its episodes plays.
-    private let speedSetting: SpeedSetting
+    /// Keeps the volume and speed the listener sets (the speed per podcast while one of its episodes plays).
+    private let listeningSettings: ListeningSettings
     /// One monitor for the offline banner and the player's reconnect pausing.
     private let connectivity = ConnectivityMonitor()
 
@@ -47,7 +47,7 @@ public final class LibraryController: Sendable {
     ) {
         self.observer = observer
         self.library = library
-        speedSetting = SpeedSetting(store: library.store, logger: logger)
+        listeningSettings = ListeningSettings(store: library.store, logger: logger)
         self.output = output
         self.language = language
         self.bindings = bindings
@@ -321,8 +321,8 @@ public final class LibraryController: Sendable {
         model.withLock { $0.nowPlayingOpen = true; $0.changed() }
         // An episode plays at its podcast's own speed, anything else at the default.
         let podcast = episode.flatMap { try? library.store.episode(id: $0).podcastID }
-        speedSetting.use(podcast: podcast)
-        let speed = SpeedSetting.saved(in: library.store, podcast: podcast) ?? .normal
+        listeningSettings.use(podcast: podcast)
+        let speed = ListeningSettings.savedSpeed(in: library.store, podcast: podcast) ?? .normal
         Task {
             do throws(PlaybackError) {
                 let player = try await self.player()
@@ -357,11 +357,10 @@ public final class LibraryController: Sendable {
         let chosen: OutputChoice
         if let output { chosen = output } else { chosen = try OutputChoice.automatic().choice }
         // The volume the listener last set; a change is kept for the next run.
-        let volume = VolumeSetting(store: library.store, logger: logger)
         let made = try await PlaybackSession(
             output: chosen,
             configuration: .init(
-                volume: VolumeSetting.saved(in: library.store) ?? .full, speed: SpeedSetting.saved(in: library.store, podcast: nil) ?? .normal),
+                volume: ListeningSettings.savedVolume(in: library.store) ?? .full, speed: ListeningSettings.savedSpeed(in: library.store, podcast: nil) ?? .normal),
             services: TonearmPlayer.Services(network: library.network, connectivity: connectivity, analytics: library.analytics, logger: logger))
         session.withLock { $0 = made }
         let player = made.player
@@ -372,8 +371,7 @@ public final class LibraryController: Sendable {
             defer { mpris?.stop() }
             for await update in player.updates {
                 mpris?.observe(update)
-                volume.observe(update)
-                self.speedSetting.observe(update)
+                self.listeningSettings.observe(update)
                 self.observer?(update)
                 self.recorder.withLock { $0 }?.observe(update)
                 self.model.withLock { model in

@@ -1,0 +1,86 @@
+import Foundation
+import Library
+import Logging
+import PlayerCore
+import Synchronization
+
+/// The volume and speed a listener sets, kept in the library so the next run starts there. The
+/// volume is one value; the speed has a default and an override per podcast (one show at 1.5x,
+/// another at 1x): set while an episode plays, it is kept for its podcast.
+///
+/// What a player announces when it starts is never written back (a `--volume` or `--speed` given
+/// for one run is not kept), nor is a value that already applies (an episode set to its podcast's
+/// speed does not give the podcast an override equal to the default).
+public final class ListeningSettings: Sendable {
+    public static let volumeKey = "player.volume"
+    public static let speedKey = "player.speed"
+
+    public static func podcastSpeedKey(_ podcastID: Int64) -> String { "podcast.\(podcastID).speed" }
+
+    private struct Seen {
+        /// The podcast of the episode playing now, if one is.
+        var podcast: Int64?
+        var volumeAnnounced = false
+        var speedAnnounced = false
+    }
+
+    private let store: LibraryStore
+    private let logger: Logger
+    private let seen: Mutex<Seen>
+
+    public init(store: LibraryStore, podcast: Int64? = nil, logger: Logger) {
+        self.store = store
+        self.logger = logger
+        seen = Mutex(Seen(podcast: podcast))
+    }
+
+    /// The kept volume, if there is a readable one.
+    public static func savedVolume(in store: LibraryStore) -> Volume? {
+        read(volumeKey, in: store).flatMap(Volume.parse)
+    }
+
+    /// The speed to start at: the podcast's own when it has one, else the default.
+    public static func savedSpeed(in store: LibraryStore, podcast: Int64?) -> PlaybackSpeed? {
+        podcast.flatMap { read(podcastSpeedKey($0), in: store).flatMap(PlaybackSpeed.parse) }
+            ?? read(speedKey, in: store).flatMap(PlaybackSpeed.parse)
+    }
+
+    /// What plays now belongs to `podcast` (nil: not an episode of the library).
+    public func use(podcast: Int64?) {
+        seen.withLock { $0.podcast = podcast }
+    }
+
+    /// Sees every update; writes what the listener changed.
+    public func observe(_ update: PlayerUpdate) {
+        switch update {
+        case .volume(let volume, _):
+            let first = seen.withLock { seen in
+                defer { seen.volumeAnnounced = true }
+                return !seen.volumeAnnounced
+            }
+            guard !first, Self.savedVolume(in: store) ?? .full != volume else { return }
+            write(Self.volumeKey, String(volume.level))
+        case .speed(let speed, _):
+            let (first, podcast) = seen.withLock { seen in
+                defer { seen.speedAnnounced = true }
+                return (!seen.speedAnnounced, seen.podcast)
+            }
+            guard !first, Self.savedSpeed(in: store, podcast: podcast) ?? .normal != speed else { return }
+            write(podcast.map(Self.podcastSpeedKey) ?? Self.speedKey, String(speed.rate))
+        default:
+            return
+        }
+    }
+
+    private static func read(_ key: String, in store: LibraryStore) -> String? {
+        (try? store.setting(key)).flatMap { $0 }
+    }
+
+    private func write(_ key: String, _ value: String) {
+        do throws(PlaybackError) {
+            try store.setSetting(key, value)
+        } catch {
+            logger.warning("listening setting not kept", metadata: LogFields.error(error).mapValues { .string($0) })
+        }
+    }
+}
