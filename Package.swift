@@ -56,6 +56,7 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
+        .systemLibrary(name: "CEbur128", providers: [.apt(["libebur128-dev"])]),
         // sd-bus (libsystemd) for MPRIS: the vtables and variadic calls wrapped in C.
         .systemLibrary(name: "CSDBus", providers: [.apt(["libsystemd-dev"])]),
         // Everything that calls FFmpeg, and the only target that imports CFFmpeg: audio decoded and
@@ -66,7 +67,7 @@ let package = Package(
         // decoders come from Media.
         .target(
             name: "AudioEngine",
-            dependencies: ["PlayerCore", "Media", "CPulse", "CSonic", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PlayerCore", "Media", "CPulse", "CSonic", "CEbur128", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // Internet radio: the shared HTTP client, the HTTP byte source with ICY demux, playlists.
         .target(

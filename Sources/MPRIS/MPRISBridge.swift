@@ -67,7 +67,7 @@ public final class MPRISBridge: Sendable {
                 }
             case .notice(.metadata(let metadata), _):
                 seen.metadata = metadata
-            case .notice:
+            case .notice, .loudness:
                 break
             case .volume(let volume, _):
                 seen.volume = volume

@@ -23,12 +23,16 @@ public final class TonearmPlayer: Sendable {
         /// Where the player and its network sources tell what they do (silent by default). The
         /// `network` client takes its own logger, as it is shared with the library.
         public var logger: Logger
+        /// Where measured loudness is kept between runs (the library's); nil measures every run.
+        public var loudnessStore: (any LoudnessStore)?
 
         public init(
             network: NetworkClient = .shared, metadata: MetadataService.Configuration = .init(),
             artwork: ArtworkService.Configuration = .init(), streaming: StreamingDecoderFactory.Options = .init(),
-            connectivity: ConnectivityMonitor? = nil, analytics: ErrorAnalytics? = nil, logger: Logger = .silent
+            connectivity: ConnectivityMonitor? = nil, analytics: ErrorAnalytics? = nil, logger: Logger = .silent,
+            loudnessStore: (any LoudnessStore)? = nil
         ) {
+            self.loudnessStore = loudnessStore
             self.logger = logger
             self.analytics = analytics
             self.network = network

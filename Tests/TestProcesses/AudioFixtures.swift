@@ -42,6 +42,8 @@ public final class AudioFixtures {
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) { self.description = description }
     }
 
     public init() throws {

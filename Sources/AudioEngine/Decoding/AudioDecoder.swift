@@ -8,6 +8,8 @@ public protocol AudioDecoder: AnyObject {
     var duration: Double? { get }
     /// Packets that could not be decoded and were skipped (corrupt data in the middle).
     var skippedCorruptPackets: Int { get }
+    /// The source's metadata tags (a ReplayGain or R128 gain among them), if it has any.
+    var tags: [String: String] { get }
     /// Decodes up to `maxFrames` frames of interleaved stereo Float32 at 48 kHz into `buffer` and
     /// returns how many it wrote; 0 means the end of the source. A truncated source ends cleanly.
     func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(PlaybackError) -> Int
@@ -20,6 +22,7 @@ public protocol AudioDecoder: AnyObject {
 
 extension AudioDecoder {
     public func interrupt() {}
+    public var tags: [String: String] { [:] }
 }
 
 /// FFmpeg's decoder (`Media`) is the engine's decoder for every file and stream.

@@ -44,6 +44,7 @@ final class LoopingDecoder: AudioDecoder {
 
     let duration: Double?
     var skippedCorruptPackets: Int { source.skippedCorruptPackets }
+    var tags: [String: String] { source.tags }
 
     /// Frames decoded from the source per step.
     static let chunkFrames = 4_096

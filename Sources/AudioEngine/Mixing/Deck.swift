@@ -46,6 +46,8 @@ final class Deck: @unchecked Sendable {
     private(set) var reachedEnd = false
     /// Gain applied to everything from this deck (a session stage's volume).
     let volume: Float
+    /// Loudness levelling of this deck (render thread); set up by the engine when it installs the deck.
+    private(set) var level: DeckLevel
 
     /// Frames decoded per step of the decode thread.
     static let decodeChunkFrames = 8192
@@ -60,6 +62,7 @@ final class Deck: @unchecked Sendable {
         self.queue = FrameQueue(capacityFrames: lookaheadFrames)
         self.baseFrame = AudioFormat.frames(forSeconds: seconds)
         self.volume = track.volume
+        level = DeckLevel(levelling: .off, track: track, startsAtBeginning: false)
         mediaChunk = .allocate(capacity: Self.stretchChunkFrames * AudioFormat.channelCount)
         trimmedChunk = .allocate(capacity: Self.stretchChunkFrames * AudioFormat.channelCount)
     }
@@ -81,6 +84,14 @@ final class Deck: @unchecked Sendable {
         guard stretcher != nil || trimmer != nil else { return baseFrame + consumedFrames }
         let waiting = Double(trimmer?.pendingFrames ?? 0) + Double(stretcher?.available ?? 0) * rate
         return baseFrame + max(0, consumedFrames - Int64(waiting.rounded()))
+    }
+
+    /// Levels this deck's loudness the engine's way from its first frame; `measured` is a
+    /// loudness the engine learned after the track was queued.
+    func startLevelling(_ levelling: LoudnessLevelling, measured: Loudness?) {
+        var track = track
+        if let measured { track.loudness = measured }
+        level = DeckLevel(levelling: levelling, track: track, startsAtBeginning: baseFrame == 0 && consumedFrames == 0)
     }
 
     /// Media frames silence trimming has left out of this deck so far.
@@ -206,6 +217,7 @@ final class Deck: @unchecked Sendable {
         pendingSeek.withLock { $0 = (seconds, queue.flush()) }
         baseFrame = AudioFormat.frames(forSeconds: seconds)
         consumedFrames = 0
+        level.seeked()
         reachedEnd = false
         stretcher?.reset()
         trimmer?.reset()

@@ -5,7 +5,11 @@ import PlayerCore
 /// fade-out) and the listener's volume. Advances one frame at a time so a fade ends on an exact frame.
 struct MasterGain: Sendable {
     /// What happens when a ramp reaches its target.
-    enum Completion: Sendable, Equatable { case none, hold, fadeOutDone }
+    enum Completion: Sendable, Equatable {
+        case none, hold, fadeOutDone
+        /// The dip that lets the limiter into the chain without a click (see `RenderEngine`).
+        case insertLimiter
+    }
 
     private(set) var value: Double = 1
     private var start: Double = 1

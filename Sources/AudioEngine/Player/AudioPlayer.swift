@@ -18,10 +18,12 @@ public actor AudioPlayer {
         public var lookahead: Double
         /// Start and refill thresholds of network tracks.
         public var network: NetworkBuffering
+        /// Where measured loudness is kept between runs; nil measures again every run.
+        public var loudnessStore: (any LoudnessStore)?
 
         public init(
             configuration: PlayerStateMachine.Configuration = .init(), mode: RenderMode = .realtime, lookahead: Double? = nil,
-            network: NetworkBuffering = NetworkBuffering()
+            network: NetworkBuffering = NetworkBuffering(), loudnessStore: (any LoudnessStore)? = nil
         ) {
             var configuration = configuration
             if mode == .asFastAsPossible {
@@ -35,6 +37,7 @@ public actor AudioPlayer {
             self.mode = mode
             self.lookahead = lookahead ?? (mode == .realtime ? 2 : 60)
             self.network = network
+            self.loudnessStore = loudnessStore
         }
     }
 
@@ -61,6 +64,12 @@ public actor AudioPlayer {
     private var audioTime: Double = 0
     private var lastPublished: PlayerState?
     private var running = false
+    /// Loudness learned for tracks after they were queued (kept, tagged or measured), by track id.
+    private var knownLoudness: [String: Loudness] = [:]
+    /// Files being measured in the background, by track id.
+    private var measuring: Set<String> = []
+    /// The levelling figures last published, so an unchanged one is not sent again.
+    private var publishedLoudness: (LoudnessLevelling, Double?)?
 
     public init<C: Clock>(
         output: any AudioSink,
@@ -76,7 +85,10 @@ public actor AudioPlayer {
         // A sink that does not pace itself (a file) is rendered: in real-time mode nothing would
         // keep the render thread from outrunning the machine's decisions.
         let options = output.isRealtime || options.mode == .asFastAsPossible
-            ? options : Options(configuration: options.configuration, mode: .asFastAsPossible, lookahead: nil, network: options.network)
+            ? options
+            : Options(
+                configuration: options.configuration, mode: .asFastAsPossible, lookahead: nil, network: options.network,
+                loudnessStore: options.loudnessStore)
         (updates, continuation) = AsyncStream.makeStream(of: PlayerUpdate.self, bufferingPolicy: .unbounded)
         machine = PlayerStateMachine(configuration: options.configuration, random: random)
         self.decoders = decoders
@@ -88,7 +100,8 @@ public actor AudioPlayer {
         self.reportContinuation = reportContinuation
         engine = RenderEngine(
             sink: output, mode: options.mode, network: options.network, volume: options.configuration.volume.level,
-            speed: options.configuration.speed.rate, trimsSilence: options.configuration.trimsSilence
+            speed: options.configuration.speed.rate, trimsSilence: options.configuration.trimsSilence,
+            loudness: options.configuration.loudness
         ) {
             report, sequence in
             reportContinuation.yield((report, sequence))
@@ -117,6 +130,9 @@ public actor AudioPlayer {
     /// The speed of files and episodes.
     public var speed: PlaybackSpeed { machine.speed }
 
+    /// How loudness is levelled.
+    public var loudness: LoudnessLevelling { machine.loudness }
+
     /// Opens the output and starts rendering. No sound server -> `audioOutputUnavailable`.
     public func start() throws(PlaybackError) {
         guard !running else { return }
@@ -126,6 +142,7 @@ public actor AudioPlayer {
         publishState(force: true)
         continuation.yield(.volume(machine.volume, audioTime: audioTime))
         continuation.yield(.speed(machine.speed, audioTime: audioTime))
+        publishLoudness(force: true)
         if let timer = machine.sleepTimer {
             continuation.yield(.sleepTimer(timer, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
         }
@@ -232,6 +249,9 @@ public actor AudioPlayer {
             if let track = machine.state.currentTrack {
                 continuation.yield(.notice(.silenceTrimmed(track, seconds: seconds), audioTime: audioTime))
             }
+        case .loudnessHeard(let track, let loudness):
+            log.loudness(loudness, of: track)
+            options.loudnessStore?.keep(loudness, of: track)
         }
         if let event { apply(event, at: now) }
         engine.acknowledge(sequence)
@@ -263,6 +283,47 @@ public actor AudioPlayer {
         publishState()
     }
 
+    /// The levelling mode and the current track's gain, when either changed.
+    private func publishLoudness(force: Bool = false) {
+        let levelling = machine.loudness
+        let track = machine.state.currentTrack
+        let gain = track.flatMap { levelling.gain(track: knownLoudness[$0.id] ?? $0.loudness, session: $0.sessionLoudness) }
+        if !force, let published = publishedLoudness, published.0 == levelling, published.1 == gain { return }
+        publishedLoudness = (levelling, gain)
+        continuation.yield(.loudness(levelling, trackGain: gain, audioTime: audioTime))
+    }
+
+    /// The loader found a track's loudness (kept or tagged), or a measurement finished.
+    private func learned(_ loudness: Loudness, of track: Track, measured: Bool) {
+        knownLoudness[track.id] = loudness
+        measuring.remove(track.id)
+        if measured {
+            log.loudness(loudness, of: track)
+            engine.enqueue(.trackLoudness(trackID: track.id, loudness))
+            options.loudnessStore?.keep(loudness, of: track)
+        }
+        publishLoudness()
+    }
+
+    /// Measures a local file whose loudness is not known, on a background thread (every core for
+    /// a long one); until it is known the deck is levelled adaptively, then glides to its gain.
+    private func measureInBackground(_ track: Track) {
+        guard machine.loudness.isOn, track.url.isFileURL, track.loudness == nil, knownLoudness[track.id] == nil,
+            !measuring.contains(track.id)
+        else { return }
+        measuring.insert(track.id)
+        let log = self.log
+        Thread.detachNewThread { [weak self] in
+            Thread.current.qualityOfService = .utility
+            do throws(PlaybackError) {
+                guard let loudness = try FileLoudness.measure(track.url) else { return }
+                Task { await self?.learned(loudness, of: track, measured: true) }
+            } catch {
+                log.loudnessNotMeasured(track, error: error)
+            }
+        }
+    }
+
     private func publishState(force: Bool = false) {
         let state = machine.state
         if force || lastPublished != state || lastPublished?.name != state.name {
@@ -270,6 +331,7 @@ public actor AudioPlayer {
             log.stateChanged(from: lastPublished, to: state)
             lastPublished = state
             continuation.yield(.state(state, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
+            publishLoudness()
         }
     }
 
@@ -300,6 +362,10 @@ public actor AudioPlayer {
                 continuation.yield(.speed(speed, audioTime: audioTime))
             case .setSilenceTrimming(let on):
                 engine.enqueue(.setTrimsSilence(on))
+            case .setLoudness(let levelling):
+                engine.enqueue(.setLoudness(levelling))
+                if levelling.isOn, let track = machine.state.currentTrack { measureInBackground(track) }
+                publishLoudness(force: true)
             case .sleepTimerChanged(let timer):
                 continuation.yield(.sleepTimer(timer, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
             case .reopenOutput: engine.enqueue(.reopenOutput)
@@ -373,9 +439,26 @@ public actor AudioPlayer {
         let report: @Sendable (PlayerEvent) -> Void = { [weak self] event in
             Task { await self?.apply(event) }
         }
-        Thread.detachNewThread {
+        let store = options.loudnessStore
+        let levelling = machine.loudness.isOn
+        Thread.detachNewThread { [weak self] in
             do throws(PlaybackError) {
+                var track = track
                 let decoder = try decoders.makeDecoder(for: track, load: cancellation)
+                // Known before the first frame: a kept measurement, else the file's own tag. A file
+                // without either is measured: in the background in real time, at once when
+                // rendering (nothing waits to hear it, and every frame gets its gain).
+                if track.loudness == nil, !track.isLive, let found = store?.loudness(of: track) ?? Loudness.fromTags(decoder.tags) {
+                    track.loudness = found
+                    Task { await self?.learned(found, of: track, measured: false) }
+                } else if levelling, track.loudness == nil, track.url.isFileURL {
+                    if realtime {
+                        Task { await self?.measureInBackground(track) }
+                    } else if let measured = try? FileLoudness.measure(track.url) {
+                        track.loudness = measured
+                        Task { await self?.learned(measured, of: track, measured: true) }
+                    }
+                }
                 let deck = Deck(node: node, loadID: id, track: track, decoder: decoder, startAt: from, lookaheadFrames: lookahead)
                 cancellation.onCancel { deck.stop() }
                 deck.start(initialSeek: from > 0 ? from : nil)

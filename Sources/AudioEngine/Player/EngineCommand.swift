@@ -21,6 +21,10 @@ enum EngineCommand: Sendable {
     case setSpeed(Double)
     /// Shorten long silences on every deck (never a live one).
     case setTrimsSilence(Bool)
+    /// Level loudness this way (every deck's gain glides to its new value).
+    case setLoudness(LoudnessLevelling)
+    /// A track's loudness was measured after it was queued: its decks take the gain it gives.
+    case trackLoudness(trackID: String, Loudness)
     case reopenOutput
     case shutdown
 }

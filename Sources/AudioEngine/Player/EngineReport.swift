@@ -21,6 +21,9 @@ enum EngineFact: Sendable, Equatable {
     case routeChanged(RouteChange)
     /// Silence trimming has left this much of the deck's media out so far.
     case silenceTrimmed(DeckID, seconds: Double)
+    /// A track whose loudness was not known played from its start to its end; this is what was
+    /// heard (kept, so the next play is levelled from its first frame).
+    case loudnessHeard(Track, Loudness)
 }
 
 /// A fact with the audio clock (seconds of audio written to the sink) at which it happened.

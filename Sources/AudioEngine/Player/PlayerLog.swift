@@ -87,6 +87,18 @@ struct PlayerLog: Sendable {
     }
 
     /// The failure an event reports, if it is one; an abandoned load (`cancelled`) is not.
+    /// A track's loudness was measured (or heard whole): kind and figures only, no title or path.
+    func loudness(_ loudness: Loudness, of track: Track) {
+        logger.info(
+            "loudness measured",
+            metadata: Self.metadata(["kind": track.kind.rawValue, "lufs": String(loudness.integrated), "source": loudness.source.rawValue]))
+    }
+
+    /// A file could not be measured: it goes on being levelled adaptively.
+    func loudnessNotMeasured(_ track: Track, error: PlaybackError) {
+        logger.warning("loudness not measured", metadata: Self.metadata(LogFields.error(error), ["kind": track.kind.rawValue]))
+    }
+
     private static func fault(in event: PlayerEvent) -> [String: String]? {
         switch event {
         case .loadFailed(_, let error, _), .streamDropped(_, let error, _), .errorOccurred(_, let error, _), .cannotPlay(let error):

@@ -32,6 +32,16 @@ final class RenderEngine: @unchecked Sendable {
     private var speed: Double
     /// Long silences shortened, on every deck installed.
     private var trimsSilence: Bool
+    /// How loudness is levelled, for every deck installed.
+    private var levelling: LoudnessLevelling
+    /// Loudness measured after its track was queued, by track id.
+    private var measuredLoudness: [String: Loudness] = [:]
+    /// Keeps the mix under -1 dBTP once levelling or a volume above 100 % can push it there.
+    /// In the chain from then on (it delays the sound by 1.5 ms, so it is not taken out and put
+    /// back).
+    private var limiter: TruePeakLimiter?
+    /// The limiter is wanted and goes in at the next silent moment.
+    private var limiterWanted = false
     /// The trimmed frames last reported, by deck.
     private var trimmedReported: [DeckID: Int64] = [:]
     private var holding = false
@@ -65,9 +75,12 @@ final class RenderEngine: @unchecked Sendable {
 
     init(
         sink: any AudioSink, mode: RenderMode, network: NetworkBuffering = NetworkBuffering(), volume: Double = 1, speed: Double = 1,
-        trimsSilence: Bool = false, report: @escaping @Sendable (EngineReport, UInt64) -> Void
+        trimsSilence: Bool = false, loudness: LoudnessLevelling = .off, report: @escaping @Sendable (EngineReport, UInt64) -> Void
     ) {
         self.sink = sink
+        levelling = loudness
+        // Nothing sounds yet: the limiter goes straight in.
+        if loudness.isOn || volume > 1 { limiter = TruePeakLimiter(ceilingDecibels: LoudnessLevelling.truePeakCeiling) }
         self.speed = speed
         self.trimsSilence = trimsSilence
         self.volume.set(volume)
@@ -153,6 +166,7 @@ final class RenderEngine: @unchecked Sendable {
             expected[deck.node] = nil
             decks[deck.node]?.stop()
             deck.setRate(speed)
+            deck.startLevelling(levelling, measured: measuredLoudness[deck.track.id])
             if trimsSilence { deck.setTrimsSilence(true) }
             trimmedReported[deck.node] = 0
             decks[deck.node] = deck
@@ -226,6 +240,14 @@ final class RenderEngine: @unchecked Sendable {
             for deck in decks.values { deck.setTrimsSilence(on) }
         case .setVolume(let level):
             volume.ramp(to: level, frames: MasterGain.volumeRampFrames, shape: .cosine, completion: .none)
+            if level > 1 { wantLimiter() }
+        case .setLoudness(let levelling):
+            self.levelling = levelling
+            for deck in decks.values { deck.level.setLevelling(levelling) }
+            if levelling.isOn { wantLimiter() }
+        case .trackLoudness(let id, let loudness):
+            measuredLoudness[id] = loudness
+            for deck in decks.values where deck.track.id == id { deck.level.setLoudness(loudness) }
         case .fadeOut(let duration):
             master.ramp(to: 0, frames: AudioFormat.frames(forSeconds: duration), shape: .cosine, completion: .fadeOutDone)
             if isIdleIgnoringHold {
@@ -245,6 +267,30 @@ final class RenderEngine: @unchecked Sendable {
         case .shutdown:
             break
         }
+    }
+
+    /// Puts the limiter in the chain: at once when nothing sounds, else after a 10 ms dip of the
+    /// master gain (its delay line starts empty; inserted mid-sound it would click).
+    private func wantLimiter() {
+        guard limiter == nil, !limiterWanted else { return }
+        limiterWanted = true
+        if isIdleIgnoringHold || holding || (master.value == 0 && !master.isRamping) {
+            insertLimiterIfWanted()
+        } else if master.completion == .none {
+            let target = master.isRamping ? 1.0 : master.value
+            limiterResumeLevel = target
+            master.ramp(to: 0, frames: MasterGain.declickFrames, shape: .cosine, completion: .insertLimiter)
+        }
+        // Otherwise a pause or a fade is under way: the limiter goes in when it reaches silence.
+    }
+
+    /// Where the master gain returns after the limiter's dip.
+    private var limiterResumeLevel = 1.0
+
+    private func insertLimiterIfWanted() {
+        guard limiterWanted, limiter == nil else { return }
+        limiterWanted = false
+        limiter = TruePeakLimiter(ceilingDecibels: LoudnessLevelling.truePeakCeiling)
     }
 
     private var isIdleIgnoringHold: Bool {
@@ -293,7 +339,9 @@ final class RenderEngine: @unchecked Sendable {
         // Nothing pulled and nothing to wait for: the end. (An underrun writes silence instead, so
         // the output's clock keeps running and the refill is noticed.)
         if gotA == 0, gotB == 0, incoming == nil, activeDeck.reachedEnd || !endedThisBlock.isEmpty {
-            // Nothing left to play: report the end now instead of writing silence.
+            // Nothing left to play: report the end now instead of writing silence, once the
+            // limiter has given back the last of the sound.
+            drainLimiter()
             let ended = endedThisBlock
             endedThisBlock.removeAll()
             for node in ended { emit(.trackEnded(node)) }
@@ -307,8 +355,10 @@ final class RenderEngine: @unchecked Sendable {
         var fade = incoming != nil ? crossfade : nil
         var gain = master
         var listener = volume
-        let steady = fade == nil && !gain.isRamping && !listener.isRamping
-        let steadyGain = Float(gain.value * listener.value) * volA
+        var levelA = activeDeck.level.gain
+        var levelB = incoming?.level.gain ?? MasterGain()
+        let steady = fade == nil && !gain.isRamping && !listener.isRamping && !levelA.isRamping
+        let steadyGain = Float(gain.value * listener.value * levelA.value) * volA
         mix.withUnsafeMutableBufferPointer { outBuffer in
             scratchA.withUnsafeBufferPointer { aBuffer in
                 scratchB.withUnsafeBufferPointer { bBuffer in
@@ -322,12 +372,12 @@ final class RenderEngine: @unchecked Sendable {
                         return
                     }
                     for i in 0..<frames {
-                        var gA: Float = volA
+                        var gA: Float = volA * levelA.next()
                         var gB: Float = 0
                         if fade != nil {
                             let g = fade!.next()
-                            gA = g.outgoing * volA
-                            gB = g.incoming * volB
+                            gA *= g.outgoing
+                            gB = g.incoming * volB * levelB.next()
                         }
                         let gm = gain.next() * listener.next()
                         let j = i &* 2
@@ -344,6 +394,9 @@ final class RenderEngine: @unchecked Sendable {
         if fade != nil { crossfade = fade }
         master = gain
         volume = listener
+        if !steady { activeDeck.level.gain = levelA }
+        if fade != nil { incoming?.level.gain = levelB }
+        if let limiter { mix.withUnsafeMutableBufferPointer { limiter.process($0.baseAddress!, frames: frames) } }
 
         do throws(PlaybackError) {
             try mix.withUnsafeBufferPointer { (samples) throws(PlaybackError) in try sink.write(samples.baseAddress!, frames: frames) }
@@ -368,14 +421,35 @@ final class RenderEngine: @unchecked Sendable {
         switch master.takeCompletion() {
         case .hold:
             holding = true
+            insertLimiterIfWanted()
         case .fadeOutDone:
             holding = true
+            insertLimiterIfWanted()
             emit(.fadeOutCompleted)
+        case .insertLimiter:
+            insertLimiterIfWanted()
+            master.ramp(to: limiterResumeLevel, frames: MasterGain.declickFrames, shape: .cosine, completion: .none)
         case .none:
             break
         }
         if let change = sink.takeRouteChange() { emit(.routeChanged(change)) }
         if framesSinceReport >= Self.reportInterval { reportProgress() }
+    }
+
+    /// Writes what the limiter still holds (the last 1.5 ms of the mix) at the end of playback.
+    private func drainLimiter() {
+        guard let limiter else { return }
+        var tail = [Float](repeating: 0, count: TruePeakLimiter.latencyFrames * AudioFormat.channelCount)
+        tail.withUnsafeMutableBufferPointer { limiter.drain(into: $0.baseAddress!) }
+        do throws(PlaybackError) {
+            try tail.withUnsafeBufferPointer { (samples) throws(PlaybackError) in
+                try sink.write(samples.baseAddress!, frames: TruePeakLimiter.latencyFrames)
+            }
+            framesWritten += Int64(TruePeakLimiter.latencyFrames)
+        } catch {
+            outputDown = true
+            emit(.outputLost(error))
+        }
     }
 
     /// Pulls from a deck, reporting underruns, refills, ends and failures. Returns the frames
@@ -400,7 +474,11 @@ final class RenderEngine: @unchecked Sendable {
             underrunning.insert(deck.node)
             emit(.underrun(deck.node), lockstep: false)
         }
-        let result = buffer.withUnsafeMutableBufferPointer { deck.pull(into: $0.baseAddress!, frames: frames, blocking: blocking) }
+        let result = buffer.withUnsafeMutableBufferPointer { samples in
+            let result = deck.pull(into: samples.baseAddress!, frames: frames, blocking: blocking)
+            deck.level.observe(samples.baseAddress!, frames: result.frames)
+            return result
+        }
         if blocking, underrunning.contains(deck.node), result.frames > 0 || result.ended {
             underrunning.remove(deck.node)
             emit(.refilled(deck.node), lockstep: false)
@@ -416,6 +494,7 @@ final class RenderEngine: @unchecked Sendable {
             if !endReported.contains(deck.node) {
                 endReported.insert(deck.node)
                 endedThisBlock.append(deck.node)
+                reportHeardLoudness(deck)
             }
         } else if blocking {
             // Rendering: underruns were handled around the blocking pull.
@@ -429,6 +508,15 @@ final class RenderEngine: @unchecked Sendable {
             emit(.refilled(deck.node))
         }
         return (result.frames, true)
+    }
+
+    /// A network episode heard whole, start to end, with its loudness unknown: what was heard is
+    /// its loudness from now on. (A file is measured whole in the background instead.)
+    private func reportHeardLoudness(_ deck: Deck) {
+        guard deck.isNetwork, !deck.track.isLive, deck.level.heardFromStart, !deck.level.isKnown,
+            let integrated = deck.level.heardIntegrated, let loudness = Loudness(integrated: integrated, source: .heard)
+        else { return }
+        emit(.loudnessHeard(deck.track, loudness), lockstep: false)
     }
 
     /// Frames buffered again that end an underrun: about 2 s for a network deck, less for a file.

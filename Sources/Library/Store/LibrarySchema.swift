@@ -15,6 +15,7 @@ enum LibrarySchema {
         migrator.registerMigration("v2", migrate: addAnalyticsAndFeedValidators)
         migrator.registerMigration("v3", migrate: addRetryStatistics)
         migrator.registerMigration("v4", migrate: addTrimmedSilence)
+        migrator.registerMigration("v5", migrate: addLoudness)
         return migrator
     }
 
@@ -123,6 +124,19 @@ enum LibrarySchema {
             CREATE TABLE trimmedSilence (
                 episodeId INTEGER PRIMARY KEY NOT NULL REFERENCES episode(id) ON DELETE CASCADE,
                 seconds REAL NOT NULL DEFAULT 0
+            );
+            """)
+    }
+
+    /// Measured loudness, by source: a file as `file:` + path, size and modification time (a
+    /// changed file is measured again), an episode as its enclosure URL.
+    private static func addLoudness(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE loudness (
+                sourceKey TEXT PRIMARY KEY NOT NULL,
+                integrated REAL NOT NULL,
+                source TEXT NOT NULL,
+                measuredAt REAL NOT NULL
             );
             """)
     }

@@ -47,6 +47,9 @@ public final class FFmpegDecoder: @unchecked Sendable {
     public private(set) var skippedCorruptPackets = 0
     /// Local files and `SeekableByteSource`s are seekable; other `ByteSource`s (live streams) are not.
     public let isSeekable: Bool
+    /// The container's and the audio stream's metadata (stream entries win), for loudness tags.
+    /// Untrusted text, bounded: at most `MediaLimits.maxTags` entries of bounded length.
+    public let tags: [String: String]
 
     private let handles: FFmpegHandles
     private let streamIndex: Int32
@@ -153,6 +156,7 @@ public final class FFmpegDecoder: @unchecked Sendable {
         seekPreroll = opened.seekPreroll
         duration = opened.duration
         isSeekable = opened.isSeekable
+        tags = opened.tags
         endFrame = opened.endFrame
         phase = opened.handles.codec == nil ? .finished : .decoding
     }
@@ -516,6 +520,7 @@ extension FFmpegDecoder {
         var duration: Double?
         var isSeekable = false
         var endFrame: Int64?
+        var tags: [String: String] = [:]
 
         /// An input with no bytes: a decoder that ends at once.
         static var empty: Opened { Opened(handles: FFmpegHandles(), duration: 0) }
@@ -661,12 +666,26 @@ extension FFmpegDecoder {
         let start = stream.pointee.start_time
         opened.startTimestamp = start == tonearm_av_nopts_value() ? 0 : start
         opened.duration = duration(of: format, stream: stream)
+        opened.tags = tags(in: format.pointee.metadata).merging(tags(in: stream.pointee.metadata)) { _, stream in stream }
         if let descriptor = avcodec_descriptor_get(parameters.pointee.codec_id),
             descriptor.pointee.props & AV_CODEC_PROP_LOSSY != 0
         {
             let declared = Double(parameters.pointee.seek_preroll) / Double(parameters.pointee.sample_rate)
             opened.seekPreroll = max(0.1, declared)
         }
+    }
+
+    /// Entries of an FFmpeg dictionary, bounded (a file's metadata is untrusted).
+    private static func tags(in dictionary: OpaquePointer?) -> [String: String] {
+        var tags: [String: String] = [:]
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while tags.count < MediaLimits.maxTags, let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            entry = next
+            guard let key = next.pointee.key, let value = next.pointee.value, strnlen(key, 65) <= 64, strnlen(value, 1025) <= 1024
+            else { continue }
+            tags[String(cString: key)] = String(cString: value)
+        }
+        return tags
     }
 
     private static func duration(

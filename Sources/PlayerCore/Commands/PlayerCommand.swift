@@ -12,7 +12,7 @@ import Foundation
 /// - `retry`: retry, or during a reconnect countdown retry now.
 /// - `seekBy`: from the position last shown, never before 0.
 /// - `open`: always accepted; it replaces what plays (`PlayerEvent.replace`).
-/// - `volume`, `sleep`, `speed`, `trimSilence`: always accepted, in every state.
+/// - `volume`, `sleep`, `speed`, `trimSilence`, `loudness`: always accepted, in every state.
 public enum PlayerCommand: Sendable, Equatable {
     case playPause
     case play
@@ -34,10 +34,12 @@ public enum PlayerCommand: Sendable, Equatable {
     case sleep(SleepRequest)
     case speed(SpeedChange)
     case trimSilence(Bool)
+    case loudness(LoudnessChange)
 
     /// The intent this command means in `state`, or nil when it means nothing there.
     /// - Parameter position: the current track's position as last published, for relative seeks.
-    public func intent(in state: PlayerState, position: TimeInterval?) -> PlayerEvent? {
+    /// - Parameter current: the levelling in force, for `loudness(.cycle)`.
+    public func intent(in state: PlayerState, position: TimeInterval?, loudness current: LoudnessLevelling = .off) -> PlayerEvent? {
         func first(_ actions: [PlayerAction]) -> PlayerEvent? {
             actions.first(where: state.allows).flatMap(Self.event)
         }
@@ -67,6 +69,8 @@ public enum PlayerCommand: Sendable, Equatable {
             return .setSpeed(change)
         case .trimSilence(let on):
             return .setSilenceTrimming(on)
+        case .loudness(let change):
+            return .setLoudness(change.applied(to: current))
         }
     }
 
@@ -83,7 +87,7 @@ public enum PlayerCommand: Sendable, Equatable {
         case .reset: .reset
         case .seekBy, .seekTo: .seek
         case .open: .play
-        case .volume, .sleep, .speed, .trimSilence: .resume  // never refused: every state accepts them
+        case .volume, .sleep, .speed, .trimSilence, .loudness: .resume  // never refused: every state accepts them
         }
     }
 

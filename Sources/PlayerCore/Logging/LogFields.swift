@@ -69,6 +69,8 @@ public enum LogFields {
             fields.merge(sleep(request)) { a, _ in a }
         case .setSilenceTrimming(let on):
             fields["trimSilence"] = String(on)
+        case .setLoudness(let levelling):
+            fields["loudness"] = levelling.description
         case .setSpeed(.to(let speed)):
             fields["speed"] = speed.description
         case .setSpeed(.by(let delta)):
@@ -147,6 +149,8 @@ public enum LogFields {
             fields["speed"] = speed.description
         case .setSilenceTrimming(let on):
             fields["trimSilence"] = String(on)
+        case .setLoudness(let levelling):
+            fields["loudness"] = levelling.description
         case .sleepTimerChanged(let timer):
             fields["sleep"] = timer?.ending.rawValue ?? "off"
             if let timer, timer.ending == .afterDuration { fields["sleepRemaining"] = seconds(timer.remaining) }

@@ -32,6 +32,12 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     public let volume: Float
     /// How the source repeats within this one track (a looped session stage); nil plays it once.
     public let loop: SourceLoop?
+    /// How loud the track is, when known before it plays (a tag, or a measurement kept in the
+    /// library); levelling uses it from the first frame.
+    public var loudness: Loudness?
+    /// A session stage: how loud the whole session is, so session levelling gives every stage one
+    /// gain and they keep their relative loudness.
+    public var sessionLoudness: Loudness?
 
     public init(
         id: String,
@@ -42,7 +48,9 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         album: String? = nil,
         duration: TimeInterval? = nil,
         volume: Float = 1,
-        loop: SourceLoop? = nil
+        loop: SourceLoop? = nil,
+        loudness: Loudness? = nil,
+        sessionLoudness: Loudness? = nil
     ) {
         self.id = id
         self.url = url
@@ -53,6 +61,8 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         self.duration = kind == .liveStream ? nil : duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         self.volume = volume.isFinite ? min(1, max(0, volume)) : 1
         self.loop = kind == .liveStream ? nil : loop
+        self.loudness = kind == .liveStream ? nil : loudness
+        self.sessionLoudness = kind == .liveStream ? nil : sessionLoudness
     }
 
     /// A live stream has no end; its connection ending is a drop, not a finish.
@@ -92,6 +102,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     public func with(id: String? = nil, duration: TimeInterval? = nil) -> Track {
         Track(
             id: id ?? self.id, url: url, kind: kind, title: title, artist: artist, album: album,
-            duration: duration ?? self.duration, volume: volume, loop: loop)
+            duration: duration ?? self.duration, volume: volume, loop: loop, loudness: loudness,
+            sessionLoudness: sessionLoudness)
     }
 }

@@ -33,6 +33,8 @@ public enum PlayerEffect: Sendable, Equatable {
     case setSpeed(PlaybackSpeed)
     /// Shorten long silences of files and episodes from now on, or stop.
     case setSilenceTrimming(Bool)
+    /// Level loudness this way from now on (gains glide, never jump), and tell the front ends.
+    case setLoudness(LoudnessLevelling)
     /// Fade the whole mix to silence over `duration`, then report `fadeOutCompleted`.
     case fadeOut(duration: TimeInterval)
     /// Report `timerFired(timer, at:)` at instant `at` of the player's clock, replacing whatever

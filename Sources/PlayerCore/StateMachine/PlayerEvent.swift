@@ -36,6 +36,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case setSpeed(SpeedChange)
     /// Shorten long silences (speech), or stop. Accepted in every state.
     case setSilenceTrimming(Bool)
+    /// Level loudness (off, per track, per session) towards a target. Accepted in every state.
+    case setLoudness(LoudnessLevelling)
 
     // MARK: Engine and network facts
     /// The source of a `load` effect is open and ready to sound; `duration` if the decoder knows it.
@@ -106,7 +108,7 @@ public enum PlayerEvent: Sendable, Equatable {
     /// Is this something a listener asks for (every intent, `replace` and `setVolume` included), not a fact?
     public var isIntent: Bool {
         switch self {
-        case .replace, .setVolume, .setSleepTimer, .setSpeed, .setSilenceTrimming: true
+        case .replace, .setVolume, .setSleepTimer, .setSpeed, .setSilenceTrimming, .setLoudness: true
         default: action != nil
         }
     }

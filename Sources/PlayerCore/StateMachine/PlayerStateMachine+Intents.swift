@@ -23,6 +23,10 @@ extension PlayerStateMachine {
             guard on != trimsSilence else { return [] }
             trimsSilence = on
             return [.setSilenceTrimming(on)]
+        case .setLoudness(let levelling):
+            guard levelling != loudness else { return [] }
+            loudness = levelling
+            return [.setLoudness(levelling)]
         default: return applyFact(event)
         }
     }

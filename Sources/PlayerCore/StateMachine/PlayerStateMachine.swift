@@ -60,6 +60,8 @@ public struct PlayerStateMachine: Sendable {
         /// Whether long silences of files and episodes start shortened (`--trim-silence`, or a
         /// podcast's setting).
         public var trimsSilence: Bool
+        /// How loudness is levelled from the start (the saved setting, or `--loudness`).
+        public var loudness: LoudnessLevelling
 
         public init(
             defaultCrossfade: CrossfadeSpec = CrossfadeSpec(duration: 0),
@@ -79,7 +81,8 @@ public struct PlayerStateMachine: Sendable {
             sleep: SleepRequest? = nil,
             sleepFadeDuration: TimeInterval = 10,
             speed: PlaybackSpeed = .normal,
-            trimsSilence: Bool = false
+            trimsSilence: Bool = false,
+            loudness: LoudnessLevelling = .off
         ) {
             self.defaultCrossfade = defaultCrossfade
             self.skipCrossfade = skipCrossfade
@@ -98,6 +101,7 @@ public struct PlayerStateMachine: Sendable {
             self.sleep = sleep
             self.speed = speed
             self.trimsSilence = trimsSilence
+            self.loudness = loudness
             self.sleepFadeDuration = min(Self.sleepFadeRange.upperBound, max(Self.sleepFadeRange.lowerBound, sleepFadeDuration))
         }
 
@@ -117,6 +121,8 @@ public struct PlayerStateMachine: Sendable {
     public internal(set) var speed: PlaybackSpeed
     /// Long silences of files and episodes are shortened (never a live stream's).
     public internal(set) var trimsSilence: Bool
+    /// How loudness is levelled; context like the volume.
+    public internal(set) var loudness: LoudnessLevelling
 
     // MARK: Context the state does not show
 
@@ -174,6 +180,7 @@ public struct PlayerStateMachine: Sendable {
         self.volume = configuration.volume
         self.speed = configuration.speed
         self.trimsSilence = configuration.trimsSilence
+        self.loudness = configuration.loudness
         self.random = random
         if let sleep = configuration.sleep { _ = setSleepTimer(sleep) }
     }

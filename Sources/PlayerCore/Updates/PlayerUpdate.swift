@@ -15,10 +15,14 @@ public enum PlayerUpdate: Sendable, Equatable {
     case sleepTimer(SleepTimer?, audioTime: Double, now: PlayerTime)
     /// The speed of files and episodes: once when the player starts, then on every change.
     case speed(PlaybackSpeed, audioTime: Double)
+    /// Loudness levelling: once when the player starts, on every change of mode, and when the
+    /// current track's gain is known (`trackGain` in dB; nil when off, or levelled adaptively).
+    case loudness(LoudnessLevelling, trackGain: Double?, audioTime: Double)
 
     public var audioTime: Double {
         switch self {
-        case .state(_, let t, _), .position(_, _, let t), .notice(_, let t), .volume(_, let t), .sleepTimer(_, let t, _), .speed(_, let t): t
+        case .state(_, let t, _), .position(_, _, let t), .notice(_, let t), .volume(_, let t), .sleepTimer(_, let t, _), .speed(_, let t),
+            .loudness(_, _, let t): t
         }
     }
 }

@@ -4,8 +4,8 @@ import Logging
 import PlayerCore
 import Synchronization
 
-/// The volume and speed a listener sets, kept in the library so the next run starts there. The
-/// volume is one value; the speed has a default and an override per podcast (one show at 1.5x,
+/// The volume, speed and loudness levelling a listener sets, kept in the library so the next run
+/// starts there. The volume and the levelling are one value each; the speed has a default and an override per podcast (one show at 1.5x,
 /// another at 1x): set while an episode plays, it is kept for its podcast.
 ///
 /// What a player announces when it starts is never written back (a `--volume` or `--speed` given
@@ -14,6 +14,8 @@ import Synchronization
 public final class ListeningSettings: Sendable {
     public static let volumeKey = "player.volume"
     public static let speedKey = "player.speed"
+    public static let loudnessKey = "player.loudness"
+    public static let loudnessTargetKey = "player.loudnessTarget"
 
     public static func podcastSpeedKey(_ podcastID: Int64) -> String { "podcast.\(podcastID).speed" }
 
@@ -22,6 +24,7 @@ public final class ListeningSettings: Sendable {
         var podcast: Int64?
         var volumeAnnounced = false
         var speedAnnounced = false
+        var loudnessAnnounced = false
     }
 
     private let store: LibraryStore
@@ -43,6 +46,13 @@ public final class ListeningSettings: Sendable {
     public static func savedSpeed(in store: LibraryStore, podcast: Int64?) -> PlaybackSpeed? {
         podcast.flatMap { read(podcastSpeedKey($0), in: store).flatMap(PlaybackSpeed.parse) }
             ?? read(speedKey, in: store).flatMap(PlaybackSpeed.parse)
+    }
+
+    /// The kept loudness levelling, if one was set.
+    public static func savedLoudness(in store: LibraryStore) -> LoudnessLevelling? {
+        guard let mode = read(loudnessKey, in: store).flatMap(LoudnessMode.parse) else { return nil }
+        let target = read(loudnessTargetKey, in: store).flatMap(Double.init) ?? LoudnessLevelling.defaultTarget
+        return LoudnessLevelling(mode: mode, target: target)
     }
 
     /// What plays now belongs to `podcast` (nil: not an episode of the library).
@@ -67,6 +77,14 @@ public final class ListeningSettings: Sendable {
             }
             guard !first, Self.savedSpeed(in: store, podcast: podcast) ?? .normal != speed else { return }
             write(podcast.map(Self.podcastSpeedKey) ?? Self.speedKey, String(speed.rate))
+        case .loudness(let levelling, _, _):
+            let first = seen.withLock { seen in
+                defer { seen.loudnessAnnounced = true }
+                return !seen.loudnessAnnounced
+            }
+            guard !first, Self.savedLoudness(in: store) ?? .off != levelling else { return }
+            write(Self.loudnessKey, levelling.mode.rawValue)
+            write(Self.loudnessTargetKey, String(levelling.target))
         default:
             return
         }

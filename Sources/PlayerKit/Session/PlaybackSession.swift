@@ -23,7 +23,7 @@ public final class PlaybackSession: Sendable {
         self.output = output
         self.mode = mode
         composed = TonearmPlayer(
-            output: output.makeSink(realtime: mode == .realtime), options: .init(configuration: configuration, mode: mode),
+            output: output.makeSink(realtime: mode == .realtime), options: .init(configuration: configuration, mode: mode, loudnessStore: services.loudnessStore),
             services: services)
         try await composed.player.start()
     }

@@ -37,6 +37,10 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey
     case sleepIn
     case sleepAtEndOfItem
     case sleepAtEndOfQueue
+    case loudnessTrack
+    case loudnessSession
+    case loudnessGain
+    case loudnessAdaptive
     // Controls.
     case controlPlay
     case controlPause

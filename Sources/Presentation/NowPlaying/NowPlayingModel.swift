@@ -22,6 +22,10 @@ public struct NowPlayingModel: Sendable {
     public var volume: Volume?
     /// The speed of files and episodes, once the player has said it.
     public var speed: PlaybackSpeed?
+    /// Loudness levelling, once the player has said it, with the current track's gain (nil:
+    /// levelled adaptively, or off).
+    public var loudness: LoudnessLevelling?
+    public var loudnessGain: Double?
     /// The sleep timer, with the player's time when it was told and the wall time it arrived.
     public var sleepTimer: SleepTimer?
     public var sleepNow: PlayerTime?
@@ -53,6 +57,9 @@ public struct NowPlayingModel: Sendable {
             self.volume = volume
         case .speed(let speed, _):
             self.speed = speed
+        case .loudness(let levelling, let gain, _):
+            loudness = levelling
+            loudnessGain = gain
         case .sleepTimer(let timer, _, let now):
             sleepTimer = timer
             sleepNow = now
@@ -99,6 +106,16 @@ public struct NowPlayingModel: Sendable {
     public func speedText(language: Language) -> String? {
         guard let speed, speed != .normal, let track = state.currentTrack else { return nil }
         return track.isLive ? Texts.string(UIString.speedLive, in: language) : Texts.format(UIString.speed, in: language, speed.description)
+    }
+
+    /// "Level track −4.5 dB", "Level session +2.0 dB", "Level track (adaptive)" while levelling
+    /// is on; nil when off.
+    public func loudnessText(language: Language) -> String? {
+        guard let loudness, loudness.isOn else { return nil }
+        let mode = Texts.string(loudness.mode == .track ? UIString.loudnessTrack : UIString.loudnessSession, in: language)
+        guard let gain = loudnessGain else { return Texts.format(UIString.loudnessAdaptive, in: language, mode) }
+        let sign = gain < 0 ? "−" : "+"
+        return Texts.format(UIString.loudnessGain, in: language, mode, sign + String(format: "%.1f", abs(gain)))
     }
 
     /// "Volume 80%" in `language`, once the volume is known.

@@ -21,10 +21,14 @@ public struct CommandPlayback {
         public var volumeGiven: Bool
         /// `--speed` was given: this run's speed is not the kept one.
         public var speedGiven: Bool
+        /// `--loudness` or `--loudness-target` was given: this run's levelling is not the kept one.
+        public var loudnessGiven: Bool
 
         public init(
-            output: OutputChoice?, fast: Bool, jsonEvents: Bool, plain: Bool, noScreen: Bool, volumeGiven: Bool, speedGiven: Bool
+            output: OutputChoice?, fast: Bool, jsonEvents: Bool, plain: Bool, noScreen: Bool, volumeGiven: Bool, speedGiven: Bool,
+            loudnessGiven: Bool = false
         ) {
+            self.loudnessGiven = loudnessGiven
             self.speedGiven = speedGiven
             self.output = output
             self.fast = fast
@@ -78,10 +82,13 @@ public struct CommandPlayback {
             if let library { services.network = library.network }
         }
         if let store = library?.store {
-            // The volume and speed the listener last set, unless this run names them; a change is kept.
+            // The volume, speed and levelling the listener last set, unless this run names them; a
+            // change is kept. Measured loudness is kept too.
             if !settings.volumeGiven, let saved = ListeningSettings.savedVolume(in: store) { configuration.volume = saved }
             if !settings.speedGiven, let saved = ListeningSettings.savedSpeed(in: store, podcast: podcast) { configuration.speed = saved }
+            if !settings.loudnessGiven, let saved = ListeningSettings.savedLoudness(in: store) { configuration.loudness = saved }
             if SilenceTrimmingSetting.isOn(in: store, podcast: podcast) { configuration.trimsSilence = true }
+            services.loudnessStore = LibraryLoudnessStore(store: store, logger: CommandLog.logger)
             let kept = ListeningSettings(store: store, podcast: podcast, logger: CommandLog.logger)
             observer = { [observer] update in
                 kept.observe(update)

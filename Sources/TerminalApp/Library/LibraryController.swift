@@ -310,7 +310,8 @@ public final class LibraryController: Sendable {
     /// state reads it.
     private func send(_ action: KeyAction, state: PlayerState) {
         guard let player = session.withLock({ $0 })?.player,
-            let intent = action.command?.intent(in: state, position: model.withLock { $0.player.position })
+            let intent = action.command?.intent(
+                in: state, position: model.withLock { $0.player.position }, loudness: model.withLock { $0.player.loudness } ?? .off)
         else { return }
         Task { try? await player.send(intent) }
     }
@@ -360,8 +361,12 @@ public final class LibraryController: Sendable {
         let made = try await PlaybackSession(
             output: chosen,
             configuration: .init(
-                volume: ListeningSettings.savedVolume(in: library.store) ?? .full, speed: ListeningSettings.savedSpeed(in: library.store, podcast: nil) ?? .normal),
-            services: TonearmPlayer.Services(network: library.network, connectivity: connectivity, analytics: library.analytics, logger: logger))
+                volume: ListeningSettings.savedVolume(in: library.store) ?? .full,
+                speed: ListeningSettings.savedSpeed(in: library.store, podcast: nil) ?? .normal,
+                loudness: ListeningSettings.savedLoudness(in: library.store) ?? .off),
+            services: TonearmPlayer.Services(
+                network: library.network, connectivity: connectivity, analytics: library.analytics, logger: logger,
+                loudnessStore: LibraryLoudnessStore(store: library.store, logger: logger)))
         session.withLock { $0 = made }
         let player = made.player
         let mpris = MPRISBridge.start(

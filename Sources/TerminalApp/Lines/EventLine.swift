@@ -64,6 +64,11 @@ public enum EventLine {
             return ["t": rounded(t), "event": "volume", "volume": volume.level, "percent": volume.percent]
         case .speed(let speed, let t):
             return ["t": rounded(t), "event": "speed", "speed": speed.rate]
+        case .loudness(let levelling, let gain, let t):
+            return [
+                "t": rounded(t), "event": "loudness", "mode": levelling.mode.rawValue, "target": levelling.target,
+                "gain": gain.map(rounded) ?? NSNull(),
+            ]
         case .sleepTimer(let timer, let t, let now):
             var o: [String: Any] = timer.map { sleepFields($0, now: now) } ?? ["sleep": NSNull(), "sleepIn": NSNull()]
             o["t"] = rounded(t)

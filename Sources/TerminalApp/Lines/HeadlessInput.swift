@@ -4,7 +4,8 @@ import PlayerCore
 /// Headless control: when stdin is not a terminal, one command per line — `pause`, `resume`
 /// (or `play`), `stop`, `skip` (or `next`), `seek SECONDS`, `retry` (also `retry-now`, `cancel`,
 /// `reset`), `volume 0.5` (or `50%`, `+5%`, `-5%`), `sleep 20m` (or `90s`, `1h`, `end`, `+5m`,
-/// `cancel`), `speed 1.5` (or `1.5x`, `+0.25`, `-0.25`), `trim-silence on|off`. Each is a `PlayerCommand`, read by the state like a key or an MPRIS call.
+/// `cancel`), `speed 1.5` (or `1.5x`, `+0.25`, `-0.25`), `trim-silence on|off`,
+/// `loudness off|track|session`. Each is a `PlayerCommand`, read by the state like a key or an MPRIS call.
 public enum HeadlessInput {
     /// The command a line asks for, or nil for a line that is not a command.
     public static func parse(_ line: String) -> PlayerCommand? {
@@ -26,6 +27,8 @@ public enum HeadlessInput {
             return VolumeChange.parse(words.dropFirst().joined()).map(PlayerCommand.volume)
         case ("trim-silence", 2) where words[1] == "on" || words[1] == "off":
             return .trimSilence(words[1] == "on")
+        case ("loudness", 2):
+            return LoudnessMode.parse(String(words[1])).map { .loudness(.to($0)) }
         case ("speed", 2):
             return SpeedChange.parse(String(words[1])).map(PlayerCommand.speed)
         case ("sleep", 2):

@@ -80,7 +80,7 @@ public struct LinePlayback: Sendable {
                     continue
                 }
                 let state = await player.state
-                guard let intent = command.intent(in: state, position: nil) else {
+                guard let intent = command.intent(in: state, position: nil, loudness: await player.loudness) else {
                     let refused = PlaybackError.invalidTransition(command.action, in: state.name)
                     FileHandle.standardError.write(Data("tonearm: \(refused.message(in: Language.current))\n".utf8))
                     continue

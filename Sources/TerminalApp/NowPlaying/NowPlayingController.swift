@@ -94,7 +94,8 @@ public final class NowPlayingController: Sendable {
         default:
             break
         }
-        guard let intent = action.command?.intent(in: state, position: position) else { return }
+        let loudness = model.withLock { $0.loudness } ?? .off
+        guard let intent = action.command?.intent(in: state, position: position, loudness: loudness) else { return }
         Task { [player] in try? await player.send(intent) }
     }
 }

@@ -5,7 +5,7 @@ import Presentation
 /// or a move around the screens.
 public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     case up, down, play, pauseResume, stop, next, seekBackward, seekForward, retry, dismiss, add, search, help, quit
-    case volumeUp, volumeDown, sleep, sleepLonger, faster, slower
+    case volumeUp, volumeDown, sleep, sleepLonger, faster, slower, loudness
 
     /// The player command this key stands for, if it is one (Enter opens what is selected, so it
     /// is the screens' own).
@@ -24,6 +24,7 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .sleepLonger: .sleep(.extend(by: 300))
         case .faster: .speed(.by(PlaybackSpeed.step))
         case .slower: .speed(.by(-PlaybackSpeed.step))
+        case .loudness: .loudness(.cycle)
         case .play, .up, .down, .add, .search, .help, .quit: nil
         }
     }

@@ -6,7 +6,7 @@ public struct KeyBindings: Sendable, Hashable {
     /// Arrows and hjkl, Enter play, space pause/resume, s stop, n next, left/right seek, r retry,
     /// x dismiss, a add, / search, ? help, q quit, + and 0 louder, - and 9 quieter (mpv's keys),
     /// z the sleep timer (off, 15, 30, 60 min, end of item), Z five minutes more, ] faster and
-    /// [ slower (0.05x a press).
+    /// [ slower (0.05x a press), L loudness levelling (off, track, session).
     public static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
         .stop: [.character("s")], .next: [.character("n")], .seekBackward: [.left, .character("h")],
@@ -14,6 +14,7 @@ public struct KeyBindings: Sendable, Hashable {
         .add: [.character("a")], .search: [.character("/")], .help: [.character("?")], .quit: [.character("q")],
         .volumeUp: [.character("+"), .character("="), .character("0")], .volumeDown: [.character("-"), .character("9")],
         .sleep: [.character("z")], .sleepLonger: [.character("Z")], .faster: [.character("]")], .slower: [.character("[")],
+        .loudness: [.character("L")],
     ])
 
     private init(uncheckedKeys: [KeyAction: [Key]]) {

@@ -25,12 +25,15 @@ public struct NowPlayingScreen: Sendable {
     public var sleepText: String?
     /// "Speed 1.5×", beside the volume; nil hides it.
     public var speedText: String?
+    /// "Level track −4.5 dB", on a line of its own under the volume; nil hides it.
+    public var loudnessText: String?
 
     public init(
         view: NowPlayingViewState, artwork: ArtworkPixels? = nil, accent: TerminalColor = .indexed(39),
         inlineError: InlineErrorViewState? = nil, language: Language, bindings: KeyBindings = .standard, spinnerTick: Int = 0,
-        volumeText: String? = nil, sleepText: String? = nil, speedText: String? = nil
+        volumeText: String? = nil, sleepText: String? = nil, speedText: String? = nil, loudnessText: String? = nil
     ) {
+        self.loudnessText = loudnessText
         self.speedText = speedText
         self.volumeText = volumeText
         self.sleepText = sleepText
@@ -125,6 +128,7 @@ public struct NowPlayingScreen: Sendable {
         }
         let settings = [volumeText, speedText, sleepText].compactMap { $0 }
         if !settings.isEmpty { line(settings.joined(separator: "   "), .dim) }
+        if let loudnessText { line(loudnessText, .dim) }
     }
 
     private func drawControls(_ canvas: inout Canvas, row: Int) {

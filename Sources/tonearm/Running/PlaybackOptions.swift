@@ -30,6 +30,12 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(help: "Shorten silences longer than 0.5 s to 0.25 s (speech). Episodes also follow their podcast's setting (`tonearm podcast trim-silence`).")
     var trimSilence = false
 
+    @Option(help: "Loudness levelling: off, track (each item to the target) or session (a session as a whole, its stages keeping their relative loudness). Default: the one last set (off at first).")
+    var loudness: LoudnessMode?
+
+    @Option(help: "Target loudness of levelling in LUFS, -31 to -5 (default -16).")
+    var loudnessTarget: Double?
+
     @Option(help: "A sleep timer: 30m, 90s, 1h, or 'end' (the end of the current item). Playback then fades out and ends.")
     var sleep: SleepRequest?
 
@@ -51,7 +57,7 @@ struct PlaybackOptions: ParsableArguments {
     /// What the command line asked of the playback.
     var settings: CommandPlayback.Settings {
         .init(output: output, fast: fast, jsonEvents: events == .jsonl, plain: plain, noScreen: noTui, volumeGiven: volume != nil,
-            speedGiven: speed != nil)
+            speedGiven: speed != nil, loudnessGiven: loudness != nil || loudnessTarget != nil)
     }
 
     enum EventFormat: String, ExpressibleByArgument { case jsonl }
@@ -62,7 +68,9 @@ struct PlaybackOptions: ParsableArguments {
             skipCrossfade: CrossfadeSpec(duration: min(crossfade ?? 2, 2), curve: curve),
             fadeOutDuration: fadeOut,
             reconnectGiveUpAfter: giveUpAfter ?? ResilienceDefaults.reconnectGiveUpAfter, volume: volume ?? .full, sleep: sleep,
-            sleepFadeDuration: sleepFade, speed: speed ?? .normal, trimsSilence: trimSilence)
+            sleepFadeDuration: sleepFade, speed: speed ?? .normal, trimsSilence: trimSilence,
+            loudness: LoudnessLevelling(
+                mode: loudness ?? (loudnessTarget != nil ? .track : .off), target: loudnessTarget ?? LoudnessLevelling.defaultTarget))
     }
 
     func validate() throws {
@@ -74,6 +82,9 @@ struct PlaybackOptions: ParsableArguments {
         }
         if !PlayerStateMachine.Configuration.sleepFadeRange.contains(sleepFade) {
             throw ValidationError("--sleep-fade must be between 1 and 60 seconds")
+        }
+        if let loudnessTarget, !LoudnessLevelling.targetRange.contains(loudnessTarget) {
+            throw ValidationError("--loudness-target must be between -31 and -5 LUFS")
         }
         if let sleep, case .extend = sleep { throw ValidationError("--sleep takes a time (30m, 90s, 1h) or 'end'") }
         if let giveUpAfter, !(1...3600).contains(giveUpAfter) {
@@ -105,3 +116,5 @@ extension Volume: ExpressibleByArgument {
         self = volume
     }
 }
+
+extension LoudnessMode: ExpressibleByArgument {}

@@ -1,0 +1,64 @@
+import Foundation
+import Media
+import PlayerCore
+import Synchronization
+
+/// Measures a local file's integrated loudness: from its ReplayGain or R128 tag when it has one,
+/// else by decoding it whole. A long file is measured in parts on every core at once (each part
+/// with its own decoder, seeked to its start) and the parts' meters are combined by libebur128,
+/// which gates their blocks together as one meter would have: a 60-minute episode takes a
+/// fraction of its decode time on one core.
+public enum FileLoudness {
+    /// Files shorter than this are measured in one part: seeking costs more than it saves.
+    static let partsFrom = 120.0
+
+    /// Nil when the file is silent throughout (no loudness to level).
+    public static func measure(_ url: URL, parts requested: Int = ProcessInfo.processInfo.activeProcessorCount) throws(PlaybackError)
+        -> Loudness?
+    {
+        let first = try FFmpegDecoder(url: url)
+        if let tagged = Loudness.fromTags(first.tags) { return tagged }
+        let duration = first.duration ?? 0
+        let parts = duration >= partsFrom ? max(1, min(requested, 8)) : 1
+        let meters = (0..<parts).map { _ in LoudnessMeter(measure: .integrated) }
+        let failures = Failures()
+        // `first` measures part 0; the others open their own decoders.
+        DispatchQueue.concurrentPerform(iterations: parts) { index in
+            do throws(PlaybackError) {
+                let decoder = index == 0 ? first : try FFmpegDecoder(url: url)
+                let start = duration * Double(index) / Double(parts)
+                if index > 0 { try decoder.seek(to: start) }
+                let frames: Int64? = index == parts - 1 ? nil : AudioFormat.frames(forSeconds: duration / Double(parts))
+                try measurePart(decoder, frames: frames, into: meters[index])
+            } catch {
+                failures.record(error)
+            }
+        }
+        if let error = failures.first { throw error }
+        guard let integrated = LoudnessMeter.integrated(of: meters) else { return nil }
+        return Loudness(integrated: integrated, source: .measured)
+    }
+
+    private static let chunkFrames = 16_384
+
+    private static func measurePart(_ decoder: FFmpegDecoder, frames limit: Int64?, into meter: LoudnessMeter) throws(PlaybackError) {
+        var buffer = [Float](repeating: 0, count: chunkFrames * AudioFormat.channelCount)
+        var done: Int64 = 0
+        while limit.map({ done < $0 }) ?? true {
+            let wanted = limit.map { Int(min(Int64(chunkFrames), $0 - done)) } ?? chunkFrames
+            let count = try buffer.withUnsafeMutableBufferPointer { (pointer) throws(PlaybackError) in
+                try decoder.read(into: pointer.baseAddress!, maxFrames: wanted)
+            }
+            if count == 0 { return }
+            buffer.withUnsafeBufferPointer { meter.add($0.baseAddress!, frames: count) }
+            done += Int64(count)
+        }
+    }
+
+    /// The first error of the parts.
+    private final class Failures: Sendable {
+        private let errors = Mutex<[PlaybackError]>([])
+        func record(_ error: PlaybackError) { errors.withLock { $0.append(error) } }
+        var first: PlaybackError? { errors.withLock { $0.first } }
+    }
+}
