@@ -29,6 +29,8 @@ final class DeckLevel {
     /// Over the first seconds it may move faster, to reach the level of a new stream soon.
     static let adaptiveOpeningStep = 3.0
     static let adaptiveOpeningFrames: Int64 = 480_000
+    /// The last 400 ms this far under the last 3 s: the sound is fading out, not getting quieter.
+    static let adaptiveFallingGate = 10.0
 
     init(levelling: LoudnessLevelling, track: Track, startsAtBeginning: Bool) {
         self.levelling = levelling
@@ -74,7 +76,12 @@ final class DeckLevel {
         framesSinceAdjustment += Int64(frames)
         guard framesSinceAdjustment >= Self.adaptiveIntervalFrames else { return }
         framesSinceAdjustment = 0
-        guard let shortTerm = meter.shortTerm, let wanted = levelling.adaptiveGain(shortTerm: shortTerm) else { return }
+        // Following only while the sound is steady: as a stream falls silent, the 3 s measure
+        // sinks for 3 s while the last 400 ms are already quiet, and following it would pump
+        // the gain up into the pause.
+        guard let shortTerm = meter.shortTerm, let momentary = meter.momentary,
+            momentary > shortTerm - Self.adaptiveFallingGate, let wanted = levelling.adaptiveGain(shortTerm: shortTerm)
+        else { return }
         let step = meter.frames < Self.adaptiveOpeningFrames ? Self.adaptiveOpeningStep : Self.adaptiveStep
         let next = targetDecibels + min(step, max(-step, wanted - targetDecibels))
         glide(to: next, frames: Self.adaptiveIntervalFrames)

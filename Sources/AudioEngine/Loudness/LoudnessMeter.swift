@@ -48,6 +48,14 @@ final class LoudnessMeter: @unchecked Sendable {
         return value
     }
 
+    /// Loudness of the last 400 ms, LUFS; nil for silence.
+    var momentary: Double? {
+        guard let state else { return nil }
+        var value = -Double.infinity
+        guard ebur128_loudness_momentary(state, &value) == EBUR128_SUCCESS.rawValue, value.isFinite else { return nil }
+        return value
+    }
+
     /// Loudness of the last 3 s, LUFS; nil for silence or before enough audio.
     var shortTerm: Double? {
         guard let state else { return nil }

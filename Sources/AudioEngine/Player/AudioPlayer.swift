@@ -142,7 +142,6 @@ public actor AudioPlayer {
         publishState(force: true)
         continuation.yield(.volume(machine.volume, audioTime: audioTime))
         continuation.yield(.speed(machine.speed, audioTime: audioTime))
-        publishLoudness(force: true)
         if let timer = machine.sleepTimer {
             continuation.yield(.sleepTimer(timer, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
         }
@@ -283,12 +282,13 @@ public actor AudioPlayer {
         publishState()
     }
 
-    /// The levelling mode and the current track's gain, when either changed.
-    private func publishLoudness(force: Bool = false) {
+    /// The levelling mode and the current track's gain, when either changed (the first time with
+    /// the first state).
+    private func publishLoudness() {
         let levelling = machine.loudness
         let track = machine.state.currentTrack
         let gain = track.flatMap { levelling.gain(track: knownLoudness[$0.id] ?? $0.loudness, session: $0.sessionLoudness) }
-        if !force, let published = publishedLoudness, published.0 == levelling, published.1 == gain { return }
+        if let published = publishedLoudness, published.0 == levelling, published.1 == gain { return }
         publishedLoudness = (levelling, gain)
         continuation.yield(.loudness(levelling, trackGain: gain, audioTime: audioTime))
     }
@@ -365,7 +365,7 @@ public actor AudioPlayer {
             case .setLoudness(let levelling):
                 engine.enqueue(.setLoudness(levelling))
                 if levelling.isOn, let track = machine.state.currentTrack { measureInBackground(track) }
-                publishLoudness(force: true)
+                publishLoudness()
             case .sleepTimerChanged(let timer):
                 continuation.yield(.sleepTimer(timer, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
             case .reopenOutput: engine.enqueue(.reopenOutput)

@@ -17,7 +17,10 @@ extension LibraryStore {
         }
     }
 
-    public func keepLoudness(_ loudness: Loudness, sourceKey: String, at date: Date = Date()) throws(PlaybackError) {
+    /// Keeps (or replaces) a source's loudness; beyond `limit` sources, the oldest go.
+    public func keepLoudness(
+        _ loudness: Loudness, sourceKey: String, at date: Date = Date(), limit: Int = LibraryStore.maxLoudnessEntries
+    ) throws(PlaybackError) {
         try write { db in
             try db.execute(
                 sql: """
@@ -31,7 +34,7 @@ extension LibraryStore {
                     DELETE FROM loudness WHERE sourceKey NOT IN
                         (SELECT sourceKey FROM loudness ORDER BY measuredAt DESC LIMIT ?)
                     """,
-                arguments: [Self.maxLoudnessEntries])
+                arguments: [max(1, limit)])
         }
     }
 }

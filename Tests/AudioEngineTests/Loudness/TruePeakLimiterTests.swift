@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@testable import AudioEngine
+
+/// The limiter measured on signals built for it: transparent under the ceiling, and no sample or
+/// reconstructed peak over it above.
+@Suite("True-peak limiter")
+struct TruePeakLimiterTests {
+    /// Interleaved stereo, the same on both channels.
+    private func stereo(_ mono: [Float]) -> [Float] { mono.flatMap { [$0, $0] } }
+
+    private func limit(_ input: [Float]) -> [Float] {
+        let limiter = TruePeakLimiter(ceilingDecibels: -1)
+        var samples = input
+        samples.withUnsafeMutableBufferPointer { limiter.process($0.baseAddress!, frames: $0.count / 2) }
+        var tail = [Float](repeating: 0, count: TruePeakLimiter.latencyFrames * 2)
+        tail.withUnsafeMutableBufferPointer { limiter.drain(into: $0.baseAddress!) }
+        return samples + tail
+    }
+
+    /// The peak of a signal between its samples: 16x band-limited interpolation (a 64-tap
+    /// windowed sinc), far finer than the limiter's own estimate.
+    private func truePeak(_ interleaved: [Float]) -> Float {
+        let left = stride(from: 0, to: interleaved.count, by: 2).map { interleaved[$0] }
+        var peak: Float = 0
+        for k in 32..<(left.count - 32) {
+            peak = max(peak, abs(left[k]))
+            for step in 1..<16 {
+                let phase = Double(step) / 16
+                var value = 0.0
+                for t in -31...32 {
+                    let u = phase - Double(t)
+                    value += Double(left[k + t]) * sin(.pi * u) / (.pi * u) * 0.5 * (1 + cos(.pi * u / 32.5))
+                }
+                peak = max(peak, Float(abs(value)))
+            }
+        }
+        return peak
+    }
+
+    @Test func underTheCeilingItOnlyDelays() {
+        let input = stereo((0..<9_600).map { Float(0.5 * sin(2 * .pi * 1_000 * Double($0) / 48_000)) })
+        let output = limit(input)
+        let latency = TruePeakLimiter.latencyFrames * 2
+        #expect(output.count == input.count + latency)
+        #expect(output[0..<latency].allSatisfy { $0 == 0 })
+        let largest = zip(output[latency...], input).map { abs($0 - $1) }.max() ?? 1
+        #expect(largest < 1e-6, "changed by \(largest)")
+    }
+
+    /// A quarter-sample-rate tone sampled 45 degrees off its crests: every sample is 0.85, the
+    /// wave between them reaches 1.2 (+1.6 dBTP). Sample-peak limiting would pass it untouched.
+    @Test func interSamplePeaksAreHeldUnderTheCeiling() {
+        let amplitude = 0.85 * 2.0.squareRoot()
+        let input = stereo((0..<24_000).map { Float(amplitude * sin(.pi / 2 * Double($0) + .pi / 4)) })
+        #expect(input.map(abs).max()! < 0.86, "the samples themselves are under full scale")
+        #expect(truePeak(input) > 1.15, "the test signal overshoots between samples")
+        let output = limit(input)
+        let peak = truePeak(Array(output[(TruePeakLimiter.latencyFrames * 2)...]))
+        #expect(20 * log10(peak) <= -1, "true peak \(20 * log10(peak)) dBTP")
+    }
+
+    /// A sudden loud burst in quiet music: caught by the look-ahead (never a sample over), and the
+    /// gain comes back after it instead of staying down.
+    @Test func aBurstIsCaughtAndTheGainRecovers() {
+        var mono = (0..<48_000).map { Float(0.2 * sin(2 * .pi * 440 * Double($0) / 48_000)) }
+        for i in 24_000..<24_480 { mono[i] = Float(1.8 * sin(2 * .pi * 440 * Double(i) / 48_000)) }
+        let output = limit(stereo(mono))
+        let ceiling = Float(pow(10, -1.0 / 20))
+        #expect(output.map(abs).max()! <= ceiling, "a sample over the ceiling")
+        // Half a second after the burst (six release time constants), the quiet tone is whole again.
+        let latency = TruePeakLimiter.latencyFrames
+        let lateOut = (47_000..<47_900).map { abs(output[($0 + latency) * 2]) }.max()!
+        #expect(abs(lateOut - 0.2) < 0.002, "after the burst: \(lateOut)")
+    }
+}
