@@ -65,4 +65,22 @@ struct EventLineTests {
         #expect(HeadlessInput.parse("volume loud") == nil)
         #expect(HeadlessInput.parse("volume") == nil)
     }
+
+    @Test func loudnessLinesCarryTheModeTargetAndGain() throws {
+        let o = try Self.object(.loudness(LoudnessLevelling(mode: .session, target: -18), trackGain: 4.25, audioTime: 2))
+        #expect(o["event"] as? String == "loudness")
+        #expect(o["mode"] as? String == "session")
+        #expect(o["target"] as? Double == -18)
+        #expect(o["gain"] as? Double == 4.25)
+        let adaptive = try Self.object(.loudness(LoudnessLevelling(mode: .track), trackGain: nil, audioTime: 0))
+        #expect(adaptive["gain"] is NSNull, "no gain yet: levelled adaptively")
+    }
+
+    @Test func stdinLoudnessCommands() {
+        #expect(HeadlessInput.parse("loudness track") == .loudness(.to(.track)))
+        #expect(HeadlessInput.parse("Loudness SESSION") == .loudness(.to(.session)))
+        #expect(HeadlessInput.parse("loudness off") == .loudness(.to(.off)))
+        #expect(HeadlessInput.parse("loudness album") == nil)
+        #expect(HeadlessInput.parse("loudness") == nil)
+    }
 }

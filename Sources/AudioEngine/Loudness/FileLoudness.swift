@@ -16,19 +16,24 @@ public enum FileLoudness {
     public static func measure(_ url: URL, parts requested: Int = ProcessInfo.processInfo.activeProcessorCount) throws(PlaybackError)
         -> Loudness?
     {
-        let first = try FFmpegDecoder(url: url)
+        // Measured at the file's own rate, and a mono file as mono (heard on both speakers, as it
+        // plays): converting to 48 kHz stereo would cost time and change nothing the meter sees.
+        let first = try FFmpegDecoder(measuring: url)
         if let tagged = Loudness.fromTags(first.tags) { return tagged }
         let duration = first.duration ?? 0
         let parts = duration >= partsFrom ? max(1, min(requested, 8)) : 1
-        let meters = (0..<parts).map { _ in LoudnessMeter(measure: .integrated) }
+        let rate = first.outputRate
+        let meters = (0..<parts).map { _ in
+            LoudnessMeter(measure: .integrated, sampleRate: rate, channels: first.outputChannels == 1 ? .dualMono : .stereo)
+        }
         let failures = Failures()
         // `first` measures part 0; the others open their own decoders.
         DispatchQueue.concurrentPerform(iterations: parts) { index in
             do throws(PlaybackError) {
-                let decoder = index == 0 ? first : try FFmpegDecoder(url: url)
+                let decoder = index == 0 ? first : try FFmpegDecoder(measuring: url)
                 let start = duration * Double(index) / Double(parts)
                 if index > 0 { try decoder.seek(to: start) }
-                let frames: Int64? = index == parts - 1 ? nil : AudioFormat.frames(forSeconds: duration / Double(parts))
+                let frames: Int64? = index == parts - 1 ? nil : Int64((duration / Double(parts) * Double(rate)).rounded())
                 try measurePart(decoder, frames: frames, into: meters[index])
             } catch {
                 failures.record(error)
@@ -42,7 +47,7 @@ public enum FileLoudness {
     private static let chunkFrames = 16_384
 
     private static func measurePart(_ decoder: FFmpegDecoder, frames limit: Int64?, into meter: LoudnessMeter) throws(PlaybackError) {
-        var buffer = [Float](repeating: 0, count: chunkFrames * AudioFormat.channelCount)
+        var buffer = [Float](repeating: 0, count: chunkFrames * decoder.outputChannels)
         var done: Int64 = 0
         while limit.map({ done < $0 }) ?? true {
             let wanted = limit.map { Int(min(Int64(chunkFrames), $0 - done)) } ?? chunkFrames

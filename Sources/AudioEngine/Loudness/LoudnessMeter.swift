@@ -28,8 +28,17 @@ final class LoudnessMeter: @unchecked Sendable {
     /// Frames added so far.
     private(set) var frames: Int64 = 0
 
-    init(measure: Measure, sampleRate: Int = AudioFormat.sampleRate, channels: Int = AudioFormat.channelCount) {
-        state = ebur128_init(UInt32(channels), UInt(sampleRate), measure.mode)
+    /// What the samples added are.
+    enum Channels {
+        /// Interleaved left and right (the engine's format).
+        case stereo
+        /// One channel heard on both speakers: BS.1770 counts it twice, as the stereo it plays as.
+        case dualMono
+    }
+
+    init(measure: Measure, sampleRate: Int = AudioFormat.sampleRate, channels: Channels = .stereo) {
+        state = ebur128_init(channels == .stereo ? 2 : 1, UInt(sampleRate), measure.mode)
+        if channels == .dualMono, let state { ebur128_set_channel(state, 0, Int32(EBUR128_DUAL_MONO.rawValue)) }
     }
 
     deinit { ebur128_destroy(&state) }

@@ -50,6 +50,11 @@ public final class FFmpegDecoder: @unchecked Sendable {
     /// The container's and the audio stream's metadata (stream entries win), for loudness tags.
     /// Untrusted text, bounded: at most `MediaLimits.maxTags` entries of bounded length.
     public let tags: [String: String]
+    /// Frames per second of what `read` gives: 48 000, or the source's own rate.
+    public let outputRate: Int
+    /// Interleaved channels of what `read` gives: 2, or 1 for a mono file being measured.
+    private let channels: Int
+    public var outputChannels: Int { channels }
 
     private let handles: FFmpegHandles
     private let streamIndex: Int32
@@ -116,7 +121,6 @@ public final class FFmpegDecoder: @unchecked Sendable {
     /// playback; frames past this end are dropped.
     private let endFrame: Int64?
 
-    private static let channels = AudioFormat.channelCount
 
     // MARK: - Opening
 
@@ -124,6 +128,14 @@ public final class FFmpegDecoder: @unchecked Sendable {
     /// through `init(source:)`, so FFmpeg's own network protocols are never used.
     public convenience init(url: URL) throws(PlaybackError) {
         self.init(opened: try Self.openFile(url))
+    }
+
+    /// A local file decoded at its own sample rate, and a mono file as mono (interleaved Float32):
+    /// for measuring it, where resampling to 48 kHz stereo would only cost time. `outputRate` and
+    /// `outputChannels` say what `read` gives.
+    public convenience init(measuring url: URL) throws(PlaybackError) {
+        let opened = try Self.openFile(url)
+        self.init(opened: opened, outputRate: opened.sampleRate, outputChannels: opened.channelCount == 1 ? 1 : AudioFormat.channelCount)
     }
 
     /// Opens a local file by path.
@@ -148,7 +160,9 @@ public final class FFmpegDecoder: @unchecked Sendable {
         self.init(opened: try Self.openSource(source, formatHint: formatHint, probeSize: probeSize))
     }
 
-    private init(opened: Opened) {
+    private init(opened: Opened, outputRate: Int = AudioFormat.sampleRate, outputChannels: Int = AudioFormat.channelCount) {
+        self.outputRate = max(1, outputRate)
+        channels = outputChannels
         handles = opened.handles
         streamIndex = opened.streamIndex
         timeBase = opened.timeBase
@@ -157,7 +171,7 @@ public final class FFmpegDecoder: @unchecked Sendable {
         duration = opened.duration
         isSeekable = opened.isSeekable
         tags = opened.tags
-        endFrame = opened.endFrame
+        endFrame = opened.endSeconds.map { Int64(($0 * Double(max(1, outputRate))).rounded()) }
         phase = opened.handles.codec == nil ? .finished : .decoding
     }
 
@@ -175,7 +189,7 @@ public final class FFmpegDecoder: @unchecked Sendable {
         guard maxFrames > 0 else { return 0 }
         var written = 0
         while written < maxFrames {
-            let destination = buffer + written * Self.channels
+            let destination = buffer + written * channels
             if leftoverCount > 0 {
                 written += takeLeftover(into: destination, maxFrames: maxFrames - written)
                 continue
@@ -226,7 +240,7 @@ public final class FFmpegDecoder: @unchecked Sendable {
         consecutiveFailures = 0
         phase = .decoding
         seekTarget = target
-        producedFrames = AudioFormat.frames(forSeconds: target)
+        producedFrames = Int64((target * Double(outputRate)).rounded())
     }
 
     // MARK: - Decoding
@@ -396,15 +410,15 @@ public final class FFmpegDecoder: @unchecked Sendable {
             return nil
         }
         var outputLayout = AVChannelLayout()
-        av_channel_layout_default(&outputLayout, Int32(Self.channels))
+        av_channel_layout_default(&outputLayout, Int32(channels))
         var context: OpaquePointer?
         guard
             swr_alloc_set_opts2(
-                &context, &outputLayout, AV_SAMPLE_FMT_FLT, Int32(AudioFormat.sampleRate),
+                &context, &outputLayout, AV_SAMPLE_FMT_FLT, Int32(outputRate),
                 &inputLayout, AVSampleFormat(rawValue: format), rate, 0, nil) >= 0,
             context != nil
         else { return nil }
-        if channelCount == 1 {
+        if channelCount == 1 && channels == 2 {
             // FFmpeg's default puts mono at -3 dB on each side (equal power for a centred source);
             // a player should play mono at the level it was mastered, on both speakers.
             let matrix: [Double] = [1, 1]
@@ -437,7 +451,7 @@ public final class FFmpegDecoder: @unchecked Sendable {
     ) -> Int {
         reserveLeftover(frames: capacity)
         guard let base = leftover else { return 0 }
-        let end = base + (leftoverStart + leftoverCount) * Self.channels
+        let end = base + (leftoverStart + leftoverCount) * channels
         let converted = Int(tonearm_swr_convert_packed(resampler, end, Int32(capacity), planes, inputCount))
         guard converted > 0 else { return 0 }
         leftoverCount += keep(converted)
@@ -478,7 +492,7 @@ public final class FFmpegDecoder: @unchecked Sendable {
     private func takeLeftover(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> Int {
         let count = min(leftoverCount, maxFrames)
         guard count > 0, let base = leftover else { return 0 }
-        destination.update(from: base + leftoverStart * Self.channels, count: count * Self.channels)
+        destination.update(from: base + leftoverStart * channels, count: count * channels)
         leftoverStart += count
         leftoverCount -= count
         if leftoverCount == 0 { leftoverStart = 0 }
@@ -490,16 +504,16 @@ public final class FFmpegDecoder: @unchecked Sendable {
         if leftoverCount == 0 { leftoverStart = 0 }
         if leftoverStart + leftoverCount + frames <= leftoverCapacity { return }
         if let base = leftover, leftoverStart > 0 {
-            let bytes = leftoverCount * Self.channels * MemoryLayout<Float>.size
-            memmove(base, base + leftoverStart * Self.channels, bytes)
+            let bytes = leftoverCount * channels * MemoryLayout<Float>.size
+            memmove(base, base + leftoverStart * channels, bytes)
             leftoverStart = 0
         }
         let needed = leftoverCount + frames
         guard needed > leftoverCapacity else { return }
         let capacity = max(needed, leftoverCapacity * 2, 8192)
-        let grown = UnsafeMutablePointer<Float>.allocate(capacity: capacity * Self.channels)
+        let grown = UnsafeMutablePointer<Float>.allocate(capacity: capacity * channels)
         if let base = leftover {
-            grown.update(from: base, count: leftoverCount * Self.channels)
+            grown.update(from: base, count: leftoverCount * channels)
             base.deallocate()
         }
         leftover = grown
@@ -519,7 +533,11 @@ extension FFmpegDecoder {
         var seekPreroll = 0.0
         var duration: Double?
         var isSeekable = false
-        var endFrame: Int64?
+        /// Where the audio ends, for containers whose stream duration is exact (see `exactEnd`).
+        var endSeconds: Double?
+        /// The stream's sample rate and channel count, as its parameters state them.
+        var sampleRate = AudioFormat.sampleRate
+        var channelCount = AudioFormat.channelCount
         var tags: [String: String] = [:]
 
         /// An input with no bytes: a decoder that ends at once.
@@ -562,7 +580,7 @@ extension FFmpegDecoder {
         _ = avformat_find_stream_info(format, nil)  // failure here shows as missing parameters below
         try prepareDecoder(&opened, notMedia: .unsupportedFormat)
         opened.isSeekable = format.pointee.pb != nil && format.pointee.pb.pointee.seekable != 0
-        opened.endFrame = exactEnd(of: format, streamIndex: opened.streamIndex)
+        opened.endSeconds = exactEnd(of: format, streamIndex: opened.streamIndex)
         return opened
     }
 
@@ -666,6 +684,8 @@ extension FFmpegDecoder {
         let start = stream.pointee.start_time
         opened.startTimestamp = start == tonearm_av_nopts_value() ? 0 : start
         opened.duration = duration(of: format, stream: stream)
+        opened.sampleRate = Int(parameters.pointee.sample_rate)
+        opened.channelCount = Int(parameters.pointee.ch_layout.nb_channels)
         opened.tags = tags(in: format.pointee.metadata).merging(tags(in: stream.pointee.metadata)) { _, stream in stream }
         if let descriptor = avcodec_descriptor_get(parameters.pointee.codec_id),
             descriptor.pointee.props & AV_CODEC_PROP_LOSSY != 0
@@ -701,16 +721,16 @@ extension FFmpegDecoder {
         return nil
     }
 
-    /// The end of the audio on the 48 kHz timeline for containers whose stream duration is exact
-    /// (MP4/M4A: the edit list gives it to the sample); nil for all others, whose durations may be
-    /// estimates (an mp3 without a Xing header) that must never cut real audio.
-    private static func exactEnd(of format: UnsafeMutablePointer<AVFormatContext>, streamIndex: Int32) -> Int64? {
+    /// The end of the audio, seconds, for containers whose stream duration is exact (MP4/M4A: the
+    /// edit list gives it to the sample); nil for all others, whose durations may be estimates (an
+    /// mp3 without a Xing header) that must never cut real audio.
+    private static func exactEnd(of format: UnsafeMutablePointer<AVFormatContext>, streamIndex: Int32) -> Double? {
         guard let name = format.pointee.iformat?.pointee.name, String(cString: name).contains("mp4"),
             let stream = format.pointee.streams[Int(streamIndex)]
         else { return nil }
         let length = stream.pointee.duration
         guard length != tonearm_av_nopts_value(), length > 0 else { return nil }
-        return AudioFormat.frames(forSeconds: Double(length) * av_q2d(stream.pointee.time_base))
+        return Double(length) * av_q2d(stream.pointee.time_base)
     }
 
     /// A demuxer for a short name (`mp3`) or a common audio MIME type (`audio/mpeg`).

@@ -32,6 +32,20 @@ struct FileLoudnessTests {
         #expect(abs(parts.integrated - (try FFmpegLoudness.measure(file).integrated)) <= 0.2)
     }
 
+    /// A mono file is measured as mono (half the work) but as it is heard, on both speakers:
+    /// what FFmpeg's meter gives for the same channel on left and right.
+    @Test func aMonoFileIsMeasuredAsItIsHeard() throws {
+        let fixtures = try AudioFixtures()
+        let stereo = try fixtures.noise(lufs: -24, seconds: 10, seed: 15, name: "stereo.flac")
+        let mono = fixtures.url("mono.flac")
+        try fixtures.ffmpeg(["-i", stereo.path, "-ac", "1", mono.path])
+        let dual = fixtures.url("dual.flac")
+        try fixtures.ffmpeg(["-i", mono.path, "-af", "pan=stereo|c0=c0|c1=c0", dual.path])
+        let measured = try #require(try FileLoudness.measure(mono))
+        let reference = try FFmpegLoudness.measure(dual)
+        #expect(abs(measured.integrated - reference.integrated) <= 0.2, "mono \(measured.integrated), as heard \(reference)")
+    }
+
     @Test func anOpusR128TagIsReadInsteadOfMeasuring() throws {
         let fixtures = try AudioFixtures()
         let noise = try fixtures.noise(lufs: -20, seconds: 3, seed: 14, name: "noise.flac")
