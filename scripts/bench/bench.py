@@ -770,7 +770,7 @@ def main():
         benches += radio.benchmarks(tonearm, work, table, ttfa_runs=ttfa_runs, seconds=seconds)
         benches += library.benchmarks(tonearm, work, table, runs=runs)
         benches += terminal.benchmarks(tonearm, work, table, seconds=seconds)
-        benches += listening.benchmarks(tonearm, work, table, seconds=seconds)
+        benches += listening.benchmarks(tonearm, work, table, seconds=seconds, runs=runs)
         for key, name, fn in benches:
             if not wanted(key):
                 continue

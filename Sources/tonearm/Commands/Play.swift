@@ -35,41 +35,19 @@ struct Play: AsyncParsableCommand {
 
     func run() async throws {
         logging.start()
-        if let episode { return try await playEpisode(episode) }
-        if let station { return try await playStation(station) }
-        if let session { return try await playSession(session) }
+        let (settings, configuration) = (playback.settings, playback.configuration())
+        if let episode {
+            return await CommandPlayback.playEpisode(episode, settings: settings, services: stream.services(for: []), configuration: configuration)
+        }
+        if let station {
+            let stream = self.stream
+            return await CommandPlayback.playStation(station, settings: settings, services: { stream.services(for: $0) }, configuration: configuration)
+        }
+        if let session { return await CommandPlayback.playSession(session, settings: settings, configuration: configuration) }
         let tracks = sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: stream.finite) }
         guard let request = PlayRequest(items: tracks.map { QueueItem(track: $0) }) else {
             throw ValidationError("give at least one source")
         }
-        await CommandPlayback(playback.settings, services: stream.services(for: tracks))
-            .run(.play(request), configuration: playback.configuration())
-    }
-
-    /// An episode without audio fails with its own error (no Retry); any other starts at
-    /// the saved position (0 once it was finished), and its position is kept while it plays.
-    private func playEpisode(_ id: Int64) async throws {
-        let library = await LibraryContext.openForCommand()
-        let (episode, podcast) = await library.attempt("playEpisode") { () throws(PlaybackError) in
-            (try library.episodeToPlay(id: id), try library.store.episode(id: id).podcastID)
-        }
-        let recorder = EpisodeProgressRecorder(store: library.store, episodeID: id)
-        await CommandPlayback(playback.settings, services: stream.services(for: []), library: library, podcast: podcast,
-            observer: { recorder.observe($0) })
-            .run(episode, configuration: playback.configuration())
-    }
-
-    private func playStation(_ name: String) async throws {
-        let library = await LibraryContext.openForCommand()
-        let track = await library.attempt("playStation") { () throws(PlaybackError) in try library.store.station(named: name).station.track }
-        await CommandPlayback(playback.settings, services: stream.services(for: [track]), library: library)
-            .run(.play(PlayRequest(track: track)), configuration: playback.configuration())
-    }
-
-    private func playSession(_ name: String) async throws {
-        let library = await LibraryContext.openForCommand()
-        let record = await library.attempt("playSession") { () throws(PlaybackError) in try library.store.session(named: name) }
-        await CommandPlayback(playback.settings, library: library)
-            .run(.play(SessionLoader.requestOrFail(for: record.path)), configuration: playback.configuration())
+        await CommandPlayback(settings, services: stream.services(for: tracks)).run(.play(request), configuration: configuration)
     }
 }

@@ -6,18 +6,6 @@ import PlayerKit
 import TerminalApp
 import Presentation
 
-extension SessionLoader {
-    /// The request of the session file at `path`, or its typed error (with what is wrong in the
-    /// user's own file, a key or a stage) and exit status 1.
-    static func requestOrFail(for path: String) -> PlayRequest {
-        do throws(PlaybackError) {
-            return try request(for: path)
-        } catch {
-            CommandFailure.exit(error, detail: error.underlying)
-        }
-    }
-}
-
 /// `tonearm session ...`: plays a multi-stage session file (`tonearm session FILE`, the default
 /// subcommand) and keeps session files in the library by name.
 struct SessionCommand: AsyncParsableCommand {

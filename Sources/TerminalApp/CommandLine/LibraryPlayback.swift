@@ -1,0 +1,53 @@
+import Foundation
+import Library
+import PlayerCore
+import PlayerKit
+
+/// Playing one thing kept in the library from the command line: an episode (resuming where the
+/// listener stopped, its position kept while it plays), a station, a session; and a session file.
+extension CommandPlayback {
+    /// An episode without audio fails with its own error (no Retry); any other starts at the saved
+    /// position (0 once it was finished).
+    public static func playEpisode(
+        _ id: Int64, settings: Settings, services: TonearmPlayer.Services, configuration: PlayerStateMachine.Configuration
+    ) async {
+        let library = await LibraryContext.openForCommand()
+        let (episode, podcast) = await library.attempt("playEpisode") { () throws(PlaybackError) in
+            (try library.episodeToPlay(id: id), try library.store.episode(id: id).podcastID)
+        }
+        let recorder = EpisodeProgressRecorder(store: library.store, episodeID: id)
+        await CommandPlayback(settings, services: services, library: library, podcast: podcast, observer: { recorder.observe($0) })
+            .run(episode, configuration: configuration)
+    }
+
+    /// A station by its name or id, with `services` made for its track.
+    public static func playStation(
+        _ name: String, settings: Settings, services: @Sendable ([Track]) -> TonearmPlayer.Services,
+        configuration: PlayerStateMachine.Configuration
+    ) async {
+        let library = await LibraryContext.openForCommand()
+        let track = await library.attempt("playStation") { () throws(PlaybackError) in try library.store.station(named: name).station.track }
+        await CommandPlayback(settings, services: services([track]), library: library)
+            .run(.play(PlayRequest(track: track)), configuration: configuration)
+    }
+
+    /// A session by its name or id.
+    public static func playSession(_ name: String, settings: Settings, configuration: PlayerStateMachine.Configuration) async {
+        let library = await LibraryContext.openForCommand()
+        let record = await library.attempt("playSession") { () throws(PlaybackError) in try library.store.session(named: name) }
+        await CommandPlayback(settings, library: library)
+            .run(.play(SessionLoader.requestOrFail(for: record.path)), configuration: configuration)
+    }
+}
+
+extension SessionLoader {
+    /// The request of the session file at `path`, or its typed error (with what is wrong in the
+    /// user's own file, a key or a stage) and exit status 1.
+    public static func requestOrFail(for path: String) -> PlayRequest {
+        do throws(PlaybackError) {
+            return try request(for: path)
+        } catch {
+            CommandFailure.exit(error, detail: error.underlying)
+        }
+    }
+}
