@@ -114,6 +114,26 @@ struct LibraryControllerTests {
         #expect(f.screen.contains("Morning"))
     }
 
+    /// The Podcasts tab shows each podcast's unplayed episodes and the time silence trimming saved.
+    @Test func thePodcastsTabShowsTheTimeTrimmingSaved() async throws {
+        let f = try await Fixture()
+        let episodes = (1...2).map { number in
+            FeedEpisode(
+                guid: "ep-\(number)", title: "Episode \(number)", duration: 1_800,
+                enclosure: Enclosure(url: URL(string: "https://cdn.example.org/\(number).mp3")!))
+        }
+        let podcast = try f.library.store.addPodcast(
+            feedURL: URL(string: "https://example.org/feed.xml")!, feed: PodcastFeed(title: "Rivers", episodes: episodes),
+            validators: .none)
+        for episode in try f.library.store.episodes(podcastID: podcast.id) {
+            try f.library.store.addTrimmedSilence(episodeID: episode.id, seconds: 95)
+        }
+        f.controller.load()
+        f.press(.tab)
+        #expect(f.controller.model.withLock { $0.tab } == .podcasts)
+        #expect(f.screen.contains("2/2  saved 3:10"), "screen:\n\(f.screen)")
+    }
+
     /// Enter plays, space pauses and resumes through the shared command mapping, Enter on another
     /// session replaces what plays without the player passing through idle, and leaving stops.
     @Test func sessionsPlayPauseAndReplaceEachOther() async throws {

@@ -13,7 +13,8 @@ struct MasterGain: Sendable {
 
     private(set) var value: Double = 1
     private var start: Double = 1
-    private var target: Double = 1
+    /// Where the ramp under way goes (the value itself once it is over).
+    private(set) var target: Double = 1
     private var length: Int64 = 0
     private var done: Int64 = 0
     private var shape: Shape = .linear

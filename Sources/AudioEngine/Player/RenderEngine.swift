@@ -269,19 +269,25 @@ final class RenderEngine: @unchecked Sendable {
         }
     }
 
-    /// Puts the limiter in the chain: at once when nothing sounds, else after a 10 ms dip of the
-    /// master gain (its delay line starts empty; inserted mid-sound it would click).
+    /// Puts the limiter in the chain: at once when nothing sounds, else at the next silent frame
+    /// (see `pursueLimiter`): its delay line starts empty, and inserted mid-sound it would click.
     private func wantLimiter() {
         guard limiter == nil, !limiterWanted else { return }
         limiterWanted = true
-        if isIdleIgnoringHold || holding || (master.value == 0 && !master.isRamping) {
+        if isIdleIgnoringHold || holding { insertLimiterIfWanted() }
+    }
+
+    /// Before each block while the limiter is wanted: in at once when the master gain is silent
+    /// (a start, the end of a pause or a fade); else a 10 ms dip to silence, after which it goes
+    /// in and the gain comes back. A pause or a fade already under way brings the silence itself.
+    private func pursueLimiter() {
+        guard limiterWanted, limiter == nil else { return }
+        if master.value == 0 {
             insertLimiterIfWanted()
         } else if master.completion == .none {
-            let target = master.isRamping ? 1.0 : master.value
-            limiterResumeLevel = target
+            limiterResumeLevel = master.isRamping ? master.target : master.value
             master.ramp(to: 0, frames: MasterGain.declickFrames, shape: .cosine, completion: .insertLimiter)
         }
-        // Otherwise a pause or a fade is under way: the limiter goes in when it reaches silence.
     }
 
     /// Where the master gain returns after the limiter's dip.
@@ -302,6 +308,7 @@ final class RenderEngine: @unchecked Sendable {
 
     private func renderBlock() {
         guard let activeID = active, let activeDeck = decks[activeID] else { return }
+        pursueLimiter()
         // Blocks end on report boundaries (positions every 50 ms of audio exactly) and where a
         // ramp ends, so decisions and fades land on exact frames.
         var frames = min(blockFrames, Int(max(1, Self.reportInterval - framesSinceReport)))

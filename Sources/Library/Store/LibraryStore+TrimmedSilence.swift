@@ -40,4 +40,17 @@ extension LibraryStore {
             try Double.fetchOne(db, sql: "SELECT seconds FROM trimmedSilence WHERE episodeId = ?", arguments: [episodeID]) ?? 0
         }
     }
+
+    /// Seconds saved per podcast id, for the podcasts that have any.
+    public func trimmedSilenceByPodcastID() throws(PlaybackError) -> [Int64: TimeInterval] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT episode.podcastId AS podcast, SUM(trimmedSilence.seconds) AS seconds FROM trimmedSilence
+                    JOIN episode ON episode.id = trimmedSilence.episodeId GROUP BY episode.podcastId
+                    """)
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["podcast"] as Int64, $0["seconds"] as Double) })
+        }
+    }
 }

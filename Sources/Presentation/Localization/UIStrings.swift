@@ -41,6 +41,8 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey
     case loudnessSession
     case loudnessGain
     case loudnessAdaptive
+    /// A podcast's time saved by silence trimming, on the Podcasts tab.
+    case silenceSaved
     // Controls.
     case controlPlay
     case controlPause

@@ -89,7 +89,7 @@ public final class LibraryController: Sendable {
 
     /// Fills the first tab from the library.
     func load() {
-        model.withLock { $0.reload(library.store, analytics: library.analytics) }
+        model.withLock { $0.reload(library.store, analytics: library.analytics, language: language) }
     }
 
     /// Stops what plays (an episode's place is saved), then waits until every update (the save
@@ -212,7 +212,7 @@ public final class LibraryController: Sendable {
             } else if model.episodesOf != nil {
                 model.episodesOf = nil
                 model.selection = 0
-                model.reload(library.store, analytics: library.analytics)
+                model.reload(library.store, analytics: library.analytics, language: language)
             }
             model.changed()
         }
@@ -226,7 +226,7 @@ public final class LibraryController: Sendable {
             model.search = nil
             model.selection = 0
             model.list = .initial
-            model.reload(library.store, analytics: library.analytics)
+            model.reload(library.store, analytics: library.analytics, language: language)
         }
         if model.withLock({ $0.tab == .diagnostics }) {
             Task { [library] in
@@ -247,7 +247,7 @@ public final class LibraryController: Sendable {
                 model.episodesOf = (entry, podcast.title)
                 model.selection = 0
                 model.list = .initial
-                model.reload(library.store, analytics: library.analytics)
+                model.reload(library.store, analytics: library.analytics, language: language)
             }
         case .station(let record):
             play(.play(PlayRequest(track: record.station.track)), episode: nil, operation: "playStation")
@@ -280,7 +280,7 @@ public final class LibraryController: Sendable {
                     throw PlaybackError(.streamUnavailable, underlying: "expected a name and an http(s) URL")
                 }
                 _ = try library.store.addStation(name: words.dropLast().joined(separator: " "), url: url)
-                model.reload(library.store, analytics: library.analytics)
+                model.reload(library.store, analytics: library.analytics, language: language)
             } catch {
                 Task { [library] in await library.analytics.record(error, operation: "addStation") }
                 model.alert = error
@@ -292,7 +292,7 @@ public final class LibraryController: Sendable {
                 do throws(PlaybackError) {
                     guard let url = URL(string: text.trimmingCharacters(in: .whitespaces)) else { throw PlaybackError(.invalidFeed) }
                     _ = try await library.podcasts.add(feedURL: url)  // records its own failures
-                    self.model.withLock { $0.reload(library.store, analytics: library.analytics) }
+                    self.model.withLock { $0.reload(library.store, analytics: library.analytics, language: language) }
                 } catch {
                     self.model.withLock {
                         $0.alert = error

@@ -17,10 +17,10 @@ typealias LibraryModel = LibraryViewModel<LibraryEntry>
 
 extension LibraryViewModel where Entry == LibraryEntry {
     /// Fills the current tab from the store; a failure is recorded in the analytics.
-    mutating func reload(_ store: LibraryStore, analytics: ErrorAnalytics?) {
+    mutating func reload(_ store: LibraryStore, analytics: ErrorAnalytics?, language: Language = .current) {
         let loaded: Result<[(LibraryRow, LibraryEntry)], PlaybackError>
         do throws(PlaybackError) {
-            loaded = .success(try rows(store))
+            loaded = .success(try rows(store, language: language))
         } catch {
             loaded = .failure(error)
             if let analytics { Task { await analytics.record(error, operation: "loadLibrary") } }
@@ -28,7 +28,7 @@ extension LibraryViewModel where Entry == LibraryEntry {
         reload(loaded)
     }
 
-    private func rows(_ store: LibraryStore) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
+    private func rows(_ store: LibraryStore, language: Language) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
         switch tab {
         case .stations:
             return try store.stations().map { (LibraryRow(title: $0.name, detail: $0.genre), .station($0)) }
@@ -41,7 +41,15 @@ extension LibraryViewModel where Entry == LibraryEntry {
                     return (LibraryRow(title: episode.title, detail: detail), .episode(episode))
                 }
             }
-            return try store.podcasts().map { (LibraryRow(title: $0.title, detail: "\($0.unplayedCount)/\($0.episodeCount)"), .podcast($0)) }
+            // Unplayed of all episodes, and the time silence trimming has saved in them.
+            let saved = try store.trimmedSilenceByPodcastID()
+            return try store.podcasts().map { podcast in
+                var detail = "\(podcast.unplayedCount)/\(podcast.episodeCount)"
+                if let seconds = saved[podcast.id], seconds >= 1 {
+                    detail += "  " + Texts.format(UIString.silenceSaved, in: language, TimeText.clock(seconds))
+                }
+                return (LibraryRow(title: podcast.title, detail: detail), .podcast(podcast))
+            }
         case .sessions:
             return try store.sessions().map { (LibraryRow(title: $0.name, detail: "\($0.stageCount)"), .session($0)) }
         case .diagnostics:
