@@ -16,6 +16,7 @@ public final class MPRISBridge: Sendable {
         var speed = PlaybackSpeed.normal
         /// The sleep timer, the player's time it was told at and when that was, for its countdown.
         var sleep: (timer: SleepTimer, now: PlayerTime, received: Date)?
+        var loudness: (levelling: LoudnessLevelling, gain: Double?)?
         /// A seek was asked for: the next position is announced with Seeked.
         var seekPending = false
     }
@@ -67,8 +68,10 @@ public final class MPRISBridge: Sendable {
                 }
             case .notice(.metadata(let metadata), _):
                 seen.metadata = metadata
-            case .notice, .loudness:
+            case .notice:
                 break
+            case .loudness(let levelling, let gain, _):
+                seen.loudness = (levelling, gain)
             case .volume(let volume, _):
                 seen.volume = volume
             case .speed(let speed, _):
@@ -79,7 +82,8 @@ public final class MPRISBridge: Sendable {
             let sleepIn = seen.sleep.flatMap { sleep in sleep.timer.remaining(at: sleep.now + Date().timeIntervalSince(sleep.received)) }
             let state = MPRISState(
                 state: seen.state, metadata: seen.metadata, position: seen.position, duration: seen.duration,
-                artFile: seen.metadata?.artworkFile, volume: seen.volume, sleepIn: sleepIn, speed: seen.speed)
+                artFile: seen.metadata?.artworkFile, volume: seen.volume, sleepIn: sleepIn, speed: seen.speed,
+                loudness: seen.loudness)
             return (state, seeked)
         }
         service.update(state)

@@ -39,13 +39,21 @@ public struct MPRISState: Sendable, Equatable {
     /// Whole seconds until the sleep timer runs out (`tonearm:sleepIn` in Metadata); nil without
     /// a countdown.
     public var sleepIn: Int64?
+    /// Loudness levelling while it is on (`tonearm:loudness` in Metadata): "track -4.2 dB",
+    /// "session +1.0 dB", "track adaptive".
+    public var loudness: String?
 
     public static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
     public init(
         state: PlayerState, metadata: NowPlayingMetadata? = nil, position: Double? = nil, duration: Double? = nil, artFile: URL? = nil,
-        volume: Volume = .full, sleepIn: TimeInterval? = nil, speed: PlaybackSpeed = .normal
+        volume: Volume = .full, sleepIn: TimeInterval? = nil, speed: PlaybackSpeed = .normal,
+        loudness: (levelling: LoudnessLevelling, gain: Double?)? = nil
     ) {
+        if let loudness, loudness.levelling.isOn {
+            let figure = loudness.gain.map { String(format: "%+.1f dB", $0) } ?? "adaptive"
+            self.loudness = "\(loudness.levelling.mode.rawValue) \(figure)"
+        }
         self.rate = speed.rate(for: state.currentTrack)
         self.volume = volume.level
         self.sleepIn = sleepIn.map { Int64($0.rounded(.up)) }
@@ -99,6 +107,7 @@ public struct MPRISState: Sendable, Equatable {
         if status != old.status { names.append("PlaybackStatus") }
         if trackID != old.trackID || title != old.title || artist != old.artist || album != old.album || artURL != old.artURL
             || lengthMicroseconds != old.lengthMicroseconds || url != old.url || sleepIn != old.sleepIn
+            || loudness != old.loudness
         {
             names.append("Metadata")
         }

@@ -68,4 +68,18 @@ struct LoudnessCommandTests {
         try terminal.send("q")
         #expect(try terminal.waitFor(timeout: 15) { _ in (try? terminal.paneIsDead()) == true }.matched)
     }
+
+    /// Desktop widgets read the levelling from the MPRIS metadata (`tonearm:loudness`).
+    @Test func playerctlReadsTheLevelling() throws {
+        let bus = try DBusSession()
+        let (dir, file) = try PlaybackCommandTests.tone(seconds: 30)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tonearm = try MPRISTests.Running(["play", file.path, "--output", "null", "--loudness", "track"], bus: bus.address)
+        defer { tonearm.end() }
+        #expect(try bus.wait(for: ["-p", "tonearm", "status"], timeout: 20) { $0 == "Playing" }.matched, "stderr: \(tonearm.stderr)")
+        let read = try bus.wait(for: ["-p", "tonearm", "metadata", "tonearm:loudness"], timeout: 10) {
+            $0.range(of: #"^track [-+]\d+\.\d dB$"#, options: .regularExpression) != nil
+        }
+        #expect(read.matched, "tonearm:loudness \(read.out)")
+    }
 }

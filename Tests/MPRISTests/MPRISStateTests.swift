@@ -71,4 +71,15 @@ struct MPRISStateTests {
         #expect(MPRISService.Command.setVolume(0.5).playerCommand(currentTrack: nil) == .volume(.to(Volume(0.5))))
         #expect(MPRISService.Command.setVolume(9).playerCommand(currentTrack: nil) == .volume(.to(Volume(1.5))))
     }
+
+    @Test func levellingIsInTheMetadataWhileOn() {
+        let playing = PlayerState.playing(track: Self.file)
+        #expect(MPRISState(state: playing, loudness: (LoudnessLevelling(mode: .track), -4.25)).loudness == "track -4.2 dB")
+        #expect(MPRISState(state: playing, loudness: (LoudnessLevelling(mode: .session), 1)).loudness == "session +1.0 dB")
+        #expect(MPRISState(state: playing, loudness: (LoudnessLevelling(mode: .track), nil)).loudness == "track adaptive")
+        #expect(MPRISState(state: playing, loudness: (.off, nil)).loudness == nil)
+        let before = MPRISState(state: playing, loudness: (LoudnessLevelling(mode: .track), -4))
+        let after = MPRISState(state: playing, loudness: (LoudnessLevelling(mode: .track), -2))
+        #expect(after.changedProperties(since: before) == ["Metadata"])
+    }
 }

@@ -89,7 +89,7 @@ def bench_loudness(tonearm, work, runs, table):
         ours, peer = min(walls["tonearm"]), min(walls["ffmpeg"])
         say(f"  B11 {name}: tonearm {ours:.2f} s, ffmpeg ebur128 {peer:.2f} s (best of {runs})")
         label = f"B11 loudness of a 60-min episode ({name}), wall"
-        table.absolute(label, B.fmt_s(ours), ours, 2.0, "< 2 s")
+        table.absolute(label, B.fmt_s(ours), ours, 2.0, "2 s")
         table.add(label, B.fmt_s(ours), "ffmpeg ebur128", B.fmt_s(peer), ours / max(peer, 1e-6))
 
 
