@@ -6,7 +6,9 @@ import Testing
 
 /// One deck's levelling gain: fixed from a known loudness, adaptive from the short-term loudness
 /// otherwise, slowly and within its range.
-@Suite("Deck levelling")
+/// `.blocking`: each test meters tens of seconds of audio, which must not hold the threads the
+/// other suites' actors run on.
+@Suite("Deck levelling", .blocking)
 struct DeckLevelTests {
     private let live = Track(id: "live", url: URL(string: "http://radio.example/live")!, kind: .liveStream)
     private let file = Track(id: "file", url: URL(fileURLWithPath: "/music/a.flac"), kind: .file)

@@ -5,8 +5,9 @@ import Testing
 
 @testable import AudioEngine
 
-/// A file's integrated loudness, measured by Tonearm and checked against FFmpeg's own meter.
-@Suite("File loudness", .blocking)
+/// A file's integrated loudness, measured by Tonearm and checked against FFmpeg's own meter. One
+/// test at a time: a measurement takes every core.
+@Suite("File loudness", .serialized, .blocking)
 struct FileLoudnessTests {
     @Test func theMeasurementAgreesWithFFmpeg() throws {
         let fixtures = try AudioFixtures()

@@ -58,8 +58,10 @@ struct LoopedStageRenderTests {
             firstStageDurations: durations)
     }
 
-    /// The first frame (from `start`) whose numbers differ from `expected`.
+    /// The first frame (from `start`) whose numbers differ from `expected`; a render shorter than
+    /// `end` is a mismatch too (never an out-of-range read that would end the whole test run).
     static func firstMismatch(_ r: Rendered, from start: Int, to end: Int, _ expected: (Int) -> (Int, Int)) -> String? {
+        guard end <= min(r.left.count, r.right.count) else { return "the render has \(r.left.count) frames, fewer than \(end)" }
         for i in start..<end {
             let got = (CountingWAV.number(r.left[i]), CountingWAV.number(r.right[i]))
             if got != expected(i) { return "frame \(i): \(got), expected \(expected(i))" }

@@ -7,7 +7,9 @@ import Testing
 @testable import AudioEngine
 
 /// Loudness levelling measured in what the engine writes, by FFmpeg's own EBU R128 meter.
-@Suite("Loudness levelling in the rendered mix", .blocking)
+/// One render at a time: each is seconds of CPU in a debug build, and the real-time suites running
+/// beside them must keep their cores.
+@Suite("Loudness levelling in the rendered mix", .serialized, .blocking)
 struct LoudnessRenderTests {
     private func render(
         _ tracks: [Track], loudness: LoudnessLevelling, volume: Volume = .full, fixtures: AudioFixtures, name: String,
