@@ -157,6 +157,26 @@ final class EngineHarness: @unchecked Sendable {
     }
 
     func shutdown() { engine.shutdown() }
+
+    /// Plays a steady 0.8 tone on deck A, sends `commands` when it reaches `at` seconds and
+    /// renders on to `until`: the frame the commands landed on (nil when a report never came).
+    func changeMidTone(at: Double, send commands: [EngineCommand], until: Double) -> Int? {
+        _ = load(.a, left: 0.8, right: 0.8, seconds: 5)
+        acknowledgeLoads(1)
+        engine.enqueue(.start(.a))
+        guard let reached = run(until: { if case .position(_, let p, _) = $0 { p >= at } else { false } }) else {
+            Issue.record("no position report at \(at) s")
+            return nil
+        }
+        commands.forEach(engine.enqueue)
+        engine.acknowledge(reached.1)
+        guard let later = run(until: { if case .position(_, let p, _) = $0 { p >= until } else { false } }) else {
+            Issue.record("no position report at \(until) s")
+            return nil
+        }
+        engine.acknowledge(later.1)
+        return Int(reached.0.audioTime * 48_000)
+    }
 }
 
 /// Largest |x[n+1] - 2x[n] + x[n-1]|: a click shows up as a large second difference even where

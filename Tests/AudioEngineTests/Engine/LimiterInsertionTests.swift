@@ -11,21 +11,7 @@ struct LimiterInsertionTests {
     @Test func turningLevellingOnMidTrackDipsWithoutAClick() throws {
         let h = EngineHarness()
         defer { h.shutdown() }
-        _ = h.load(.a, left: 0.8, right: 0.8, seconds: 5)
-        h.acknowledgeLoads(1)
-        h.engine.enqueue(.start(.a))
-        guard let at = h.run(until: { if case .position(_, let p, _) = $0 { p >= 0.5 } else { false } }) else {
-            Issue.record("no position report")
-            return
-        }
-        let frame = Int(at.0.audioTime * 48_000)
-        h.engine.enqueue(.setLoudness(LoudnessLevelling(mode: .track)))
-        h.engine.acknowledge(at.1)
-        guard let later = h.run(until: { if case .position(_, let p, _) = $0 { p >= 0.8 } else { false } }) else {
-            Issue.record("no position report after the change")
-            return
-        }
-        h.engine.acknowledge(later.1)
+        guard let frame = h.changeMidTone(at: 0.5, send: [.setLoudness(LoudnessLevelling(mode: .track))], until: 0.8) else { return }
         let left = h.sink.left
         #expect(abs(left[frame - 1] - 0.8) < 1e-6)
         // Down to silence within 10 ms, through the limiter's empty delay line, back up in 10 ms.
