@@ -35,45 +35,59 @@ final class TruePeakLimiter {
     static let releaseSeconds = 0.08
 
     private static let channels = AudioFormat.channelCount
-    /// Interpolation weights at 1/8 ... 7/8 between sample k and k+1, for samples k-7...k+8.
-    private static let weights: [[Float]] = (1...7).map { step in
-        let phase = Double(step) / 8
-        let half = Double(taps / 2)
-        return (-(taps / 2 - 1)...(taps / 2)).map { t in
-            let u = phase - Double(t)
-            let sinc = sin(.pi * u) / (.pi * u)
-            let window = 0.5 * (1 + cos(.pi * u / (half + 0.5)))  // Hann, wide enough to keep every tap
-            return Float(sinc * window)
-        }
-    }
+    private static let phases = 7
 
-    /// Raw input, by frame, long enough for the interpolator and the delay line.
-    private var history: [Float]
+    // The buffers are raw memory: this runs for every frame of the mix, and even a debug build
+    // must keep up with real time.
+
+    /// Interpolation weights at 1/8 ... 7/8 between sample k and k+1, for samples k-7...k+8,
+    /// phase after phase.
+    private let weights: UnsafeMutablePointer<Float>
+    /// Raw input, interleaved, written twice (at `slot` and `slot + historyFrames`) so the frames
+    /// before the newest are always one contiguous run.
+    private let history: UnsafeMutablePointer<Float>
     private let historyFrames: Int
-    /// Frames pushed, counted from `historyFrames` so every index the interpolator reaches back to
-    /// is positive (and reads the initial silence).
-    private var written: Int
+    /// Frames pushed.
+    private var written = 0
     /// The gain each sample needs, by frame (ring of lookAheadFrames + 1).
-    private var needs: [Float]
+    private let needs: UnsafeMutablePointer<Float>
     /// Peak of the interval before the newest complete one (shared by two samples' needs).
     private var previousIntervalPeak: Float = 0
     /// Released minimum gains, by frame (ring), and their running sum for the average.
-    private var released: [Float]
+    private let released: UnsafeMutablePointer<Float>
     private var releasedSum: Double
     private var releaseState: Float = 1
     private let releaseStep: Float
-    /// Gain reduction applied so far, deepest, dB (for logs and tests).
-    private(set) var deepestReduction: Float = 0
+    private static let ringCount = lookAheadFrames + 1
 
     init(ceilingDecibels: Double) {
         ceiling = Float(pow(10, (ceilingDecibels - 0.5) / 20))
         historyFrames = Self.latencyFrames + Self.taps
-        history = [Float](repeating: 0, count: historyFrames * Self.channels)
-        written = historyFrames
-        needs = [Float](repeating: 1, count: Self.lookAheadFrames + 1)
-        released = [Float](repeating: 1, count: Self.lookAheadFrames + 1)
-        releasedSum = Double(Self.lookAheadFrames + 1)
+        history = .allocate(capacity: 2 * historyFrames * Self.channels)
+        history.initialize(repeating: 0, count: 2 * historyFrames * Self.channels)
+        weights = .allocate(capacity: Self.phases * Self.taps)
+        let half = Double(Self.taps / 2)
+        for step in 1...Self.phases {
+            for (index, t) in (-(Self.taps / 2 - 1)...(Self.taps / 2)).enumerated() {
+                let u = Double(step) / 8 - Double(t)
+                let sinc = sin(.pi * u) / (.pi * u)
+                let window = 0.5 * (1 + cos(.pi * u / (half + 0.5)))  // Hann, wide enough to keep every tap
+                (weights + (step - 1) * Self.taps + index).initialize(to: Float(sinc * window))
+            }
+        }
+        needs = .allocate(capacity: Self.ringCount)
+        needs.initialize(repeating: 1, count: Self.ringCount)
+        released = .allocate(capacity: Self.ringCount)
+        released.initialize(repeating: 1, count: Self.ringCount)
+        releasedSum = Double(Self.ringCount)
         releaseStep = Float(1 - exp(-1 / (Self.releaseSeconds * Double(AudioFormat.sampleRate))))
+    }
+
+    deinit {
+        history.deallocate()
+        weights.deallocate()
+        needs.deallocate()
+        released.deallocate()
     }
 
     /// Limits `frames` frames in place; what comes out is `latencyFrames` behind what went in.
@@ -95,49 +109,49 @@ final class TruePeakLimiter {
         }
     }
 
-    private func sample(_ frame: Int, _ channel: Int) -> Float {
-        history[(frame % historyFrames) * Self.channels + channel]
-    }
-
     @inline(__always)
     private func push(left: Float, right: Float) -> (left: Float, right: Float) {
         let n = written
-        let slot = (n % historyFrames) * Self.channels
-        history[slot] = left
-        history[slot + 1] = right
         written += 1
+        let slot = n % historyFrames
+        history[slot * Self.channels] = left
+        history[slot * Self.channels + 1] = right
+        history[(slot + historyFrames) * Self.channels] = left
+        history[(slot + historyFrames) * Self.channels + 1] = right
+        // `newest` is frame n; frame n - k is `newest - k * channels`.
+        let newest = history + (slot + historyFrames) * Self.channels
 
-        // The newest interval whose interpolation taps are all in: (j, j+1) with j = n - taps/2.
-        let j = n - Self.interpolationFrames
-        let first = j - (Self.taps / 2 - 1)
+        // The newest interval whose interpolation taps are all in: (j, j+1) with j = n - taps/2;
+        // its taps are frames j-7 ... j+8 = n-15 ... n.
+        let firstTap = newest - (Self.taps - 1) * Self.channels
         var intervalPeak: Float = 0
         for channel in 0..<Self.channels {
-            for phase in Self.weights {
+            for phase in 0..<Self.phases {
+                let w = weights + phase * Self.taps
                 var value: Float = 0
-                for t in 0..<Self.taps { value += phase[t] * sample(first + t, channel) }
+                for t in 0..<Self.taps { value += w[t] * firstTap[t * Self.channels + channel] }
                 intervalPeak = max(intervalPeak, abs(value))
             }
         }
         // Sample j needs to keep itself and both intervals around it under the ceiling.
-        let samplePeak = max(abs(sample(j, 0)), abs(sample(j, 1)))
+        let sampleJ = newest - Self.interpolationFrames * Self.channels
+        let samplePeak = max(abs(sampleJ[0]), abs(sampleJ[1]))
         let peak = max(samplePeak, intervalPeak, previousIntervalPeak)
         previousIntervalPeak = intervalPeak
-        let need: Float = peak > ceiling ? ceiling / peak : 1
-        needs[j % needs.count] = need
+        needs[n % Self.ringCount] = peak > ceiling ? ceiling / peak : 1
 
         // Minimum need over the look-ahead (sample j back to j - L), released slowly upwards.
         var minimum: Float = 1
-        for value in needs { minimum = min(minimum, value) }
+        for index in 0..<Self.ringCount { minimum = min(minimum, needs[index]) }
         releaseState = min(minimum, releaseState + (1 - releaseState) * releaseStep)
-        let ringSlot = n % released.count
+        let ringSlot = n % Self.ringCount
         releasedSum += Double(releaseState) - Double(released[ringSlot])
         released[ringSlot] = releaseState
-        let gain = Float(releasedSum / Double(released.count))
-        if gain < 1 { deepestReduction = min(deepestReduction, 20 * log10(gain)) }
+        let gain = Float(releasedSum / Double(Self.ringCount))
 
         // Out goes sample j - L, under the average of the last L + 1 released minimums, each of
         // which covered it (silence until the first sample has gone through).
-        let outFrame = j - Self.lookAheadFrames
-        return (sample(outFrame, 0) * gain, sample(outFrame, 1) * gain)
+        let out = newest - Self.latencyFrames * Self.channels
+        return (out[0] * gain, out[1] * gain)
     }
 }
