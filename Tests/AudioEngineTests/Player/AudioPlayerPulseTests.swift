@@ -9,6 +9,12 @@ import Testing
 /// records, the server dying and coming back, the device disappearing.
 @Suite("AudioPlayer through PulseAudio", .blocking)
 struct AudioPlayerPulseTests {
+    /// How long a wait may last before the awaited event counts as never coming. Each wait returns
+    /// as soon as its event arrives; the bound is generous because these suites start with the
+    /// whole test run, whose first half-minute keeps both cores busy (fixtures encoded, daemons and
+    /// servers started), and real-time playback can take that long to reach its first second.
+    static let patience: Double = 60
+
     @Test func playsToPulseAudioWithTheExpectedLength() async throws {
         let daemon = try PulseAudioDaemon()
         defer { daemon.stop() }
@@ -21,7 +27,7 @@ struct AudioPlayerPulseTests {
         player.record(into: log)
         try await player.start()
         try await player.play(PlayRequest(track: track(file)))
-        #expect(await log.wait(timeout: 30, reached(.finished)))
+        #expect(await log.wait(timeout: Self.patience, reached(.finished)))
         await player.shutdown()
         try await Task.sleep(for: .milliseconds(300))
         daemon.stopRecording()
@@ -53,18 +59,18 @@ struct AudioPlayerPulseTests {
         player.record(into: log)
         try await player.start()
         try await player.play(PlayRequest(track: track(file)))
-        #expect(await log.wait(timeout: 20) { updates in
+        #expect(await log.wait(timeout: Self.patience) { updates in
             updates.contains { if case .position(let p, _, _) = $0 { p >= 1 } else { false } }
         })
         daemon.kill()
         // Held, visibly: reconnecting with the output-lost cause, never a silent "playing".
-        #expect(await log.wait(timeout: 20) { updates in
+        #expect(await log.wait(timeout: Self.patience) { updates in
             updates.contains { if case .state(.reconnecting(_, _, _, _, let cause), _, _) = $0 { cause.code == .audioOutputLost } else { false } }
         })
         let heldAt = await player.state
         #expect(heldAt.name == .reconnecting)
         try daemon.restart()
-        #expect(await log.wait(timeout: 30) { updates in
+        #expect(await log.wait(timeout: Self.patience) { updates in
             guard let i = updates.lastIndex(where: { if case .state(let s, _, _) = $0 { s.name == .reconnecting } else { false } }) else { return false }
             return updates[i...].contains { if case .state(let s, _, _) = $0 { s.name == .playing } else { false } }
         }, "playback did not resume after the server came back")
@@ -72,7 +78,7 @@ struct AudioPlayerPulseTests {
             if case .notice(.recovered(let e, .automaticRetry), _) = $0 { e.code == .audioOutputLost } else { false }
         }
         #expect(recovered)
-        #expect(await log.wait(timeout: 30, reached(.finished)))
+        #expect(await log.wait(timeout: Self.patience, reached(.finished)))
         await player.shutdown()
         #expect(!(await log.stateNames.contains(.failed)))
     }
@@ -88,11 +94,11 @@ struct AudioPlayerPulseTests {
         player.record(into: log)
         try await player.start()
         try await player.play(PlayRequest(track: track(file)))
-        #expect(await log.wait(timeout: 20) { updates in
+        #expect(await log.wait(timeout: Self.patience) { updates in
             updates.contains { if case .position(let p, _, _) = $0 { p >= 0.5 } else { false } }
         })
         try daemon.unloadModule(module)
-        #expect(await log.wait(timeout: 20, reached(.paused)), "unplugging the device did not pause")
+        #expect(await log.wait(timeout: Self.patience, reached(.paused)), "unplugging the device did not pause")
         let told = await log.updates.contains { if case .notice(.routeChanged(.deviceRemoved), _) = $0 { true } else { false } }
         #expect(told)
         await player.shutdown()
