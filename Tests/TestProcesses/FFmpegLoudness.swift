@@ -9,14 +9,17 @@ public struct FFmpegLoudness: Sendable, CustomStringConvertible {
     public var description: String { "\(integrated) LUFS, \(truePeak) dBTP" }
 
     /// Measures `file` (any format ffmpeg reads), optionally only `seconds` from `start`.
-    public static func measure(_ file: URL, from start: Double? = nil, seconds: Double? = nil) throws -> FFmpegLoudness {
+    /// `truePeak: false` skips the 4x true-peak meter, the costly half (`truePeak` is then -inf).
+    public static func measure(_ file: URL, from start: Double? = nil, seconds: Double? = nil, truePeak: Bool = true) throws
+        -> FFmpegLoudness
+    {
         guard let executable = AudioFixtures.ffmpegExecutable else {
             throw AudioFixtures.Failure(description: "The `ffmpeg` tool is not installed: `apt-get install ffmpeg`.")
         }
         var arguments = ["-nostdin", "-hide_banner", "-nostats"]
         if let start { arguments += ["-ss", String(start)] }
         if let seconds { arguments += ["-t", String(seconds)] }
-        arguments += ["-i", file.path, "-af", "ebur128=peak=true:framelog=verbose", "-f", "null", "-"]
+        arguments += ["-i", file.path, "-af", "ebur128=\(truePeak ? "peak=true:" : "")framelog=verbose", "-f", "null", "-"]
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -34,7 +37,7 @@ public struct FFmpegLoudness: Sendable, CustomStringConvertible {
                 .first { $0.hasPrefix(label) }
                 .flatMap { Double($0.dropFirst(label.count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") }
         }
-        guard process.terminationStatus == 0, let integrated = last("I:"), let peak = last("Peak:") else {
+        guard process.terminationStatus == 0, let integrated = last("I:"), let peak = last("Peak:") ?? (truePeak ? nil : -.infinity) else {
             throw AudioFixtures.Failure(description: "ffmpeg ebur128 failed on \(file.lastPathComponent): \(text.suffix(500))")
         }
         return FFmpegLoudness(integrated: integrated, truePeak: peak)

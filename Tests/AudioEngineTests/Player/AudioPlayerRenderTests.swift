@@ -66,7 +66,8 @@ struct AudioPlayerRenderTests {
             player.record(into: log)
             try await player.start()
             try await player.play(PlayRequest(track: Track(id: url.lastPathComponent, url: url, kind: .file)))
-            let ended = await log.wait(timeout: 20) { updates in
+            // A bound, not a pace: it returns on the end; the run's opening seconds keep both cores busy.
+            let ended = await log.wait(timeout: 60) { updates in
                 updates.contains { if case .state(let s, _, _) = $0 { s.name == .finished || s.name == .failed } else { false } }
             }
             await player.shutdown()

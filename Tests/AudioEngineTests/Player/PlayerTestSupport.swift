@@ -69,7 +69,7 @@ extension AudioPlayer {
 extension AudioPlayer {
     /// Renders `request` (the player must not have started) until `finished`, expecting it within
     /// `timeout` seconds, shuts the player down and returns every update it published.
-    func renderToTheEnd(_ request: PlayRequest, timeout: Double = 30) async throws -> UpdateLog {
+    func renderToTheEnd(_ request: PlayRequest, timeout: Double = 60) async throws -> UpdateLog {
         let log = UpdateLog()
         record(into: log)
         try start()
