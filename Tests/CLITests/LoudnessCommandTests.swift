@@ -82,4 +82,23 @@ struct LoudnessCommandTests {
         }
         #expect(read.matched, "tonearm:loudness \(read.out)")
     }
+
+    /// `tonearm loudness` measures a file as FFmpeg does, keeps the figure (the next run says so),
+    /// and reports a missing file without giving up on the others.
+    @Test func theLoudnessCommandMeasuresAndKeeps() throws {
+        let (dir, file) = try PlaybackCommandTests.tone(seconds: 5)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let reference = try FFmpegLoudness.measure(file).integrated
+        let data = dir.appendingPathComponent("data")
+        let first = try CLITests.run(["loudness", file.path, "--json"], dataHome: data)
+        #expect(first.status == 0, "stderr: \(first.err)")
+        let lines = try #require(try JSONSerialization.jsonObject(with: Data(first.out.utf8)) as? [[String: Any]])
+        let lufs = try #require(lines.first?["lufs"] as? Double)
+        #expect(abs(lufs - reference) <= 0.2, "Tonearm \(lufs), FFmpeg \(reference)")
+        #expect(lines.first?["kept"] as? Bool == false)
+        let again = try CLITests.run(["loudness", dir.appendingPathComponent("missing.flac").path, file.path], dataHome: data)
+        #expect(again.status == 1)
+        #expect(again.err.contains("missing.flac"), "stderr: \(again.err)")
+        #expect(again.out.contains("measured, kept"), "stdout: \(again.out)")
+    }
 }

@@ -16,8 +16,9 @@ final class DeckLevel {
     private let sessionLoudness: Loudness?
     /// The gain in dB the deck is gliding to, or sits at.
     private(set) var targetDecibels: Double = 0
-    /// Short-term and integrated meter of the deck's audio before any gain.
-    private let meter = LoudnessMeter(measure: .shortTermAndIntegrated)
+    /// Short-term and integrated meter of the deck's audio before any gain; made on the first
+    /// frame metered, so a deck played with levelling off never allocates one.
+    private lazy var meter = LoudnessMeter(measure: .shortTermAndIntegrated)
     private var framesSinceAdjustment: Int64 = 0
     /// Every frame of the track since its start went through the meter (no seek, no resume).
     private(set) var heardFromStart: Bool
@@ -47,7 +48,7 @@ final class DeckLevel {
     var isKnown: Bool { levelling.gain(track: loudness, session: sessionLoudness) != nil }
 
     /// Integrated loudness of what went through the meter, LUFS.
-    var heardIntegrated: Double? { meter.integrated }
+    var heardIntegrated: Double? { heardFromStart ? meter.integrated : nil }
 
     func setLevelling(_ levelling: LoudnessLevelling) {
         self.levelling = levelling

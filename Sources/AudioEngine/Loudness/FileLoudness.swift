@@ -62,8 +62,8 @@ public enum FileLoudness {
 
     /// The first error of the parts.
     private final class Failures: Sendable {
-        private let errors = Mutex<[PlaybackError]>([])
-        func record(_ error: PlaybackError) { errors.withLock { $0.append(error) } }
-        var first: PlaybackError? { errors.withLock { $0.first } }
+        private let error = Mutex<PlaybackError?>(nil)
+        func record(_ error: PlaybackError) { self.error.withLock { $0 = $0 ?? error } }
+        var first: PlaybackError? { error.withLock { $0 } }
     }
 }

@@ -293,15 +293,24 @@ public actor AudioPlayer {
         continuation.yield(.loudness(levelling, trackGain: gain, audioTime: audioTime))
     }
 
-    /// The loader found a track's loudness (kept or tagged), or a measurement finished.
-    private func learned(_ loudness: Loudness, of track: Track, measured: Bool) {
+    /// How a track's loudness became known.
+    private enum Learned {
+        /// Kept or tagged, found by the loader: its deck starts with it.
+        case found
+        /// Measured by the loader before the deck was made (rendering): kept; the deck has it.
+        case measuredBeforeTheDeck
+        /// Measured in the background while the deck plays: kept, and the deck glides to it.
+        case measuredWhilePlaying
+    }
+
+    private func learned(_ loudness: Loudness, of track: Track, _ how: Learned) {
         knownLoudness[track.id] = loudness
         measuring.remove(track.id)
-        if measured {
+        if how != .found {
             log.loudness(loudness, of: track)
-            engine.enqueue(.trackLoudness(trackID: track.id, loudness))
             options.loudnessStore?.keep(loudness, of: track)
         }
+        if how == .measuredWhilePlaying { engine.enqueue(.trackLoudness(trackID: track.id, loudness)) }
         publishLoudness()
     }
 
@@ -317,7 +326,7 @@ public actor AudioPlayer {
             Thread.current.qualityOfService = .utility
             do throws(PlaybackError) {
                 guard let loudness = try FileLoudness.measure(track.url) else { return }
-                Task { await self?.learned(loudness, of: track, measured: true) }
+                Task { await self?.learned(loudness, of: track, .measuredWhilePlaying) }
             } catch {
                 log.loudnessNotMeasured(track, error: error)
             }
@@ -450,13 +459,13 @@ public actor AudioPlayer {
                 // rendering (nothing waits to hear it, and every frame gets its gain).
                 if track.loudness == nil, !track.isLive, let found = store?.loudness(of: track) ?? Loudness.fromTags(decoder.tags) {
                     track.loudness = found
-                    Task { await self?.learned(found, of: track, measured: false) }
+                    Task { await self?.learned(found, of: track, .found) }
                 } else if levelling, track.loudness == nil, track.url.isFileURL {
                     if realtime {
                         Task { await self?.measureInBackground(track) }
                     } else if let measured = try? FileLoudness.measure(track.url) {
                         track.loudness = measured
-                        Task { await self?.learned(measured, of: track, measured: true) }
+                        Task { await self?.learned(measured, of: track, .measuredBeforeTheDeck) }
                     }
                 }
                 let deck = Deck(node: node, loadID: id, track: track, decoder: decoder, startAt: from, lookaheadFrames: lookahead)

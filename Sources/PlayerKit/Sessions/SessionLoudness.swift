@@ -28,4 +28,14 @@ public enum SessionLoudness {
         }
         return PlayRequest(items: items, startPosition: request.startPosition) ?? request
     }
+
+    /// `replacement` ready for session levelling when `mode` is `session` and it plays several
+    /// items (a session, or files given together); as it is otherwise. Measures on a thread of
+    /// its own.
+    public static func prepared(
+        _ replacement: PlayerEvent.Replacement, mode: LoudnessMode, store: (any LoudnessStore)?
+    ) async -> PlayerEvent.Replacement {
+        guard mode == .session, case .play(let request) = replacement, request.items.count > 1 else { return replacement }
+        return .play(await BlockingAsync.onThread { prepare(request, store: store) })
+    }
 }

@@ -95,12 +95,7 @@ public struct CommandPlayback {
                 observer?(update)
             }
         }
-        var item = item
-        if configuration.loudness.mode == .session, case .play(let request) = item, request.items.count > 1 {
-            // Session levelling knows every stage before the first plays.
-            let store = services.loudnessStore
-            item = .play(await Task.detached { SessionLoudness.prepare(request, store: store) }.value)
-        }
+        let item = await SessionLoudness.prepared(item, mode: configuration.loudness.mode, store: services.loudnessStore)
         let session: PlaybackSession
         do throws(PlaybackError) {
             let notice: String?

@@ -329,12 +329,8 @@ public final class LibraryController: Sendable {
                 let player = try await self.player()
                 if await player.speed != speed { try await player.send(.setSpeed(.to(speed))) }
                 try await player.send(.setSilenceTrimming(SilenceTrimmingSetting.isOn(in: self.library.store, podcast: podcast)))
-                var replacement = replacement
-                if await player.loudness.mode == .session, case .play(let request) = replacement, request.items.count > 1 {
-                    // Session levelling knows every stage before the first plays.
-                    let store = LibraryLoudnessStore(store: self.library.store, logger: self.logger)
-                    replacement = .play(await Task.detached { SessionLoudness.prepare(request, store: store) }.value)
-                }
+                let replacement = await SessionLoudness.prepared(
+                    replacement, mode: await player.loudness.mode, store: LibraryLoudnessStore(store: self.library.store, logger: self.logger))
                 try await player.send(.replace(replacement))
             } catch {
                 self.fail(error, operation: operation)
