@@ -200,6 +200,36 @@ struct StreamFaultTests {
         await radio.shutdown()
     }
 
+    @Test func aSHOUTcastV1StationPlaysWithTitlesAndReconnectsAfterADrop() async throws {
+        let audio = try RadioFixtures.audio()
+        let metaint = 8192
+        // Only icy- headers, as SHOUTcast v1 sends them: no Content-Type, no HTTP version.
+        let head = Array("ICY 200 OK\r\nicy-notice1: This stream requires Winamp\r\nicy-name: Legacy FM\r\nicy-metaint: \(metaint)\r\n\r\n".utf8)
+        let server = try RawTCPServer { connection in
+            // The first connection is AsyncHTTPClient's, which refuses the status line.
+            if connection <= 2 {
+                // About 3 s of audio, then the server goes away.
+                return (head + RadioFixtures.icyBody(audio.prefix(metaint * 6), metaint: metaint, titles: ["Old Band - First"]), false)
+            }
+            return (head + RadioFixtures.icyBody(audio, metaint: metaint, titles: ["New Band - Second"]), true)
+        }
+        defer { server.stop() }
+        let radio = try await RadioHarness()
+        try await radio.playUntilPlaying(URL(string: server.baseURL + "/;")!)
+        #expect(await radio.waitUntil("the first title", timeout: 10) { radio.metadata.contains { $0.title == "First" } })
+        #expect(radio.metadata.first { $0.title == "First" }?.station == "Legacy FM")
+        let reconnecting = await radio.waitFor("reconnecting", timeout: 20) { $0.name == .reconnecting }
+        guard case .reconnecting(_, _, _, _, let cause)? = reconnecting else { return }
+        #expect(cause.code == .connectionLost)
+        await radio.waitFor("playing again", timeout: 20, fresh: true) { $0.name == .playing }
+        #expect(await radio.waitUntil("the second title", timeout: 10) { radio.metadata.contains { $0.title == "Second" } })
+        #expect(!radio.names.contains(.finished) && !radio.names.contains(.failed))
+        // One refused attempt through AsyncHTTPClient, then every request on the legacy path.
+        #expect(server.requestHeads.count == 3)
+        #expect(server.requestHeads.dropFirst().allSatisfy { $0.contains(" HTTP/1.0\r\n") })
+        await radio.shutdown()
+    }
+
     @Test func aCutInsideAnICYBlockIsADropThatReconnects() async throws {
         let counter = Counter()
         let audio = try RadioFixtures.audio()

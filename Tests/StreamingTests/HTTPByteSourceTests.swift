@@ -160,20 +160,67 @@ struct HTTPByteSourceTests {
         #expect(seconds > 25 && seconds <= 31, "\(seconds)")
     }
 
-    @Test("A legacy 'ICY 200 OK' status line fails with a clear typed error")
+    @Test("A SHOUTcast v1 server ('ICY 200 OK') plays: headers, titles and audio through the same demuxer")
     func icyStatusLine() async throws {
+        let audio = (0..<12_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let block = [UInt8(2)] + Array("StreamTitle='A - B';".utf8) + [UInt8](repeating: 0, count: 12)
+        let body = Array(audio[0..<8192]) + block + Array(audio[8192...])
         let server = try RawTCPServer(
-            response: Array("ICY 200 OK\r\nicy-name: Legacy\r\nContent-Type: audio/mpeg\r\n\r\n".utf8) + [UInt8](repeating: 0xFF, count: 4096))
+            response: Array("ICY 200 OK\r\nicy-name: Legacy\r\nicy-metaint: 8192\r\nContent-Type: audio/mpeg\r\n\r\n".utf8) + body)
         defer { server.stop() }
-        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
+        let titles = Locked<[String]>([])
+        let source = HTTPByteSource(
+            url: URL(string: "http://127.0.0.1:\(server.port)/;stream.mp3")!, endOfBodyIsEnd: true,
+            onMetadata: { metadata in titles.withLock { $0.append(metadata.title ?? "") } })
         defer { source.close() }
-        let error = await #expect(throws: PlaybackError.self) {
-            try await onThread { try readBytes(source, count: 1, timeout: 10) }
+        let bytes = try await onThread { try readBytes(source, count: 1 << 20, timeout: 10) }
+        #expect(bytes == audio)
+        #expect(titles.withLock { $0 } == ["A - B"])
+        #expect(source.stationInfo.name == "Legacy")
+        #expect(source.httpStatus == 200)
+        // AsyncHTTPClient's parser refused the status line once; the legacy path asked again.
+        #expect(server.requestHeads.count == 2)
+        let legacyHead = try #require(server.requestHeads.last)
+        #expect(legacyHead.hasPrefix("GET /;stream.mp3 HTTP/1.0\r\n"))
+        #expect(legacyHead.contains("Icy-MetaData: 1\r\n"))
+        #expect(legacyHead.contains("Host: 127.0.0.1:\(server.port)\r\n"))
+        #expect(legacyHead.contains("User-Agent: \(SharedHTTPClient.userAgent)\r\n"))
+
+        // The server is remembered: the next request goes to the legacy path directly.
+        let again = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/;stream.mp3")!, endOfBodyIsEnd: true)
+        defer { again.close() }
+        #expect(try await onThread { try readBytes(again, count: 1 << 20, timeout: 10) } == audio)
+        #expect(server.requestHeads.count == 3)
+    }
+
+    @Test("A SHOUTcast v1 live stream that ends has dropped, and a refusal is still typed")
+    func icyStatusLineFaults() async throws {
+        let live = try RawTCPServer(response: Array("ICY 200 OK\r\nicy-name: Legacy\r\n\r\n".utf8) + [UInt8](repeating: 0xFF, count: 4096))
+        defer { live.stop() }
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(live.port)/")!)
+        defer { source.close() }
+        let dropped = await #expect(throws: PlaybackError.self) {
+            try await onThread { try readBytes(source, count: 1 << 20, timeout: 10) }
         }
-        // AsyncHTTPClient's HTTP/1 parser (llhttp) rejects the status line: HTTPParserError.invalidConstant.
-        #expect(error?.code == .malformedData, "\(String(describing: error))")
-        #expect(error?.underlying?.contains("invalid constant") == true, "\(String(describing: error))")
-        #expect(error?.underlying?.contains("ICY 200 OK") == true, "\(String(describing: error))")
+        #expect(dropped?.code == .connectionLost, "\(String(describing: dropped))")
+
+        let refused = try RawTCPServer(response: Array("ICY 404 Resource Not Found\r\n\r\n".utf8))
+        defer { refused.stop() }
+        let missing = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(refused.port)/")!)
+        defer { missing.close() }
+        let error = await #expect(throws: PlaybackError.self) {
+            try await onThread { try readBytes(missing, count: 1, timeout: 10) }
+        }
+        #expect(error?.code == .httpNotFound, "\(String(describing: error))")
+
+        let garbage = try RawTCPServer(response: Array("SOMETHING ELSE\r\n\r\n".utf8))
+        defer { garbage.stop() }
+        let unreadable = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(garbage.port)/")!)
+        defer { unreadable.close() }
+        let malformed = await #expect(throws: PlaybackError.self) {
+            try await onThread { try readBytes(unreadable, count: 1, timeout: 10) }
+        }
+        #expect(malformed?.code == .malformedData, "\(String(describing: malformed))")
     }
 
     @Test("The end of a finite body is the end of the stream with endOfBodyIsEnd")

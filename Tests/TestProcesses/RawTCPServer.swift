@@ -6,7 +6,8 @@ import Synchronization
 /// for answers an HTTP library would refuse to send (an `ICY 200 OK` status line, a lying header).
 ///
 /// It waits for the end of the request head (an empty line), writes `response`, then closes the
-/// connection, or with `keepOpen` holds it open and silent until `stop()`.
+/// connection, or with `keepOpen` holds it open and silent until `stop()`. With `answer`, each
+/// connection (numbered from 1) gets its own response: a server that drops and comes back.
 ///
 /// SwiftNIO owns every socket: the listener and each connection are closed exactly once, by their
 /// channel, and `stop()` returns only after the event loop has closed them all. A hand-written
@@ -16,13 +17,33 @@ public final class RawTCPServer: Sendable {
     public var port: Int { server.port }
     public var baseURL: String { "http://127.0.0.1:\(port)" }
     private let server: LoopbackNIOServer
+    private let log: RequestLog
 
-    public init(response: [UInt8], keepOpen: Bool = false) throws {
+    /// The request heads received so far, as text, in order.
+    public var requestHeads: [String] { log.heads.withLock { $0 } }
+
+    public convenience init(response: [UInt8], keepOpen: Bool = false) throws {
+        try self.init { _ in (response, keepOpen) }
+    }
+
+    public init(answer: @escaping @Sendable (_ connection: Int) -> (response: [UInt8], keepOpen: Bool)) throws {
+        let log = RequestLog()
+        self.log = log
         server = try LoopbackNIOServer { channel in
             channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(Answer(response: response, keepOpen: keepOpen))
+                let number = log.connections.withLock { count in
+                    count += 1
+                    return count
+                }
+                let (response, keepOpen) = answer(number)
+                try channel.pipeline.syncOperations.addHandler(Answer(response: response, keepOpen: keepOpen, log: log))
             }
         }
+    }
+
+    private final class RequestLog: Sendable {
+        let heads = Mutex<[String]>([])
+        let connections = Mutex(0)
     }
 
     /// Closes the listener and every connection, and waits until they are closed. Idempotent.
@@ -35,12 +56,14 @@ public final class RawTCPServer: Sendable {
 
         private let response: [UInt8]
         private let keepOpen: Bool
+        private let log: RequestLog
         /// The request bytes so far, or nil once answered (later bytes are ignored).
         private let head = Mutex<[UInt8]?>([])
 
-        init(response: [UInt8], keepOpen: Bool) {
+        init(response: [UInt8], keepOpen: Bool, log: RequestLog) {
             self.response = response
             self.keepOpen = keepOpen
+            self.log = log
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -52,6 +75,7 @@ public final class RawTCPServer: Sendable {
                     head = received
                     return false
                 }
+                log.heads.withLock { $0.append(String(decoding: received, as: UTF8.self)) }
                 head = nil
                 return true
             }

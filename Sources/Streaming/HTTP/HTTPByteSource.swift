@@ -22,6 +22,10 @@ import PlayerCore
 /// `icy-metaint` enables demuxing, and each metadata block goes to `onMetadata`; the `icy-*`
 /// headers become `stationInfo`.
 ///
+/// SHOUTcast v1: a server whose answer begins `ICY 200 OK` (which AsyncHTTPClient's parser refuses)
+/// is asked again at once through `LegacyIcyRequest`, and remembered (`LegacyIcyServers`) so its
+/// reconnects go there directly; its answer reaches the same checks, demuxer and ring.
+///
 /// Ranges (episodes): with `startOffset` the request asks for `Range: bytes=N-`; the head's status,
 /// `Content-Length`, `Content-Range`, `Accept-Ranges` and `ETag` are kept in `responseInfo` (also
 /// for a refused status such as 416), so a resuming reader (`ResumableHTTPSource`) can check that
@@ -65,6 +69,10 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         case idle, connecting, streaming, ended, failed(PlaybackError), closed
     }
 
+    /// Which client carries the request: a report from the other one (AsyncHTTPClient failing
+    /// after the request moved to the legacy path) is stale and ignored.
+    private enum RequestPath { case client, legacy }
+
     private let condition = NSCondition()
     private var phase: Phase = .idle
     private var ring: ByteRing
@@ -72,6 +80,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     /// once they do (TCP backpressure reaches the server meanwhile).
     private var pending: (bytes: [UInt8], offset: Int, promise: EventLoopPromise<Void>)?
     private var task: HTTPClient.Task<Void>?
+    private var legacyRequest: LegacyIcyRequest?
+    private var path = RequestPath.client
     private var _stationInfo = IcyStationInfo(headers: [:])
     private var _contentType: String?
     private var _httpStatus: Int?
@@ -118,6 +128,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
 
     deinit {
         task?.cancel()
+        legacyRequest?.cancel()
     }
 
     // MARK: - Observed state
@@ -150,25 +161,42 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         }
         phase = .connecting
         connection.onAbandon { [weak self] cause in self?.abandon(cause) }
-        let delegate = BodyDelegate(source: self)
         do {
             try health.begin()
-            var headers = HTTPHeaders()
-            headers.add(name: "User-Agent", value: SharedHTTPClient.userAgent)
-            if requestsIcyMetadata { headers.add(name: "Icy-MetaData", value: "1") }
-            if let startOffset { headers.add(name: "Range", value: "bytes=\(startOffset)-") }
-            headers.add(name: "Accept", value: "*/*")
-            let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: headers)
             requestLog.started(range: startOffset)
-            let running = httpClient.execute(request: request, delegate: delegate)
-            // Some failures (a redirect cycle) end the task without reaching the delegate.
-            running.futureResult.whenFailure { [weak self] error in self?.fail(error) }
-            task = running
+            if LegacyIcyServers.isKnown(url) {
+                requestLog.legacyServer(known: true)
+                startLegacyRequest()
+            } else {
+                let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: requestHeaders)
+                let running = httpClient.execute(request: request, delegate: BodyDelegate(receiver: Receiver(source: self, path: .client)))
+                // Some failures (a redirect cycle) end the task without reaching the delegate.
+                running.futureResult.whenFailure { [weak self] error in self?.fail(error, via: .client) }
+                task = running
+            }
         } catch {
             phase = .failed(HTTPErrorMapping.map(error))
             health.abandoned()
         }
         condition.unlock()
+    }
+
+    private var requestHeaders: HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.add(name: "User-Agent", value: SharedHTTPClient.userAgent)
+        if requestsIcyMetadata { headers.add(name: "Icy-MetaData", value: "1") }
+        if let startOffset { headers.add(name: "Range", value: "bytes=\(startOffset)-") }
+        headers.add(name: "Accept", value: "*/*")
+        return headers
+    }
+
+    /// Sends the request through the legacy ICY path. Call with the lock held.
+    private func startLegacyRequest() {
+        path = .legacy
+        legacyRequest = LegacyIcyRequest(
+            url: url, headers: requestHeaders, group: httpClient.eventLoopGroup,
+            connectTimeout: .milliseconds(Int64(ResilienceDefaults.connectTimeout * 1000)),
+            sink: Receiver(source: self, path: .legacy))
     }
 
     /// Blocks until the response head arrived (true), the source ended, failed or closed, or
@@ -234,11 +262,13 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         let waiter = pending?.promise
         pending = nil
         let running = task
+        let legacy = legacyRequest
         condition.broadcast()
         condition.unlock()
         requestLog.ended(bytes: bytesReceived, closed: true)
         waiter?.fail(CancellationError())
         running?.cancel()
+        legacy?.cancel()
         health.abandoned()
     }
 
@@ -246,49 +276,71 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
 
     /// Receives the response on the HTTP client's event loop, never the Swift concurrency pool: a
     /// busy pool must not delay the bytes (or fake a timeout). One request, callbacks in order.
-    private final class BodyDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
+    private final class BodyDelegate: HTTPClientResponseDelegate, Sendable {
         typealias Response = Void
-        private weak var source: HTTPByteSource?
-        private var demuxer: IcyDemuxer?
+        private let receiver: Receiver
 
-        init(source: HTTPByteSource) { self.source = source }
+        init(receiver: Receiver) { self.receiver = receiver }
 
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-            guard let source else { return task.eventLoop.makeFailedFuture(CancellationError()) }
             do {
-                demuxer = try source.handleHead(status: Int(head.status.code), headers: head.headers)
+                try receiver.head(head)
                 return task.eventLoop.makeSucceededVoidFuture()
             } catch {
-                source.fail(error)
+                receiver.failed(error)
                 return task.eventLoop.makeFailedFuture(error)
             }
         }
 
         func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-            guard let source, var demuxer else { return task.eventLoop.makeFailedFuture(CancellationError()) }
+            receiver.body(buffer, on: task.eventLoop)
+        }
+
+        func didFinishRequest(task: HTTPClient.Task<Void>) throws { receiver.ended() }
+
+        func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) { receiver.failed(error) }
+    }
+
+    /// One request's answer, from either client: checks the head, demuxes the body into the ring.
+    /// Its callbacks come in order on one event loop, which guards `demuxer`.
+    private final class Receiver: HTTPResponseSink, @unchecked Sendable {
+        private weak var source: HTTPByteSource?
+        private let path: RequestPath
+        private var demuxer: IcyDemuxer?
+
+        init(source: HTTPByteSource, path: RequestPath) {
+            self.source = source
+            self.path = path
+        }
+
+        func head(_ head: HTTPResponseHead) throws {
+            guard let source else { throw CancellationError() }
+            demuxer = try source.handleHead(status: Int(head.status.code), headers: head.headers)
+        }
+
+        func body(_ buffer: ByteBuffer, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+            guard let source, var demuxer else { return eventLoop.makeFailedFuture(CancellationError()) }
             do {
                 let output = try demuxer.feed(buffer.readableBytesView)
                 self.demuxer = demuxer
-                return source.deliver(output, received: buffer.readableBytes, on: task.eventLoop)
+                return source.deliver(output, received: buffer.readableBytes, on: eventLoop)
             } catch {
-                source.fail(error)
-                return task.eventLoop.makeFailedFuture(error)
+                source.fail(error, via: path)
+                return eventLoop.makeFailedFuture(error)
             }
         }
 
-        func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        func ended() {
             guard let source else { return }
             do {
                 try demuxer?.finish()
                 source.bodyEnded()
             } catch {
-                source.fail(error)
+                source.fail(error, via: path)
             }
         }
 
-        func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
-            source?.fail(HTTPErrorMapping.map(error))
-        }
+        func failed(_ error: any Error) { source?.fail(error, via: path) }
     }
 
     /// Takes one chunk's audio into the ring (what does not fit waits in `pending`) and hands its
@@ -389,8 +441,21 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
 
     /// Records the first error (errors are sticky; a closed source stays closed) and wakes readers.
     /// A live stream that fails after its head has dropped, which the player is told (unless the
-    /// player itself gave the connection up).
-    private func fail(_ error: any Error, toldByPlayer: Bool = false) {
+    /// player itself gave the connection up). A report from a client the request has left is
+    /// ignored; an `ICY 200 OK` refused by AsyncHTTPClient sends the request down the legacy path.
+    private func fail(_ error: any Error, via reporter: RequestPath? = nil, toldByPlayer: Bool = false) {
+        if let reporter {
+            let proceed: Bool = condition.withLock {
+                guard reporter == path else { return false }
+                guard reporter == .client, Self.isIcyStatusLine(error), isOpen, !_headersReceived else { return true }
+                LegacyIcyServers.remember(url)
+                requestLog.legacyServer(known: false)
+                task = nil
+                startLegacyRequest()
+                return false
+            }
+            guard proceed else { return }
+        }
         let mapped = HTTPErrorMapping.map(error)
         requestLog.ended(bytes: bytesReceived, error: mapped)
         health.failed(mapped)
@@ -413,7 +478,13 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     /// and end the request.
     private func abandon(_ cause: PlaybackError) {
         fail(cause, toldByPlayer: true)
-        let running = condition.withLock { task }
+        let (running, legacy) = condition.withLock { (task, legacyRequest) }
         running?.cancel()
+        legacy?.cancel()
+    }
+
+    /// What AsyncHTTPClient's parser reports for a status line that is not HTTP's (`ICY 200 OK`).
+    private static func isIcyStatusLine(_ error: any Error) -> Bool {
+        (error as? HTTPParserError) == .invalidConstant
     }
 }

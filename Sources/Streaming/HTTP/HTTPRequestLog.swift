@@ -34,6 +34,11 @@ final class HTTPRequestLog: Sendable {
         logger.debug("HTTP request", metadata: metadata(range.map { ["range": "bytes=\($0)-"] } ?? [:]))
     }
 
+    /// The server answered `ICY 200 OK` (SHOUTcast v1): the request goes out again on the legacy path.
+    func legacyServer(known: Bool) {
+        logger.debug("HTTP request on the legacy ICY path", metadata: metadata(["reason": known ? "known legacy server" : "ICY status line"]))
+    }
+
     /// The response head arrived.
     func responded(status: Int) {
         let elapsed = progress.withLock { (state) -> Duration? in

@@ -1,0 +1,160 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import PlayerCore
+import Synchronization
+
+/// One GET to a SHOUTcast v1 server, whose answer begins `ICY 200 OK` instead of `HTTP/1.x 200 OK`.
+///
+/// Why not AsyncHTTPClient: its HTTP/1 parser (llhttp) refuses that status line, and it offers no
+/// way to put a handler in front of its parser. So this path opens a channel of its own on the same
+/// event loops, with `IcyStatusLineRewriter` in front of NIO's HTTP client handlers: headers and
+/// body are then parsed by the same decoder as everywhere else, and reach the same sink as an
+/// AsyncHTTPClient response (`HTTPResponseSink`), so demuxing, buffering and every fault are
+/// handled by one piece of code. Plain TCP only and no redirects: SHOUTcast v1 servers speak
+/// neither TLS nor redirects.
+///
+/// Backpressure: while a body part's future is pending the channel reads nothing more, so TCP
+/// flow control reaches the server (as AsyncHTTPClient's delegate futures do).
+final class LegacyIcyRequest: Sendable {
+    private struct State {
+        var channel: (any Channel)?
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Connects and sends the request; the answer goes to `sink` on the channel's event loop.
+    init(url: URL, headers: HTTPHeaders, group: any EventLoopGroup, connectTimeout: TimeAmount, sink: any HTTPResponseSink) {
+        guard let host = url.host, url.scheme?.lowercased() == "http" else {
+            sink.failed(PlaybackError(.streamUnavailable, underlying: "a legacy ICY server is reached over plain http only"))
+            return
+        }
+        let port = url.port ?? 80
+        var request = HTTPRequestHead(version: .http1_0, method: .GET, uri: Self.target(of: url))
+        request.headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
+        request.headers.add(contentsOf: headers)
+        let head = request
+        let bootstrap = ClientBootstrap(group: group)
+            .connectTimeout(connectTimeout)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let operations = channel.pipeline.syncOperations
+                    try operations.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)
+                    try operations.addHandler(IcyStatusLineRewriter(), position: .first)
+                    try operations.addHandler(ResponseHandler(request: head, sink: sink))
+                }
+            }
+        bootstrap.connect(host: host, port: port).whenComplete { [self] result in
+            switch result {
+            case .success(let channel):
+                let cancelled = state.withLock { value -> Bool in
+                    value.channel = channel
+                    return value.cancelled
+                }
+                if cancelled { channel.close(promise: nil) }
+            case .failure(let error):
+                sink.failed(error)
+            }
+        }
+    }
+
+    /// Closes the connection (or abandons it if it is still being made). Idempotent.
+    func cancel() {
+        let channel = state.withLock { value -> (any Channel)? in
+            value.cancelled = true
+            return value.channel
+        }
+        channel?.close(promise: nil)
+    }
+
+    /// The request target: path (at least "/") and query, as the URL has them.
+    static func target(of url: URL) -> String {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let path = components?.percentEncodedPath ?? ""
+        let query = components?.percentEncodedQuery.map { "?" + $0 } ?? ""
+        return (path.isEmpty ? "/" : path) + query
+    }
+
+    /// Writes the request when the channel becomes active, passes the answer to the sink, and
+    /// holds reads while the sink has not taken the last body part.
+    private final class ResponseHandler: ChannelDuplexHandler {
+        typealias InboundIn = HTTPClientResponsePart
+        typealias OutboundIn = HTTPClientRequestPart
+        typealias OutboundOut = HTTPClientRequestPart
+
+        private let request: HTTPRequestHead
+        private let sink: any HTTPResponseSink
+        private var finished = false
+        private var deliveries = 0
+        private var heldRead = false
+
+        init(request: HTTPRequestHead, sink: any HTTPResponseSink) {
+            self.request = request
+            self.sink = sink
+        }
+
+        func channelActive(context: ChannelHandlerContext) {
+            context.write(wrapOutboundOut(.head(request)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            context.fireChannelActive()
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard !finished else { return }
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                do {
+                    try sink.head(head)
+                } catch {
+                    finish(context: context) { sink.failed(error) }
+                }
+            case .body(let buffer):
+                deliveries += 1
+                let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+                sink.body(buffer, on: context.eventLoop).hop(to: context.eventLoop).whenComplete { result in
+                    bound.value.handler.delivered(result, context: bound.value.context)
+                }
+            case .end:
+                finish(context: context) { sink.ended() }
+            }
+        }
+
+        /// A body part was taken (or refused): reads resume once none is pending.
+        private func delivered(_ result: Result<Void, any Error>, context: ChannelHandlerContext) {
+            deliveries -= 1
+            switch result {
+            case .success:
+                if deliveries == 0, heldRead {
+                    heldRead = false
+                    context.read()
+                }
+            case .failure:
+                // The sink refused the bytes (closed, or failed itself): nothing more to read.
+                finish(context: context) {}
+            }
+        }
+
+        func read(context: ChannelHandlerContext) {
+            if deliveries > 0 { heldRead = true } else { context.read() }
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            finish(context: context) { sink.failed(error) }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            finish(context: context) { sink.failed(ChannelError.eof) }
+            context.fireChannelInactive()
+        }
+
+        /// Reports the outcome once, then closes the connection.
+        private func finish(context: ChannelHandlerContext, report: () -> Void) {
+            guard !finished else { return }
+            finished = true
+            report()
+            context.close(promise: nil)
+        }
+    }
+}
