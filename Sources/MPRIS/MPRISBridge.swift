@@ -17,6 +17,7 @@ public final class MPRISBridge: Sendable {
         /// The sleep timer, the player's time it was told at and when that was, for its countdown.
         var sleep: (timer: SleepTimer, now: PlayerTime, received: Date)?
         var loudness: (levelling: LoudnessLevelling, gain: Double?)?
+        var connection: ConnectionQuality?
         /// A seek was asked for: the next position is announced with Seeked.
         var seekPending = false
     }
@@ -57,7 +58,10 @@ public final class MPRISBridge: Sendable {
             var seeked: Double?
             switch update {
             case .state(let state, _, _):
-                if state.currentTrack?.id != seen.state.currentTrack?.id { seen.metadata = nil }
+                if state.currentTrack?.id != seen.state.currentTrack?.id {
+                    seen.metadata = nil
+                    seen.connection = nil
+                }
                 seen.state = state
             case .position(let seconds, let duration, _):
                 seen.position = seconds
@@ -72,6 +76,8 @@ public final class MPRISBridge: Sendable {
                 break
             case .loudness(let levelling, let gain, _):
                 seen.loudness = (levelling, gain)
+            case .connection(let quality, _):
+                seen.connection = quality
             case .volume(let volume, _):
                 seen.volume = volume
             case .speed(let speed, _):
@@ -83,7 +89,7 @@ public final class MPRISBridge: Sendable {
             let state = MPRISState(
                 state: seen.state, metadata: seen.metadata, position: seen.position, duration: seen.duration,
                 artFile: seen.metadata?.artworkFile, volume: seen.volume, sleepIn: sleepIn, speed: seen.speed,
-                loudness: seen.loudness)
+                loudness: seen.loudness, connection: seen.connection)
             return (state, seeked)
         }
         service.update(state)

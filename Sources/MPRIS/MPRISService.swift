@@ -218,6 +218,8 @@ public final class MPRISService: @unchecked Sendable {
         if r >= 0, let url = state.url { r = tn_dict_string(reply, "xesam:url", url) }
         if r >= 0, let sleepIn = state.sleepIn { r = tn_dict_int64(reply, "tonearm:sleepIn", sleepIn) }
         if r >= 0, let loudness = state.loudness { r = tn_dict_string(reply, "tonearm:loudness", loudness) }
+        if r >= 0, let connection = state.connection { r = tn_dict_string(reply, "tonearm:connection", connection) }
+        if r >= 0, let bitrate = state.bitrate { r = tn_dict_int64(reply, "tonearm:bitrate", bitrate) }
         guard r >= 0 else { return r }
         return tn_close(reply)
     }

@@ -42,14 +42,23 @@ public struct MPRISState: Sendable, Equatable {
     /// Loudness levelling while it is on (`tonearm:loudness` in Metadata): "track -4.2 dB",
     /// "session +1.0 dB", "track adaptive".
     public var loudness: String?
+    /// A live stream's connection (`tonearm:connection` in Metadata): its rating, and
+    /// ", reconnecting" while a reconnect in the background is under way; `tonearm:bitrate` in
+    /// kbit/s. Only these change Metadata: the buffer's seconds move every second.
+    public var connection: String?
+    public var bitrate: Int64?
 
     public static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
     public init(
         state: PlayerState, metadata: NowPlayingMetadata? = nil, position: Double? = nil, duration: Double? = nil, artFile: URL? = nil,
         volume: Volume = .full, sleepIn: TimeInterval? = nil, speed: PlaybackSpeed = .normal,
-        loudness: (levelling: LoudnessLevelling, gain: Double?)? = nil
+        loudness: (levelling: LoudnessLevelling, gain: Double?)? = nil, connection: ConnectionQuality? = nil
     ) {
+        if let connection, state.currentTrack?.isLive == true {
+            self.connection = connection.rating.rawValue + (connection.reconnecting ? ", reconnecting" : "")
+            self.bitrate = connection.bitrate.map(Int64.init)
+        }
         if let loudness, loudness.levelling.isOn {
             let figure = loudness.gain.map { String(format: "%+.1f dB", $0) } ?? "adaptive"
             self.loudness = "\(loudness.levelling.mode.rawValue) \(figure)"
@@ -107,7 +116,7 @@ public struct MPRISState: Sendable, Equatable {
         if status != old.status { names.append("PlaybackStatus") }
         if trackID != old.trackID || title != old.title || artist != old.artist || album != old.album || artURL != old.artURL
             || lengthMicroseconds != old.lengthMicroseconds || url != old.url || sleepIn != old.sleepIn
-            || loudness != old.loudness
+            || loudness != old.loudness || connection != old.connection || bitrate != old.bitrate
         {
             names.append("Metadata")
         }

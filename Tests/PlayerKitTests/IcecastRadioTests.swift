@@ -46,22 +46,34 @@ struct IcecastRadioTests {
         return updates[start...].compactMap { if case .position(let s, _, _) = $0 { s } else { nil } }
     }
 
-    @Test func icecastKilledAndRestartedTwoSecondsLaterReconnectsWithACountdown() async throws {
+    /// Connection updates in order: whether each said a reconnect was under way in the background.
+    static func reconnectFlags(_ updates: [PlayerUpdate]) -> [Bool] {
+        var flags: [Bool] = []
+        for update in updates {
+            guard case .connection(let quality, _) = update, flags.last != quality.reconnecting else { continue }
+            flags.append(quality.reconnecting)
+        }
+        return flags
+    }
+
+    @Test func icecastDownLongerThanTheBufferReconnectsWithACountdown() async throws {
         let server = try await Self.startIcecast()
         defer { server.stop() }
         let radio = try await RadioHarness()
         try await radio.playUntilPlaying(server.streamURL)
+        // Down for 8 s: far longer than the second or so this player holds of a 320 kbit/s stream.
         try await Self.offPool {
             server.kill()
-            Thread.sleep(forTimeInterval: 2)
+            Thread.sleep(forTimeInterval: 8)
             try server.restart()
         }
-        // The drop shows once the buffered audio is used up, which on a busy machine can be after
-        // the restart: wait for it rather than look at once.
         let reconnecting = try #require(await radio.waitFor("reconnecting", timeout: 30) { $0.name == .reconnecting })
         guard case .reconnecting(_, _, let max, _, let cause) = reconnecting else { return }
         #expect(max == BackoffPolicy.reconnect.maxAttempts)
         #expect(cause.isRetryable)
+        // The drop was noticed at once and tried in the background first; the flag was over
+        // when the buffer ran dry and the visible countdown began.
+        #expect(Array(Self.reconnectFlags(radio.updates).drop { !$0 }.prefix(2)) == [true, false])
         // Every scheduled attempt was shown with its countdown.
         let countdowns = radio.updates.compactMap { update -> Double? in
             if case .state(.reconnecting(_, _, _, let at?, _), _, let now) = update { return at.since(now) } else { return nil }
@@ -74,10 +86,43 @@ struct IcecastRadioTests {
             let positions = Self.positionsAfterLastPlaying(radio.updates)
             return (positions.last ?? 0) > (positions.first ?? 0) + 0.5
         })
+        // One incident, from the drop in the background to playing again.
         let events = try await radio.recordedEvents()
         #expect(events.count == 1)
         #expect(events.first?.resolution == .automaticRetry)
         #expect(events.first?.operation == "playStation")
+        await radio.shutdown()
+    }
+
+    @Test func aCutConnectionIsReconnectedWhileTheBufferPlays_andNobodyHearsIt() async throws {
+        let server = try await Self.startIcecast()
+        defer { server.stop() }
+        let proxy = try FaultProxy(upstreamPort: server.port)
+        defer { proxy.stop() }
+        // Four seconds ahead (what a listener who can wait a moment at the start gets), against
+        // a reconnect on loopback that takes milliseconds.
+        let radio = try await RadioHarness(network: NetworkBuffering(startSeconds: 4, refillSeconds: 2), lookahead: 6)
+        try await radio.playUntilPlaying(proxy.url(IcecastServer.mount))
+        let mark = radio.updates.count
+        proxy.mode = .cut
+        proxy.mode = .pass
+        #expect(await radio.waitUntil("the reconnect in the background to begin and end", timeout: 20) {
+            Array(Self.reconnectFlags(Array(radio.updates[mark...])).drop { !$0 }.prefix(2)) == [true, false]
+        })
+        // The state never left playing: no buffering, no countdown.
+        let after = radio.updates[mark...].compactMap { if case .state(let state, _, _) = $0 { state.name } else { nil } }
+        #expect(after.allSatisfy { $0 == .playing }, "\(after)")
+        #expect(radio.states.last?.name == .playing)
+        // A connection event says what happened: one reconnect this hour, so the rating is fair.
+        let last = try #require(radio.updates.last { if case .connection = $0 { true } else { false } })
+        guard case .connection(let quality, _) = last else { return }
+        #expect(quality.reconnectsLastHour == 1 && quality.stallsLastHour == 0)
+        #expect(quality.rating == .fair)
+        #expect(quality.bitrate == 320)
+        #expect((quality.bufferedSeconds ?? 0) > 1)
+        let events = try await radio.recordedEvents()
+        #expect(events.count == 1)
+        #expect(events.first?.resolution == .automaticRetry)
         await radio.shutdown()
     }
 

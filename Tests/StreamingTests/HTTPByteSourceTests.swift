@@ -223,6 +223,60 @@ struct HTTPByteSourceTests {
         #expect(malformed?.code == .malformedData, "\(String(describing: malformed))")
     }
 
+    @Test("A dropped live stream asked for again joins without a repeat: the reader never sees the seam")
+    func reopenJoinsWithoutRepeats() async throws {
+        let audio = OverlapSpliceTests.stream(0..<40_000)
+        let head = Array("HTTP/1.0 200 OK\r\nContent-Type: audio/mpeg\r\n\r\n".utf8)
+        let server = try RawTCPServer { connection in
+            switch connection {
+            // 80,000 bytes, then the server goes away.
+            case 1: return (head + Array(audio[0..<80_000]), false)
+            // It comes back with a burst that repeats the last 30,000 bytes, then goes on.
+            default: return (head + Array(audio[50_000...]), true)
+            }
+        }
+        defer { server.stop() }
+        let drops = Locked<[PlaybackError]>([])
+        let link = ConnectionLink { fact in
+            if case .dropped(let cause) = fact { drops.withLock { $0.append(cause) } }
+        }
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/live")!, connection: link)
+        defer { source.close() }
+        source.start()
+        #expect(await waitUntil { drops.withLock { $0.count } == 1 })
+        #expect(drops.withLock { $0.first?.code } == .connectionLost)
+        // Asked again while the first connection's audio is still unread (it plays meanwhile).
+        link.reopen()
+        let all = try await onThread { try readBytes(source, count: audio.count, timeout: 10) }
+        #expect(all.count == audio.count)
+        #expect(all == audio)
+        #expect(server.requestHeads.count == 2)
+    }
+
+    @Test("A reopen that fails is told as another drop")
+    func failedReopenIsADrop() async throws {
+        let head = Array("HTTP/1.0 200 OK\r\nContent-Type: audio/mpeg\r\n\r\n".utf8)
+        let server = try RawTCPServer { connection in
+            connection == 1 ? (head + [UInt8](repeating: 7, count: 1_000), false) : (Array("HTTP/1.0 503 Busy\r\n\r\n".utf8), false)
+        }
+        defer { server.stop() }
+        let drops = Locked<[PlaybackError]>([])
+        let link = ConnectionLink { fact in
+            if case .dropped(let cause) = fact { drops.withLock { $0.append(cause) } }
+        }
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/live")!, connection: link)
+        defer { source.close() }
+        source.start()
+        #expect(await waitUntil { drops.withLock { $0.count } == 1 })
+        link.reopen()
+        #expect(await waitUntil { drops.withLock { $0.count } == 2 })
+        #expect(drops.withLock { $0.last?.code } == .httpRetryable)
+        link.reopen()
+        #expect(await waitUntil { drops.withLock { $0.count } == 3 })
+        // What the first connection brought is still there to play.
+        #expect(try await onThread { try readBytes(source, count: 1_000, timeout: 10) } == [UInt8](repeating: 7, count: 1_000))
+    }
+
     @Test("The end of a finite body is the end of the stream with endOfBodyIsEnd")
     func finiteBody() async throws {
         let payload = [UInt8](repeating: 0xAB, count: 10_000)
@@ -345,4 +399,13 @@ private final class Locked<Value: Sendable>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&value)
     }
+}
+
+/// Polls `condition` up to 10 s (facts arrive on event loops).
+private func waitUntil(_ condition: @Sendable () -> Bool) async -> Bool {
+    for _ in 0..<1_000 {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
 }

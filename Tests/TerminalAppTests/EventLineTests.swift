@@ -83,4 +83,24 @@ struct EventLineTests {
         #expect(HeadlessInput.parse("loudness album") == nil)
         #expect(HeadlessInput.parse("loudness") == nil)
     }
+
+    @Test func connectionLinesCarryTheQualityAndTheReconnectFlag() throws {
+        let quality = ConnectionQuality(bitrate: 128, bufferedSeconds: 4.123, reconnectsLastHour: 1, stallsLastHour: 0, reconnecting: true)
+        let o = try Self.object(.connection(quality, audioTime: 40.2))
+        #expect(o["event"] as? String == "connection")
+        #expect(o["bitrate"] as? Int == 128)
+        #expect(o["buffered"] as? Double == 4.123)
+        #expect(o["reconnects"] as? Int == 1 && o["stalls"] as? Int == 0)
+        #expect(o["reconnecting"] as? Bool == true)
+        #expect(o["quality"] as? String == "fair")
+        let unknown = try Self.object(.connection(ConnectionQuality(), audioTime: 0))
+        #expect(unknown["bitrate"] is NSNull && unknown["buffered"] is NSNull)
+        #expect(unknown["quality"] as? String == "good")
+        // While the buffer covers a reconnect, a playing state event says so too.
+        let track = Track(id: "r", url: URL(string: "http://radio.example/live")!, kind: .liveStream, title: "R")
+        let line = EventLine.json(for: .state(.playing(track: track), audioTime: 1, now: .zero), reconnecting: true)
+        let playing = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(playing["state"] as? String == "playing" && playing["reconnecting"] as? Bool == true)
+        #expect(!EventLine.json(for: .state(.playing(track: track), audioTime: 1, now: .zero)).contains("reconnecting"))
+    }
 }

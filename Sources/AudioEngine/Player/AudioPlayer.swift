@@ -70,6 +70,10 @@ public actor AudioPlayer {
     private var measuring: Set<String> = []
     /// The levelling figures last published, so an unchanged one is not sent again.
     private var publishedLoudness: (LoudnessLevelling, Double?)?
+    /// Seconds of decoded audio queued on the active deck, as its last position report said.
+    private var decodedAhead: Double?
+    /// The audio time of the last connection update.
+    private var connectionPublishedAt: Double?
 
     public init<C: Clock>(
         output: any AudioSink,
@@ -224,9 +228,13 @@ public actor AudioPlayer {
         switch report.fact {
         case .loaded(let id, let duration): event = .loaded(id, duration: duration)
         case .loadFailed(let id, let error): event = .loadFailed(id, error, at: now)
-        case .position(let node, let position, let duration):
+        case .position(let node, let position, let duration, let buffered):
             event = .positionChanged(node, position: position)
             continuation.yield(.position(seconds: position, duration: duration ?? machine.currentDuration, audioTime: audioTime))
+            if node == machine.activeDeck {
+                decodedAhead = buffered
+                publishConnection()
+            }
         case .underrun(let node): event = .underrun(node)
         case .bufferProgress(let node, let fill): event = .bufferProgress(node, fill: fill)
         case .refilled(let node): event = .refilled(node)
@@ -291,6 +299,28 @@ public actor AudioPlayer {
         if let published = publishedLoudness, published.0 == levelling, published.1 == gain { return }
         publishedLoudness = (levelling, gain)
         continuation.yield(.loudness(levelling, trackGain: gain, audioTime: audioTime))
+    }
+
+    /// Audio seconds between two connection updates while a live stream plays.
+    static let connectionInterval = 1.0
+
+    /// A live stream's connection quality, about once a second of audio (`force`: at once, as when
+    /// a reconnect in the background begins or ends). Counting and rating are the machine's and
+    /// `ConnectionQuality`'s; this adds what only the I/O side can measure: the bitrate and the
+    /// audio buffered (decoded on the deck, plus compressed bytes in the source).
+    private func publishConnection(force: Bool = false) {
+        guard let track = machine.state.currentTrack, track.isLive else { return }
+        if !force, let last = connectionPublishedAt, audioTime - last < Self.connectionInterval { return }
+        connectionPublishedAt = audioTime
+        var quality = machine.connectionQuality(at: PlayerTime(seconds: clock.now()))
+        let link = loads[machine.activeDeck]?.load.connection
+        let bitRate = link?.bitRate
+        quality.bitrate = bitRate.map { Int((Double($0) / 1000).rounded()) }
+        let compressed: Double? = bitRate.flatMap { rate in link?.bufferedBytes().map { Double($0) * 8 / Double(rate) } }
+        if decodedAhead != nil || compressed != nil {
+            quality.bufferedSeconds = (((decodedAhead ?? 0) + (compressed ?? 0)) * 100).rounded() / 100
+        }
+        continuation.yield(.connection(quality, audioTime: audioTime))
     }
 
     /// How a track's loudness became known.
@@ -379,6 +409,10 @@ public actor AudioPlayer {
                 continuation.yield(.sleepTimer(timer, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
             case .reopenOutput: engine.enqueue(.reopenOutput)
             case .abandonConnection(let deck, let cause): loads[deck]?.load.connection.abandon(cause: cause)
+            case .reopenConnection(let deck): loads[deck]?.load.connection.reopen()
+            case .reconnectingInBackground(let on):
+                if on, let cause = machine.backgroundReconnectCause { analytics?.observeBackgroundReconnect(cause) }
+                publishConnection(force: true)
             case .scheduleTimer(let timer, let at): schedule(timer, at: at)
             case .cancelTimer(let slot): timers.removeValue(forKey: slot)?.task.cancel()
             case .persistPosition(let point): notify(.savePosition(point))

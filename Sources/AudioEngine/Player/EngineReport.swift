@@ -5,7 +5,8 @@ import PlayerCore
 enum EngineFact: Sendable, Equatable {
     case loaded(LoadID, duration: Double?)
     case loadFailed(LoadID, PlaybackError)
-    case position(DeckID, position: Double, duration: Double?)
+    /// `buffered`: seconds of decoded audio queued on a network deck (nil for a file).
+    case position(DeckID, position: Double, duration: Double?, buffered: Double?)
     case underrun(DeckID)
     case refilled(DeckID)
     /// Fill level towards the refill threshold while a network deck underruns.

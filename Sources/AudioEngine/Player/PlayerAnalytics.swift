@@ -5,13 +5,17 @@ import PlayerCore
 ///   incident), and resolved `automaticRetry` when the stream plays again;
 /// - a failure that is not the end of a recorded run is recorded on its own; the user's Retry that
 ///   then succeeds resolves it `manualRetry`;
-/// - a problem that did not stop playback (a queued item skipped) is recorded, unresolved.
+/// - a problem that did not stop playback (a queued item skipped) is recorded, unresolved;
+/// - a live stream reconnected while its buffer plays is an incident too, recorded when the drop
+///   is noticed and resolved `automaticRetry` when the stream is back (heard or not); if the
+///   buffer runs dry first, the visible reconnect that follows is the same incident.
 ///
 /// Inputs are handled in order by one task, so a resolution always finds the event it resolves.
 final class PlayerAnalytics: Sendable {
     private enum Input: Sendable {
         case state(PlayerState)
         case notice(PlayerNotice)
+        case backgroundReconnect(PlaybackError)
         /// Resumed when every input before it has been handled.
         case barrier(CheckedContinuation<Bool, Never>)
     }
@@ -29,6 +33,8 @@ final class PlayerAnalytics: Sendable {
                 switch input {
                 case .barrier(let waiter):
                     waiter.resume(returning: true)
+                case .backgroundReconnect(let cause):
+                    if open == nil { open = await analytics.record(cause, operation: operation).id }
                 case .state(let state):
                     if let track = state.currentTrack { operation = Self.operation(for: track) }
                     switch state {
@@ -58,6 +64,7 @@ final class PlayerAnalytics: Sendable {
 
     func observe(_ state: PlayerState) { continuation.yield(.state(state)) }
     func observe(_ notice: PlayerNotice) { continuation.yield(.notice(notice)) }
+    func observeBackgroundReconnect(_ cause: PlaybackError) { continuation.yield(.backgroundReconnect(cause)) }
     func finish() { continuation.finish() }
 
     /// Waits until every input so far is handled; recording goes on afterwards.

@@ -46,6 +46,10 @@ struct PlayerLog: Sendable {
                 logger.notice("recovered", metadata: Self.metadata(["errorType": error.errorType, "by": how.rawValue]))
             case .reportNonFatal(let error):
                 logger.warning("non-fatal problem", metadata: Self.metadata(LogFields.error(error)))
+            case .reopenConnection(let deck):
+                logger.notice("reconnecting while the buffer plays", metadata: Self.metadata(["deck": deck.rawValue]))
+            case .reconnectingInBackground(let on) where !on:
+                logger.info("reconnect in the background over")
             case .abandonConnection(let deck, let cause):
                 logger.warning("connection given up", metadata: Self.metadata(LogFields.error(cause), ["deck": deck.rawValue]))
             default:

@@ -562,7 +562,8 @@ final class RenderEngine: @unchecked Sendable {
             if underrunning.contains(active) { reportUnderrun(deck) }
             let remaining = deck.duration.map { $0 - deck.position } ?? 0
             let decisionNear = remaining < Self.decisionWindow || !expected.isEmpty || crossfade != nil
-            emit(.position(active, position: deck.position, duration: deck.duration), lockstep: decisionNear)
+            let buffered = deck.isNetwork ? AudioFormat.seconds(forFrames: Int64(deck.bufferedFrames)) : nil
+            emit(.position(active, position: deck.position, duration: deck.duration, buffered: buffered), lockstep: decisionNear)
             if deck.trimmedFrames > trimmedReported[active, default: 0] {
                 trimmedReported[active] = deck.trimmedFrames
                 emit(.silenceTrimmed(active, seconds: AudioFormat.seconds(forFrames: deck.trimmedFrames)), lockstep: false)

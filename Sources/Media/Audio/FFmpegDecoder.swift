@@ -50,6 +50,9 @@ public final class FFmpegDecoder: @unchecked Sendable {
     /// The container's and the audio stream's metadata (stream entries win), for loudness tags.
     /// Untrusted text, bounded: at most `MediaLimits.maxTags` entries of bounded length.
     public let tags: [String: String]
+    /// The audio stream's bit rate in bits per second as its parameters (or the container) state
+    /// it; nil when neither does. What a live stream's buffered bytes are worth in seconds.
+    public let bitRate: Int?
     /// Frames per second of what `read` gives: 48 000, or the source's own rate.
     public let outputRate: Int
     /// Interleaved channels of what `read` gives: 2, or 1 for a mono file being measured.
@@ -171,6 +174,7 @@ public final class FFmpegDecoder: @unchecked Sendable {
         duration = opened.duration
         isSeekable = opened.isSeekable
         tags = opened.tags
+        bitRate = opened.bitRate
         endFrame = opened.endSeconds.map { Int64(($0 * Double(max(1, outputRate))).rounded()) }
         phase = opened.handles.codec == nil ? .finished : .decoding
     }
@@ -539,6 +543,7 @@ extension FFmpegDecoder {
         var sampleRate = AudioFormat.sampleRate
         var channelCount = AudioFormat.channelCount
         var tags: [String: String] = [:]
+        var bitRate: Int?
 
         /// An input with no bytes: a decoder that ends at once.
         static var empty: Opened { Opened(handles: FFmpegHandles(), duration: 0) }
@@ -686,6 +691,8 @@ extension FFmpegDecoder {
         opened.duration = duration(of: format, stream: stream)
         opened.sampleRate = Int(parameters.pointee.sample_rate)
         opened.channelCount = Int(parameters.pointee.ch_layout.nb_channels)
+        let streamRate = parameters.pointee.bit_rate, containerRate = format.pointee.bit_rate
+        opened.bitRate = streamRate > 0 ? Int(streamRate) : containerRate > 0 ? Int(containerRate) : nil
         opened.tags = tags(in: format.pointee.metadata).merging(tags(in: stream.pointee.metadata)) { _, stream in stream }
         if let descriptor = avcodec_descriptor_get(parameters.pointee.codec_id),
             descriptor.pointee.props & AV_CODEC_PROP_LOSSY != 0

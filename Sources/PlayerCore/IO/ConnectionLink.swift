@@ -13,8 +13,9 @@ public enum ConnectionFact: Sendable, Equatable {
 }
 
 /// The line between one load's network source and the player: the source reports `ConnectionFact`s
-/// up it, and the player sends one command down it, `abandon(cause:)`, when its state machine decides
-/// that a connection is dead.
+/// up it, and the player sends two commands down it: `abandon(cause:)` when its state machine
+/// decides that a connection is dead, and `reopen()` when it decides a dropped live stream should be
+/// asked for again while its buffered audio plays.
 ///
 /// A source that makes several connections in turn (an episode resuming after a drop) hands the same
 /// link to each; the latest to call `onAbandon` is the one abandoned. A link nobody listens to
@@ -26,6 +27,9 @@ public final class ConnectionLink: Sendable {
     private struct State {
         var lastFact: ConnectionFact?
         var abandonHandler: (@Sendable (PlaybackError) -> Void)?
+        var reopenHandler: (@Sendable () -> Void)?
+        var bufferedBytesReader: (@Sendable () -> Int)?
+        var bitRate: Int?
     }
 
     /// - Parameter report: receives the facts, in order, on the source's threads; it must not block.
@@ -34,10 +38,11 @@ public final class ConnectionLink: Sendable {
     }
 
     /// Passes `fact` on unless it repeats the previous one (a second `dry` in a row says nothing
-    /// new). Serialised, so the player sees the facts in the order they happened.
+    /// new; a second drop does: each reopen that fails is one). Serialised, so the player sees the
+    /// facts in the order they happened.
     public func tell(_ fact: ConnectionFact) {
         state.withLock { state in
-            guard state.lastFact != fact else { return }
+            if case .dropped = fact {} else if state.lastFact == fact { return }
             state.lastFact = fact
             report(fact)
         }
@@ -48,9 +53,40 @@ public final class ConnectionLink: Sendable {
         state.withLock { $0.abandonHandler = handler }
     }
 
+    /// Sets what `reopen()` does: the source asks for its live stream again.
+    public func onReopen(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.reopenHandler = handler }
+    }
+
+    /// Asks the source for its stream again after a drop (the player decided to reconnect while
+    /// the buffered audio plays). A source that cannot does nothing.
+    public func reopen() {
+        let handler = state.withLock { $0.reopenHandler }
+        handler?()
+    }
+
     /// Gives the current connection up with `cause` (the player decided it is dead).
     public func abandon(cause: PlaybackError) {
         let handler = state.withLock { $0.abandonHandler }
         handler?(cause)
+    }
+
+    /// Sets how the player learns what the source holds that was received but not yet read (its
+    /// ring), for the connection indicator.
+    public func onBufferedBytes(_ reader: @escaping @Sendable () -> Int) {
+        state.withLock { $0.bufferedBytesReader = reader }
+    }
+
+    /// Bytes received and not yet read; nil when the source does not say.
+    public func bufferedBytes() -> Int? {
+        let reader = state.withLock { $0.bufferedBytesReader }
+        return reader?()
+    }
+
+    /// The stream's bit rate (bits per second) once its decoder knows it: what buffered bytes are
+    /// worth in seconds, and the bitrate the listener is shown.
+    public var bitRate: Int? {
+        get { state.withLock { $0.bitRate } }
+        set { state.withLock { $0.bitRate = newValue.flatMap { $0 > 0 ? $0 : nil } } }
     }
 }

@@ -125,7 +125,7 @@ public enum LogFields {
     static func timer(_ timer: PlayerTimer) -> [String: String] {
         var fields = ["timer": caseName(timer)]
         switch timer {
-        case .retry(let attempt): fields["attempt"] = String(attempt)
+        case .retry(let attempt), .backgroundReconnect(let attempt): fields["attempt"] = String(attempt)
         case .stillConnecting(let id), .openingTimeout(let id): fields["load"] = id.description
         case .underrunTimeout, .starvationCheck, .stallCheck, .sleep: break
         }
@@ -141,8 +141,10 @@ public enum LogFields {
             fields["deck"] = deck.rawValue
             fields["from"] = seconds(from)
             fields.merge(track(loaded)) { a, _ in a }
-        case .start(let deck), .unload(let deck):
+        case .start(let deck), .unload(let deck), .reopenConnection(let deck):
             fields["deck"] = deck.rawValue
+        case .reconnectingInBackground(let on):
+            fields["reconnecting"] = String(on)
         case .setVolume(let volume):
             fields["volume"] = volume.description
         case .setSpeed(let speed):

@@ -109,6 +109,13 @@ extension BackoffPolicy {
         p.maxAttempts = p.attempts(within: ResilienceDefaults.reconnectGiveUpAfter)
         return p
     }()
+
+    /// Reconnecting a dropped live stream while its buffer still plays: quick (0.25 s, 0.4 s,
+    /// then every second or so, +-20 %), since nobody hears these attempts and a server restart
+    /// is over in a second or two; at most 12 of them, about as long as a large buffer lasts.
+    /// When the buffer runs dry first, the visible reconnect takes over with `reconnect`.
+    public static let backgroundReconnect = BackoffPolicy(
+        maxAttempts: 12, base: 0.25, multiplier: 1.6, cap: 1, strategy: .proportionalJitter(fraction: 0.2))
 }
 
 /// The resilience defaults, each a named constant in one place.

@@ -48,6 +48,12 @@ public enum PlayerEffect: Sendable, Equatable {
     /// with `cause`. A source that can resume (an episode) asks again at the same byte; any other
     /// fails, and its deck reports the error once its buffered audio has played.
     case abandonConnection(DeckID, cause: PlaybackError)
+    /// Ask the deck's live stream for its audio again after a drop, while what it buffered plays
+    /// (`ConnectionLink.reopen()`).
+    case reopenConnection(DeckID)
+    /// A live stream is being reconnected while its buffer plays (true), or that is over (false):
+    /// tell the front ends, so `playing` is never a silent success.
+    case reconnectingInBackground(Bool)
     /// Save where the listener is (pause, stop, failure; the shell also saves every 5 s).
     case persistPosition(ResumePoint)
     /// A problem that does not stop playback (the next item could not load and was skipped).

@@ -129,6 +129,13 @@ extension PlayerStateMachine {
     /// (`timerFired(.starvationCheck)`).
     mutating func underrun(_ deck: DeckID) -> [PlayerEffect] {
         guard case .playing(let track) = state, deck == activeDeck else { return [] }
+        // The listener hears the gap: a stall of the stream, whatever comes of it.
+        if track.isRemote { connectionIncidents.record(.stall, of: track.id, at: lastKnownTime) }
+        if let run = backgroundReconnect, run.deck == deck {
+            // The buffer ran dry before the stream came back: now the listener hears the gap, so
+            // the reconnect becomes the visible one, with its countdown.
+            return beginRecovery(.source, cause: run.cause, at: lastKnownTime)
+        }
         guard configuration.underrunGrace > 0 else {
             underrunSince = lastKnownTime
             state = .buffering(track: track, progress: 0, reason: .underrun)
@@ -302,8 +309,11 @@ extension PlayerStateMachine {
             // Paused stays paused; the connection is made again on resume.
             connectionLostWhilePaused = true
             return [.unload(activeDeck)]
+        case .playing(let track) where deck == activeDeck && track.kind == .liveStream:
+            // The buffered audio plays on while the stream is asked for again.
+            return reconnectInBackground(deck, cause: cause, at: at)
         default:
-            // Opening, playing, or preparing the next item: the deck's buffered audio plays first.
+            // Opening, or preparing the next item: the deck's buffered audio plays first.
             return []
         }
     }

@@ -6,11 +6,17 @@ extension PlayerStateMachine {
     /// Schedules the next attempt, or gives up into `failed(recoverable: true)`.
     mutating func beginRecovery(_ kind: RecoveryRun.Kind, cause: PlaybackError, at now: PlayerTime) -> [PlayerEffect] {
         guard let track = state.currentTrack else { return [] }
-        guard cause.isRetryable else { return fail(cause) }
+        // A reconnect that began in the background and is heard now is the same reconnect.
+        let countedAlready = backgroundReconnect != nil
+        backgroundReconnect = nil
+        // The flag the front ends show is over: what follows is visible as a state.
+        let flagOver: [PlayerEffect] = countedAlready ? [.reconnectingInBackground(false)] : []
+        guard cause.isRetryable else { return flagOver + fail(cause) }
         var run: RecoveryRun
         if let existing = recovery, existing.kind == kind {
             run = existing
         } else {
+            if kind == .source, !countedAlready { connectionIncidents.record(.reconnect, of: track.id, at: now) }
             run = RecoveryRun(
                 kind: kind, startedAt: now, attempt: 0, lastDelay: nil, cause: cause,
                 resumePosition: track.isLive ? 0 : position)
@@ -23,7 +29,7 @@ extension PlayerStateMachine {
         // A source reconnect also spends the session's budget; the output's does not touch the network.
         if outOfTime || (kind == .source && !takeReconnectToken(at: now)) {
             recovery = run
-            return fail(cause, recoverable: true)
+            return flagOver + fail(cause, recoverable: true)
         }
         var delay = policy.delay(forRetry: run.attempt, previous: run.lastDelay, using: &random)
         // A server's Retry-After in seconds is honoured without spending extra attempts. (An
@@ -32,7 +38,7 @@ extension PlayerStateMachine {
             delay = max(delay, min(asked, RetryAfter.maximumDelay))
         }
         run.lastDelay = delay
-        var effects: [PlayerEffect] = []
+        var effects = flagOver
         if kind == .source { effects.append(.unload(activeDeck)) }
         pendingLoad = nil
         let waitingForNetwork = kind == .source && !online

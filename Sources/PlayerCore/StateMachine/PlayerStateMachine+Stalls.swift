@@ -25,7 +25,7 @@ extension PlayerStateMachine {
 
     mutating func sourceReceiving(_ deck: DeckID) -> [PlayerEffect] {
         drySince[deck] = nil
-        return []
+        return backgroundReconnectAnswered(deck)
     }
 
     /// The stall timer fired: abandons every watched connection dry for the stall timeout.
@@ -40,6 +40,7 @@ extension PlayerStateMachine {
                 ? PlaybackError(.connectionTimeout, underlying: "no answer or audio for \(configuration.stallTimeout) s while opening")
                 : PlaybackError(.stalled, underlying: "no bytes for \(configuration.stallTimeout) s")
             effects.append(.abandonConnection(deck, cause: cause))
+            if !opening, deck == activeDeck, let track = state.currentTrack { connectionIncidents.record(.stall, of: track.id, at: now) }
             // The source's next connection (an episode's resume) gets a wait of its own.
             drySince[deck] = now
         }

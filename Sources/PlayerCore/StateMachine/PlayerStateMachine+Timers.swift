@@ -41,6 +41,9 @@ extension PlayerStateMachine {
         if let deadline = sleepTimer?.deadline {
             timers[.sleep] = ArmedTimer(timer: .sleep, at: deadline)
         }
+        if let run = backgroundReconnect, let at = run.nextAttemptAt, case .playing = state {
+            timers[.backgroundReconnect] = ArmedTimer(timer: .backgroundReconnect(attempt: run.attempt), at: at)
+        }
         return timers
     }
 
@@ -101,6 +104,8 @@ extension PlayerStateMachine {
             return checkStalls(at: now)
         case .sleep:
             return sleepTimerRanOut()
+        case .backgroundReconnect(let attempt):
+            return backgroundAttemptDue(attempt)
         }
     }
 }

@@ -130,7 +130,7 @@ public struct PlayerStateMachine: Sendable {
     var queue: [QueueItem] = []
     var index = 0
     /// The deck the current track plays on.
-    var activeDeck: DeckID = .a
+    public internal(set) var activeDeck: DeckID = .a
     /// Position and duration of the current track.
     var position: TimeInterval = 0
     var duration: TimeInterval?
@@ -171,6 +171,10 @@ public struct PlayerStateMachine: Sendable {
     var drySince: [DeckID: PlayerTime] = [:]
     /// When to look at the dry sources again; not moved for every short dry spell.
     var stallCheckAt: PlayerTime?
+    /// A dropped live stream being asked for again while its buffer plays.
+    var backgroundReconnect: BackgroundReconnect?
+    /// Reconnects and stalls of the streams played, for the connection indicator.
+    public internal(set) var connectionIncidents = ConnectionIncidents()
 
     /// - Parameters:
     ///   - configuration: tunables.
@@ -310,6 +314,7 @@ extension PlayerStateMachine {
         let id = LoadID(loadCounter)
         // A new source on this deck: the old one's silence says nothing about it.
         drySince[deck] = nil
+        if backgroundReconnect?.deck == deck { backgroundReconnect = nil }
         let start = track.isLive ? 0 : from
         pendingLoad = PendingLoad(id: id, deck: deck, purpose: purpose, from: start, startedAt: lastKnownTime)
         return .load(id, deck: deck, track: track, from: start)
@@ -345,7 +350,9 @@ extension PlayerStateMachine {
         starvationCheckAt = nil
         drySince = [:]
         stallCheckAt = nil
-        return [.unload(.a), .unload(.b)]
+        let flagOver: [PlayerEffect] = backgroundReconnect != nil ? [.reconnectingInBackground(false)] : []
+        backgroundReconnect = nil
+        return flagOver + [.unload(.a), .unload(.b)]
     }
 
     /// Makes `index` current on `deck` from `position` (after a crossfade or a gap).

@@ -25,10 +25,12 @@ public enum PlayerTimer: Sendable, Hashable {
     case stallCheck
     /// The sleep timer has run out.
     case sleep
+    /// The wait before background reconnect attempt `attempt` of a live stream is over.
+    case backgroundReconnect(attempt: Int)
 
     /// Timers that exclude each other share a slot: scheduling one replaces the timer in its slot.
     public enum Slot: Sendable, Hashable, CaseIterable {
-        case retry, stillConnecting, bufferingTimeout, starvation, stall, sleep
+        case retry, stillConnecting, bufferingTimeout, starvation, stall, sleep, backgroundReconnect
     }
 
     public var slot: Slot {
@@ -39,6 +41,7 @@ public enum PlayerTimer: Sendable, Hashable {
         case .starvationCheck: .starvation
         case .stallCheck: .stall
         case .sleep: .sleep
+        case .backgroundReconnect: .backgroundReconnect
         }
     }
 }

@@ -18,11 +18,14 @@ public enum PlayerUpdate: Sendable, Equatable {
     /// Loudness levelling: once when the player starts, on every change of mode, and when the
     /// current track's gain is known (`trackGain` in dB; nil when off, or levelled adaptively).
     case loudness(LoudnessLevelling, trackGain: Double?, audioTime: Double)
+    /// A live stream's connection: about once a second while it plays, and at once when a
+    /// reconnect in the background begins or ends.
+    case connection(ConnectionQuality, audioTime: Double)
 
     public var audioTime: Double {
         switch self {
         case .state(_, let t, _), .position(_, _, let t), .notice(_, let t), .volume(_, let t), .sleepTimer(_, let t, _), .speed(_, let t),
-            .loudness(_, _, let t): t
+            .loudness(_, _, let t), .connection(_, let t): t
         }
     }
 }

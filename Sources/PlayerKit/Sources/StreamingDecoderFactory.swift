@@ -100,6 +100,8 @@ public struct StreamingDecoderFactory: DecoderFactory {
             }
             events(.connected(track, source.stationInfo))
             let decoder = try FFmpegDecoder(source: source, formatHint: source.contentType, probeSize: options.probeSize)
+            // The decoder's figure (from the frames) first; the station's own claim otherwise.
+            load.connection.bitRate = decoder.bitRate ?? source.stationInfo.bitrate.map { $0 * 1000 }
             return StreamDecoder(decoder: decoder, source: source)
         } catch {
             source.close()

@@ -41,6 +41,14 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey
     case loudnessSession
     case loudnessGain
     case loudnessAdaptive
+    /// A live stream's connection indicator on Now Playing.
+    case connection
+    case connectionGood
+    case connectionFair
+    case connectionPoor
+    case connectionBitrate
+    case connectionBuffered
+    case connectionReconnecting
     /// A podcast's time saved by silence trimming, on the Podcasts tab.
     case silenceSaved
     // Controls.
@@ -74,6 +82,10 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey
     case emptySessionsTitle
     case emptySessionsMessage
     case emptySessionsAction
+    case emptyHistoryTitle
+    case emptyHistoryMessage
+    case emptyFavouritesTitle
+    case emptyFavouritesMessage
     case noResultsTitle
     case noResultsMessage
 

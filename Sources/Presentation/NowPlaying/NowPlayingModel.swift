@@ -14,6 +14,14 @@ public struct NowPlayingModel: Sendable {
     public var duration: Double?
     public var metadata: NowPlayingMetadata?
     public var inlineError: PlaybackError?
+    /// The listener liked the song playing now (`markLiked`).
+    public private(set) var liked = false
+
+    /// The song playing now was liked: shown until the next song.
+    public mutating func markLiked() {
+        liked = true
+        version += 1
+    }
     public var preparingSince: Date?
     /// From the connectivity monitor; unknown without one (no banner).
     public var connectivity: Connectivity = .unknown
@@ -26,6 +34,8 @@ public struct NowPlayingModel: Sendable {
     /// levelled adaptively, or off).
     public var loudness: LoudnessLevelling?
     public var loudnessGain: Double?
+    /// A live stream's connection, once the player has said it (cleared with a new track).
+    public var connection: ConnectionQuality?
     /// The sleep timer, with the player's time when it was told and the wall time it arrived.
     public var sleepTimer: SleepTimer?
     public var sleepNow: PlayerTime?
@@ -37,7 +47,10 @@ public struct NowPlayingModel: Sendable {
         switch update {
         case .state(let state, _, let now):
             if state.name == .preparing, self.state.name != .preparing { preparingSince = Date() }
-            if state.currentTrack?.id != self.state.currentTrack?.id { metadata = nil }
+            if state.currentTrack?.id != self.state.currentTrack?.id {
+                metadata = nil
+                connection = nil
+            }
             // A new track or episode clears the old problem, as the error view clears too.
             if state.name == .preparing || state.name == .playing, self.state.name == .failed { inlineError = nil }
             self.state = state
@@ -48,6 +61,8 @@ public struct NowPlayingModel: Sendable {
             position = seconds
             self.duration = duration
         case .notice(.metadata(let metadata), _):
+            // Another song: the like shown was for the last one.
+            if metadata.title != self.metadata?.title || metadata.artist != self.metadata?.artist { liked = false }
             self.metadata = metadata
         case .notice(.nonFatal(let error), _), .notice(.serviceProblem(let error), _):
             inlineError = error
@@ -60,6 +75,8 @@ public struct NowPlayingModel: Sendable {
         case .loudness(let levelling, let gain, _):
             loudness = levelling
             loudnessGain = gain
+        case .connection(let quality, _):
+            connection = quality
         case .sleepTimer(let timer, _, let now):
             sleepTimer = timer
             sleepNow = now
@@ -116,6 +133,24 @@ public struct NowPlayingModel: Sendable {
         guard let gain = loudnessGain else { return Texts.format(UIString.loudnessAdaptive, in: language, mode) }
         let sign = gain < 0 ? "−" : "+"
         return Texts.format(UIString.loudnessGain, in: language, mode, sign + String(format: "%.1f", abs(gain)))
+    }
+
+    /// "Connection: good · 128 kbit/s · 4.1 s buffered" while a live stream plays, with
+    /// "reconnecting in the background…" while its buffer covers a reconnect; nil otherwise.
+    public func connectionText(language: Language) -> String? {
+        guard let connection, state.currentTrack?.isLive == true else { return nil }
+        let rating: UIString = switch connection.rating {
+        case .good: .connectionGood
+        case .fair: .connectionFair
+        case .poor: .connectionPoor
+        }
+        var parts = [Texts.string(rating, in: language)]
+        if connection.reconnecting { parts.append(Texts.string(UIString.connectionReconnecting, in: language)) }
+        if let bitrate = connection.bitrate { parts.append(Texts.format(UIString.connectionBitrate, in: language, bitrate)) }
+        if let buffered = connection.bufferedSeconds {
+            parts.append(Texts.format(UIString.connectionBuffered, in: language, String(format: "%.1f", buffered)))
+        }
+        return Texts.format(UIString.connection, in: language, parts.joined(separator: " · "))
     }
 
     /// "Volume 80%" in `language`, once the volume is known.

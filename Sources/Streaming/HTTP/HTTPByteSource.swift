@@ -37,6 +37,12 @@ import PlayerCore
 /// reconnect supervisor retries (Icecast dying looks exactly like this to a listener). With
 /// `endOfBodyIsEnd: true` (finite files, episodes) `read` returns 0 instead.
 ///
+/// Reconnecting without a gap (live streams): after a drop, the player may ask for the stream
+/// again through the same source (`ConnectionLink.reopen()`) while the ring still plays. The new
+/// connection's audio joins the old through `OverlapSplice`, which drops what the server repeats
+/// (Icecast's burst on connect), so nothing is heard twice; a reader never sees the seam. A reopen
+/// that fails is told as a drop again; the player decides whether and when to try once more.
+///
 /// Time: this source decides nothing by the clock. It reports facts on `connection`: `dry` when a
 /// reader waits (for the head or for bytes) and the ring has room, `receiving` when the head or
 /// bytes arrive after that, and, for a live stream, `dropped` when the connection ends after its
@@ -62,7 +68,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     private let endOfBodyIsEnd: Bool
     private let startOffset: Int64?
     private let requestsIcyMetadata: Bool
-    private let requestLog: HTTPRequestLog
+    private var requestLog: HTTPRequestLog
+    private let logger: Logger
     private let health: ConnectionHealth
 
     private enum Phase {
@@ -73,6 +80,13 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     /// after the request moved to the legacy path) is stale and ignored.
     private enum RequestPath { case client, legacy }
 
+    /// One request of this source: its number (a reopen makes a new one) and its client. Reports
+    /// of any other request than the current one are stale and ignored.
+    private struct Attempt: Equatable {
+        var number = 0
+        var path = RequestPath.client
+    }
+
     private let condition = NSCondition()
     private var phase: Phase = .idle
     private var ring: ByteRing
@@ -81,7 +95,11 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     private var pending: (bytes: [UInt8], offset: Int, promise: EventLoopPromise<Void>)?
     private var task: HTTPClient.Task<Void>?
     private var legacyRequest: LegacyIcyRequest?
-    private var path = RequestPath.client
+    private var attempt = Attempt()
+    /// A reopen is under way: its failure before any answer is a drop the player hears of.
+    private var reopening = false
+    /// Joins a reopened connection's audio to what was received (live streams only).
+    private var splice = OverlapSplice()
     private var _stationInfo = IcyStationInfo(headers: [:])
     private var _contentType: String?
     private var _httpStatus: Int?
@@ -124,6 +142,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         self.onMetadata = onMetadata
         self.ring = ByteRing(capacity: capacity)
         self.requestLog = HTTPRequestLog(logger: logger, url: url)
+        self.logger = logger
     }
 
     deinit {
@@ -161,6 +180,49 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         }
         phase = .connecting
         connection.onAbandon { [weak self] cause in self?.abandon(cause) }
+        connection.onReopen { [weak self] in self?.reopen() }
+        connection.onBufferedBytes { [weak self] in self?.bufferedBytes ?? 0 }
+        sendRequest()
+        condition.unlock()
+    }
+
+    /// Bytes received and not yet read (what the ring holds, and a chunk waiting for room).
+    public var bufferedBytes: Int {
+        condition.withLock { ring.count + (pending.map { $0.bytes.count - $0.offset } ?? 0) }
+    }
+
+    /// Asks for the live stream again after a drop, keeping what the ring holds; the new audio
+    /// joins the old without repeats. Does nothing unless the current connection dropped (its
+    /// body ended or it failed by itself), or for a finite file.
+    public func reopen() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !endOfBodyIsEnd, !reopening else { return }
+        switch phase {
+        case .ended, .failed: break
+        case .idle, .connecting, .streaming, .closed: return
+        }
+        let previous = (task, legacyRequest)
+        task = nil
+        legacyRequest = nil
+        previous.0?.cancel()
+        previous.1?.cancel()
+        if let waiter = pending?.promise {
+            pending = nil
+            waiter.fail(CancellationError())
+        }
+        attempt.number += 1
+        reopening = true
+        splice.newConnection()
+        phase = .connecting
+        requestLog = HTTPRequestLog(logger: logger, url: url)
+        logger.debug("live stream asked for again after a drop", metadata: ["host": .string(LogRedaction.host(url) ?? "?")])
+        sendRequest()
+    }
+
+    /// Sends the current attempt's request (AsyncHTTPClient, or the legacy path for a known
+    /// SHOUTcast v1 server). Call with the lock held.
+    private func sendRequest() {
         do {
             try health.begin()
             requestLog.started(range: startOffset)
@@ -168,17 +230,24 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
                 requestLog.legacyServer(known: true)
                 startLegacyRequest()
             } else {
+                attempt.path = .client
+                let current = attempt
                 let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: requestHeaders)
-                let running = httpClient.execute(request: request, delegate: BodyDelegate(receiver: Receiver(source: self, path: .client)))
+                let running = httpClient.execute(request: request, delegate: BodyDelegate(receiver: Receiver(source: self, attempt: current)))
                 // Some failures (a redirect cycle) end the task without reaching the delegate.
-                running.futureResult.whenFailure { [weak self] error in self?.fail(error, via: .client) }
+                running.futureResult.whenFailure { [weak self] error in self?.fail(error, via: current) }
                 task = running
             }
         } catch {
-            phase = .failed(HTTPErrorMapping.map(error))
+            let mapped = HTTPErrorMapping.map(error)
+            phase = .failed(mapped)
             health.abandoned()
+            condition.broadcast()
+            if reopening {
+                reopening = false
+                connection.tell(.dropped(mapped))
+            }
         }
-        condition.unlock()
     }
 
     private var requestHeaders: HTTPHeaders {
@@ -192,11 +261,11 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
 
     /// Sends the request through the legacy ICY path. Call with the lock held.
     private func startLegacyRequest() {
-        path = .legacy
+        attempt.path = .legacy
         legacyRequest = LegacyIcyRequest(
             url: url, headers: requestHeaders, group: httpClient.eventLoopGroup,
             connectTimeout: .milliseconds(Int64(ResilienceDefaults.connectTimeout * 1000)),
-            sink: Receiver(source: self, path: .legacy))
+            sink: Receiver(source: self, attempt: attempt))
     }
 
     /// Blocks until the response head arrived (true), the source ended, failed or closed, or
@@ -305,17 +374,17 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     /// Its callbacks come in order on one event loop, which guards `demuxer`.
     private final class Receiver: HTTPResponseSink, @unchecked Sendable {
         private weak var source: HTTPByteSource?
-        private let path: RequestPath
+        private let attempt: Attempt
         private var demuxer: IcyDemuxer?
 
-        init(source: HTTPByteSource, path: RequestPath) {
+        init(source: HTTPByteSource, attempt: Attempt) {
             self.source = source
-            self.path = path
+            self.attempt = attempt
         }
 
         func head(_ head: HTTPResponseHead) throws {
             guard let source else { throw CancellationError() }
-            demuxer = try source.handleHead(status: Int(head.status.code), headers: head.headers)
+            demuxer = try source.handleHead(status: Int(head.status.code), headers: head.headers, attempt: attempt)
         }
 
         func body(_ buffer: ByteBuffer, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
@@ -323,9 +392,9 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
             do {
                 let output = try demuxer.feed(buffer.readableBytesView)
                 self.demuxer = demuxer
-                return source.deliver(output, received: buffer.readableBytes, on: eventLoop)
+                return source.deliver(output, received: buffer.readableBytes, attempt: attempt, on: eventLoop)
             } catch {
-                source.fail(error, via: path)
+                source.fail(error, via: attempt)
                 return eventLoop.makeFailedFuture(error)
             }
         }
@@ -334,28 +403,30 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
             guard let source else { return }
             do {
                 try demuxer?.finish()
-                source.bodyEnded()
+                source.bodyEnded(attempt: attempt)
             } catch {
-                source.fail(error, via: path)
+                source.fail(error, via: attempt)
             }
         }
 
-        func failed(_ error: any Error) { source?.fail(error, via: path) }
+        func failed(_ error: any Error) { source?.fail(error, via: attempt) }
     }
 
     /// Takes one chunk's audio into the ring (what does not fit waits in `pending`) and hands its
     /// titles to `onMetadata`. The returned future completes when the client may read on.
-    private func deliver(_ output: IcyOutput, received: Int, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+    private func deliver(_ output: IcyOutput, received: Int, attempt from: Attempt, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         let result: EventLoopFuture<Void>? = condition.withLock {
-            guard isOpen else { return nil }
+            guard isOpen, from == attempt else { return nil }
             _bytesReceived += received
             _lastByteAt = Self.now()
             connection.tell(.receiving)
-            let written = ring.write(output.audio, from: 0)
+            // A live stream's audio goes through the splice, which drops what a reconnect repeats.
+            let audio = endOfBodyIsEnd ? output.audio : splice.feed(output.audio)
+            let written = ring.write(audio, from: 0)
             condition.broadcast()
-            guard written < output.audio.count else { return eventLoop.makeSucceededVoidFuture() }
+            guard written < audio.count else { return eventLoop.makeSucceededVoidFuture() }
             let promise = eventLoop.makePromise(of: Void.self)
-            pending = (output.audio, written, promise)
+            pending = (audio, written, promise)
             return promise.futureResult
         }
         guard let result else { return eventLoop.makeFailedFuture(CancellationError()) }
@@ -376,20 +447,29 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         return waiting.promise
     }
 
-    private func bodyEnded() {
-        let droppedLive: Bool = condition.withLock {
+    private func bodyEnded(attempt from: Attempt) {
+        let droppedLive: Bool? = condition.withLock {
+            guard from == attempt else { return nil }
             let live = !endOfBodyIsEnd && isOpen
+            if live {
+                // Opening bytes held for the join are the last of this connection: they count.
+                let held = splice.flush()
+                if !held.isEmpty { _ = ring.write(held, from: 0) }
+            }
+            reopening = false
             if isOpen { phase = .ended }
             condition.broadcast()
             return live
         }
+        guard let droppedLive else { return }
         requestLog.ended(bytes: bytesReceived)
         // A live stream never ends: the end of its body is a dropped connection.
         if droppedLive { connection.tell(.dropped(PlaybackError(.connectionLost, underlying: "the live stream's body ended"))) }
     }
 
     /// Checks the status and content type, reads the headers; returns the demuxer to use.
-    private func handleHead(status: Int, headers responseHeaders: HTTPHeaders) throws(PlaybackError) -> IcyDemuxer {
+    private func handleHead(status: Int, headers responseHeaders: HTTPHeaders, attempt from: Attempt) throws(PlaybackError) -> IcyDemuxer {
+        guard condition.withLock({ from == attempt }) else { throw PlaybackError(.cancelled, underlying: "a request this source left") }
         requestLog.responded(status: status)
         health.answered(status: status)
         let info = HTTPResponseInfo(status: status) { responseHeaders.first(name: $0) }
@@ -416,6 +496,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         let demuxer = try IcyDemuxer(metaIntervalHeader: requestsIcyMetadata ? responseHeaders.first(name: "icy-metaint") : nil)
         condition.withLock {
             _headersReceived = true
+            reopening = false
             if case .connecting = phase { phase = .streaming }
             connection.tell(.receiving)
             condition.broadcast()
@@ -443,11 +524,11 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     /// A live stream that fails after its head has dropped, which the player is told (unless the
     /// player itself gave the connection up). A report from a client the request has left is
     /// ignored; an `ICY 200 OK` refused by AsyncHTTPClient sends the request down the legacy path.
-    private func fail(_ error: any Error, via reporter: RequestPath? = nil, toldByPlayer: Bool = false) {
+    private func fail(_ error: any Error, via reporter: Attempt? = nil, toldByPlayer: Bool = false) {
         if let reporter {
             let proceed: Bool = condition.withLock {
-                guard reporter == path else { return false }
-                guard reporter == .client, Self.isIcyStatusLine(error), isOpen, !_headersReceived else { return true }
+                guard reporter == attempt else { return false }
+                guard reporter.path == .client, Self.isIcyStatusLine(error), isOpen, !_headersReceived || reopening else { return true }
                 LegacyIcyServers.remember(url)
                 requestLog.legacyServer(known: false)
                 task = nil
@@ -464,6 +545,9 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         var dropped = false
         if isOpen {
             if case .streaming = phase, !endOfBodyIsEnd, !toldByPlayer { dropped = true }
+            // A reopen that fails before an answer is a drop again: the player decides what next.
+            if reopening, !toldByPlayer { dropped = true }
+            reopening = false
             phase = .failed(mapped)
             waiter = pending?.promise
             pending = nil

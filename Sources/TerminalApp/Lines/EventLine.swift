@@ -20,6 +20,12 @@ import Presentation
 /// - `{"t": 3.1, "event": "sleepTimer", "sleep": "afterDuration", "sleepIn": 1200}` — on every
 ///   change (`sleep` is `afterDuration`, `endOfItem`, `endOfQueue` or null when cancelled or
 ///   over); while a timer is set, every state event carries `sleep` and `sleepIn` too.
+/// - `{"t": 40.2, "event": "connection", "bitrate": 128, "buffered": 4.1, "reconnects": 1,
+///   "stalls": 0, "reconnecting": false, "quality": "fair"}` — a live stream's connection, about
+///   once a second while it plays and at once when a reconnect in the background begins or ends
+///   (`bitrate` in kbit/s and `buffered` in seconds, null until known; `reconnects` and `stalls`
+///   in the last hour; `quality` is `good`, `fair` or `poor`). While `reconnecting` is true the
+///   state is still `playing`: the buffer plays while the stream is asked for again.
 ///
 /// A track is `{"id", "kind", "title", "duration"}` (never its URL, which may carry credentials);
 /// an error is `{"code", "type", "retryable", "recoverable", "message", "suggestion"}`.
@@ -27,8 +33,12 @@ public enum EventLine {
     /// - Parameters:
     ///   - sleep: the sleep timer as last published, for the state events' `sleepIn`.
     ///   - speed: the rate the current item plays at, for the position events.
-    public static func json(for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil, speed: Double = 1) -> String {
-        let object = dictionary(for: update, language: language, sleep: sleep, speed: speed)
+    ///   - reconnecting: a reconnect in the background is under way (the last connection event
+    ///     said so): a `playing` state event then carries `"reconnecting": true`.
+    public static func json(
+        for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil, speed: Double = 1, reconnecting: Bool = false
+    ) -> String {
+        let object = dictionary(for: update, language: language, sleep: sleep, speed: speed, reconnecting: reconnecting)
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
             return "{\"event\":\"error\"}"
         }
@@ -36,11 +46,12 @@ public enum EventLine {
     }
 
     public static func dictionary(
-        for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil, speed: Double = 1
+        for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil, speed: Double = 1, reconnecting: Bool = false
     ) -> [String: Any] {
         switch update {
         case .state(let state, let t, let now):
             var o = stateFields(state, now: now, language: language)
+            if reconnecting, state.name == .playing { o["reconnecting"] = true }
             o["t"] = rounded(t)
             o["event"] = "state"
             if let sleep { o.merge(sleepFields(sleep, now: now)) { a, _ in a } }
@@ -68,6 +79,12 @@ public enum EventLine {
             return [
                 "t": rounded(t), "event": "loudness", "mode": levelling.mode.rawValue, "target": levelling.target,
                 "gain": gain.map(rounded) ?? NSNull(),
+            ]
+        case .connection(let quality, let t):
+            return [
+                "t": rounded(t), "event": "connection", "bitrate": quality.bitrate ?? NSNull(),
+                "buffered": quality.bufferedSeconds.map(rounded) ?? NSNull(), "reconnects": quality.reconnectsLastHour,
+                "stalls": quality.stallsLastHour, "reconnecting": quality.reconnecting, "quality": quality.rating.rawValue,
             ]
         case .sleepTimer(let timer, let t, let now):
             var o: [String: Any] = timer.map { sleepFields($0, now: now) } ?? ["sleep": NSNull(), "sleepIn": NSNull()]

@@ -42,11 +42,17 @@ public struct LinePlayback: Sendable {
             observer?(update)
             if jsonEvents {
                 let speed = latest.speed?.rate(for: latest.state.currentTrack) ?? 1
-                Self.write(EventLine.json(for: update, language: language, sleep: latest.sleepTimer, speed: speed) + "\n")
+                let reconnecting = latest.connection?.reconnecting ?? false
+                Self.write(EventLine.json(for: update, language: language, sleep: latest.sleepTimer, speed: speed, reconnecting: reconnecting) + "\n")
             }
             progress?.update(audioTime: update.audioTime)
             let volumeBefore = latest.volume
+            let reconnectingBefore = latest.connection?.reconnecting ?? false
             latest.apply(update)
+            if case .connection(let quality, _) = update, quality.reconnecting != reconnectingBefore, !jsonEvents, progress == nil {
+                // Not a state, but the listener should know: the buffer covers a reconnect.
+                Self.write((quality.reconnecting ? Texts.string(UIString.connectionReconnecting, in: language) : latest.connectionText(language: language) ?? "") + "\n")
+            }
             if case .volume = update, volumeBefore != nil, !jsonEvents, progress == nil, let text = latest.volumeText(language: language) {
                 // A change the listener made (the volume at the start goes without saying).
                 Self.write(text + "\n")

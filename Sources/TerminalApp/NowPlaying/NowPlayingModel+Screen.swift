@@ -12,6 +12,8 @@ extension NowPlayingModel {
             accent: picture.map(TerminalColor.accent) ?? .indexed(39),
             inlineError: inlineError.map { InlineErrorViewState(error: $0, language: language) }, language: language, bindings: bindings,
             spinnerTick: tick, volumeText: volumeText(language: language), sleepText: sleepText(language: language),
-            speedText: speedText(language: language), loudnessText: loudnessText(language: language))
+            speedText: speedText(language: language), loudnessText: loudnessText(language: language),
+            likedText: liked ? "♥ " + Texts.string("terminal.liked", in: language) : nil,
+            connection: connectionText(language: language).map { ($0, connection?.rating ?? .good) })
     }
 }

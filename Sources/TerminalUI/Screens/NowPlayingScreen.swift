@@ -27,13 +27,21 @@ public struct NowPlayingScreen: Sendable {
     public var speedText: String?
     /// "Level track −4.5 dB", on a line of its own under the volume; nil hides it.
     public var loudnessText: String?
+    /// "♥ Liked" once the listener liked the song playing.
+    public var likedText: String?
+    /// A live stream's connection ("Connection: good · 128 kbit/s · 4.1 s buffered") and its
+    /// rating, which colours the dot before it; nil hides it.
+    public var connection: (text: String, rating: ConnectionQuality.Rating)?
 
     public init(
         view: NowPlayingViewState, artwork: ArtworkPixels? = nil, accent: TerminalColor = .indexed(39),
         inlineError: InlineErrorViewState? = nil, language: Language, bindings: KeyBindings = .standard, spinnerTick: Int = 0,
-        volumeText: String? = nil, sleepText: String? = nil, speedText: String? = nil, loudnessText: String? = nil
+        volumeText: String? = nil, sleepText: String? = nil, speedText: String? = nil, loudnessText: String? = nil,
+        likedText: String? = nil, connection: (text: String, rating: ConnectionQuality.Rating)? = nil
     ) {
+        self.connection = connection
         self.loudnessText = loudnessText
+        self.likedText = likedText
         self.speedText = speedText
         self.volumeText = volumeText
         self.sleepText = sleepText
@@ -129,6 +137,15 @@ public struct NowPlayingScreen: Sendable {
         let settings = [volumeText, speedText, sleepText].compactMap { $0 }
         if !settings.isEmpty { line(settings.joined(separator: "   "), .dim) }
         if let loudnessText { line(loudnessText, .dim) }
+        if let connection {
+            let colour: UInt8 = switch connection.rating {
+            case .good: 34
+            case .fair: 214
+            case .poor: 196
+            }
+            line("● " + connection.text, CellStyle(foreground: .indexed(colour)))
+        }
+        if let likedText { line(likedText, CellStyle(foreground: .indexed(205), bold: true)) }
     }
 
     private func drawControls(_ canvas: inout Canvas, row: Int) {

@@ -46,7 +46,7 @@ struct AdaptiveLevellingMixTests {
         h.acknowledgeLoads(1)
         h.engine.enqueue(.setLoudness(LoudnessLevelling(mode: .track)))
         h.engine.enqueue(.start(.a))
-        guard let end = h.run(until: { if case .position(_, let p, _) = $0 { p >= 8 } else { false } }) else {
+        guard let end = h.run(until: { if case .position(_, let p, _, _) = $0 { p >= 8 } else { false } }) else {
             Issue.record("no position report at 8 s")
             return
         }

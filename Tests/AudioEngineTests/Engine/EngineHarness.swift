@@ -164,13 +164,13 @@ final class EngineHarness: @unchecked Sendable {
         _ = load(.a, left: 0.8, right: 0.8, seconds: 5)
         acknowledgeLoads(1)
         engine.enqueue(.start(.a))
-        guard let reached = run(until: { if case .position(_, let p, _) = $0 { p >= at } else { false } }) else {
+        guard let reached = run(until: { if case .position(_, let p, _, _) = $0 { p >= at } else { false } }) else {
             Issue.record("no position report at \(at) s")
             return nil
         }
         commands.forEach(engine.enqueue)
         engine.acknowledge(reached.1)
-        guard let later = run(until: { if case .position(_, let p, _) = $0 { p >= until } else { false } }) else {
+        guard let later = run(until: { if case .position(_, let p, _, _) = $0 { p >= until } else { false } }) else {
             Issue.record("no position report at \(until) s")
             return nil
         }

@@ -106,7 +106,7 @@ struct MixerTests {
         _ = h.load(.a, left: 0.5, right: 0.5, seconds: 5)
         h.acknowledgeLoads(1)
         h.engine.enqueue(.start(.a))
-        guard let at = h.run(until: { if case .position(_, let p, _) = $0 { p >= 1 } else { false } }) else {
+        guard let at = h.run(until: { if case .position(_, let p, _, _) = $0 { p >= 1 } else { false } }) else {
             Issue.record("no position")
             return
         }
@@ -134,7 +134,7 @@ struct MixerTests {
         _ = h.load(.a, decoder: PositionDecoder(seconds: 10), seconds: 10)
         h.acknowledgeLoads(1)
         h.engine.enqueue(.start(.a))
-        guard let at = h.run(until: { if case .position(_, let p, _) = $0 { p >= 1 } else { false } }) else {
+        guard let at = h.run(until: { if case .position(_, let p, _, _) = $0 { p >= 1 } else { false } }) else {
             Issue.record("no position")
             return
         }
@@ -147,7 +147,7 @@ struct MixerTests {
         }
         h.engine.acknowledge(after.1)
         // The report says where the deck is, and the audio itself comes from 6 s on.
-        if case .position(_, let p, _) = after.0.fact { #expect(abs(p - 6.1) < 1e-6, "position \(p) after the seek") }
+        if case .position(_, let p, _, _) = after.0.fact { #expect(abs(p - 6.1) < 1e-6, "position \(p) after the seek") }
         let left = h.sink.left
         #expect(abs(left[seekFrame - 1] - 0.01) < 1e-4, "before the seek: \(left[seekFrame - 1])")
         #expect(abs(left[seekFrame] - 0.06) < 1e-6, "first frame after the seek: \(left[seekFrame])")
@@ -160,7 +160,7 @@ struct MixerTests {
         _ = h.load(.a, left: 0.8, right: 0.8, seconds: 5)
         h.acknowledgeLoads(1)
         h.engine.enqueue(.start(.a))
-        guard let at = h.run(until: { if case .position(_, let p, _) = $0 { p >= 0.5 } else { false } }) else { return }
+        guard let at = h.run(until: { if case .position(_, let p, _, _) = $0 { p >= 0.5 } else { false } }) else { return }
         let frame = Int(at.0.audioTime * Self.rate)
         h.engine.enqueue(.pauseOutput)
         h.engine.acknowledge(at.1)
@@ -185,7 +185,7 @@ struct MixerTests {
         h.engine.enqueue(.scheduleCrossfade(from: .a, to: .b, duration: 0, curve: .equalPower, atPosition: 1.25))
         guard let done = h.run(until: { $0 == .crossfadeCompleted }) else { return }
         h.engine.acknowledge(done.1)
-        _ = h.run { if case .position(_, let p, _) = $0 { p >= 0.5 } else { false } }
+        _ = h.run { if case .position(_, let p, _, _) = $0 { p >= 0.5 } else { false } }
         let left = h.sink.left
         let right = h.sink.right
         let k = 60_000

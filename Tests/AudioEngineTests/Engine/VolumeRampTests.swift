@@ -32,14 +32,14 @@ struct VolumeRampTests {
         h.acknowledgeLoads(1)
         h.engine.enqueue(.setVolume(0.5))
         h.engine.enqueue(.start(.a))
-        guard let at = h.run(until: { if case .position(_, let p, _) = $0 { p >= 0.5 } else { false } }) else {
+        guard let at = h.run(until: { if case .position(_, let p, _, _) = $0 { p >= 0.5 } else { false } }) else {
             Issue.record("no position report")
             return
         }
         h.engine.enqueue(.pauseOutput)
         h.engine.enqueue(.resumeOutput)
         h.engine.acknowledge(at.1)
-        guard let later = h.run(until: { if case .position(_, let p, _) = $0 { p >= 0.8 } else { false } }) else {
+        guard let later = h.run(until: { if case .position(_, let p, _, _) = $0 { p >= 0.8 } else { false } }) else {
             Issue.record("no position report after resuming")
             return
         }

@@ -166,11 +166,16 @@ struct RecoveryTests {
 
     @Test func aDropWhileTheDeckStillSoundsWaitsForItsAudioToRunOut() throws {
         var d = try Driver.live()
-        // The source says the connection broke; what the deck holds still plays.
-        #expect(try d.send(.streamDropped(.a, cause: dropped, at: PlayerTime(seconds: 5))).isEmpty)
+        // The source says the connection broke; what the deck holds still plays, and the stream
+        // is asked for again meanwhile (in the background: the state stays playing).
+        #expect(try d.send(.streamDropped(.a, cause: dropped, at: PlayerTime(seconds: 5))).withoutTimers == [
+            .reopenConnection(.a), .reconnectingInBackground(true),
+        ])
         #expect(d.state == .playing(track: Fixture.live()))
-        // The deck reports the drop once its audio ran out: the reconnect starts then.
-        try d.send(.errorOccurred(.a, dropped, at: PlayerTime(seconds: 8)))
+        // The deck reports the drop once its audio ran out before the stream was back: the
+        // visible reconnect starts then, and the background flag is over.
+        let effects = try d.send(.errorOccurred(.a, dropped, at: PlayerTime(seconds: 8)))
+        #expect(effects.first == .reconnectingInBackground(false))
         guard case .reconnecting(_, 1, _, let at?, let cause) = d.state else { Issue.record("got \(d.state)"); return }
         #expect(cause == dropped)
         #expect(at.seconds > 8)
