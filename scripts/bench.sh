@@ -9,7 +9,8 @@
 #   B4 radio first audio  launch -> first sample above -40 dBFS on the private null sink, vs mpv
 #   B5 radio reconnect    icecast2 SIGKILLed while playing, restarted 2 s later: mount listed again ->
 #                         first sample of the new source on the sink; tonearm (JSONL states checked),
-#                         mpv, mpv with lavf reconnect options, mpd: resumed / exited / stayed silent
+#                         mpv, mpv with lavf reconnect options, mpd: resumed / exited / stayed silent;
+#                         4 s buffered (tonearm --buffer 4, mpv --cache-secs=4): audible gap on the sink
 #   B6 radio cost         BENCH_SECONDS of the mount to a null output, vs mpv and mpd (CPU s, peak RSS)
 # Library (scripts/bench/library.py):
 #   B7 feed import        `tonearm podcast add` of a generated 5,000-episode feed from loopback: wall, peak RSS

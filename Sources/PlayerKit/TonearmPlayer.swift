@@ -25,13 +25,16 @@ public final class TonearmPlayer: Sendable {
         public var logger: Logger
         /// Where measured loudness is kept between runs (the library's); nil measures every run.
         public var loudnessStore: (any LoudnessStore)?
+        /// How much of a network track is held before it sounds (`--buffer`).
+        public var buffering: NetworkBuffering
 
         public init(
             network: NetworkClient = .shared, metadata: MetadataService.Configuration = .init(),
             artwork: ArtworkService.Configuration = .init(), streaming: StreamingDecoderFactory.Options = .init(),
             connectivity: ConnectivityMonitor? = nil, analytics: ErrorAnalytics? = nil, logger: Logger = .silent,
-            loudnessStore: (any LoudnessStore)? = nil
+            loudnessStore: (any LoudnessStore)? = nil, buffering: NetworkBuffering = NetworkBuffering()
         ) {
+            self.buffering = buffering
             self.loudnessStore = loudnessStore
             self.logger = logger
             self.analytics = analytics

@@ -38,6 +38,29 @@ struct RadioCommandTests {
         #expect(["real", "station", "default"].contains(song?["artwork"] as? String ?? ""))
     }
 
+    /// `--buffer 3` holds three seconds of the stream before it sounds, which its connection
+    /// events show; the default holds about one. The connection events carry the bitrate the
+    /// stream's frames state (the test source sends 320 kbit/s).
+    @Test func aLargerBufferIsHeldAndTheConnectionEventsSayHowMuch() throws {
+        let server = try IcecastServer()
+        defer { server.stop() }
+        @Sendable func connections(_ events: [[String: Any]]) -> [[String: Any]] { events.filter { $0["event"] as? String == "connection" } }
+        let r = try PlaybackCommandTests.run(
+            ["play", server.streamURL.absoluteString, "--output", "null", "--events", "jsonl", "--buffer", "3"],
+            inputs: [({ events in connections(events).count >= 3 }, "stop")])
+        #expect(r.status == 0, "stderr: \(r.err)")
+        let seen = connections(r.events)
+        #expect(seen.allSatisfy { $0["bitrate"] as? Int == 320 }, "\(seen)")
+        #expect(seen.contains { ($0["buffered"] as? Double ?? 0) >= 2.5 }, "\(seen)")
+        #expect(seen.allSatisfy { $0["reconnecting"] as? Bool == false && $0["quality"] as? String == "good" }, "\(seen)")
+    }
+
+    @Test func aBufferOutsideItsRangeIsRefused() throws {
+        let r = try PlaybackCommandTests.run(["play", "http://127.0.0.1:9/live", "--output", "null", "--buffer", "0.5"])
+        #expect(r.status == 64)
+        #expect(r.err.contains("--buffer must be between 1 and 30 seconds"), "stderr: \(r.err)")
+    }
+
     @Test func retryDuringTheCountdownRetriesNowAndStopGivesUp() throws {
         let refusing = try TestHTTPServer.refusingPort()
         defer { refusing.release() }

@@ -67,7 +67,13 @@ struct IcecastRadioTests {
             Thread.sleep(forTimeInterval: 8)
             try server.restart()
         }
-        let reconnecting = try #require(await radio.waitFor("reconnecting", timeout: 30) { $0.name == .reconnecting })
+        guard let reconnecting = await radio.waitFor("reconnecting", timeout: 60, { $0.name == .reconnecting }) as PlayerState? else {
+            // What the player said meanwhile, to tell a stream that never dropped from one that
+            // played on unnoticed.
+            let positions = radio.updates.compactMap { if case .position(let s, _, _) = $0 { s } else { nil } }
+            Issue.record("no reconnecting; \(positions.count) positions, last \(positions.last ?? -1); flags \(Self.reconnectFlags(radio.updates))")
+            return
+        }
         guard case .reconnecting(_, _, let max, _, let cause) = reconnecting else { return }
         #expect(max == BackoffPolicy.reconnect.maxAttempts)
         #expect(cause.isRetryable)

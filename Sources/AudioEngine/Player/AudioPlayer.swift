@@ -477,7 +477,7 @@ public actor AudioPlayer {
         let realtime = options.mode == .realtime
         let network = options.network
         // A network deck must be able to hold its refill threshold, with room to spare.
-        let seconds = realtime && track.isRemote ? max(options.lookahead, network.refillSeconds + 1) : options.lookahead
+        let seconds = realtime && track.isRemote ? max(options.lookahead, max(network.refillSeconds, network.startSeconds) + 1) : options.lookahead
         let lookahead = Int(seconds * Double(AudioFormat.sampleRate))
         let report: @Sendable (PlayerEvent) -> Void = { [weak self] event in
             Task { await self?.apply(event) }

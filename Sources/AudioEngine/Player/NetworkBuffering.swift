@@ -14,4 +14,14 @@ public struct NetworkBuffering: Sendable, Equatable {
         self.startSeconds = startSeconds
         self.refillSeconds = refillSeconds
     }
+
+    /// Seconds a listener may ask to hold ahead (`--buffer`): more rides out longer outages (a
+    /// server restart, a train through a tunnel) at the cost of a later start.
+    public static let listenerRange: ClosedRange<Double> = 1...30
+
+    /// Holding `seconds` ahead: a stream starts once that much is decoded, and an underrun waits
+    /// for as much again (at least the usual 2 s).
+    public static func holding(_ seconds: Double) -> NetworkBuffering {
+        NetworkBuffering(startSeconds: seconds, refillSeconds: max(2, seconds))
+    }
 }

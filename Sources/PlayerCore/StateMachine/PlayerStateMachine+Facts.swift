@@ -330,6 +330,11 @@ extension PlayerStateMachine {
         case .preparing:
             if let pending = pendingLoad { return loadFailed(pending.id, error, at: at) }
             return fail(error)
+        case .playing(let track) where backgroundReconnect?.deck == deck && deck != nil:
+            // The deck ran out on the failure of a reopen made in the background: the drop is
+            // the cause (a reopen's 404 of a mount that played is unavailability, already mapped).
+            guard let run = backgroundReconnect, track.isRemote else { return fail(error) }
+            return beginRecovery(.source, cause: run.cause, at: at)
         case .playing(let track), .buffering(let track, _, _), .preparingCrossfade(let track, _):
             if error.isRetryable, track.isRemote {
                 return dropNext() + beginRecovery(.source, cause: error, at: at)

@@ -23,7 +23,8 @@ public final class PlaybackSession: Sendable {
         self.output = output
         self.mode = mode
         composed = TonearmPlayer(
-            output: output.makeSink(realtime: mode == .realtime), options: .init(configuration: configuration, mode: mode, loudnessStore: services.loudnessStore),
+            output: output.makeSink(realtime: mode == .realtime), options: .init(
+                configuration: configuration, mode: mode, network: services.buffering, loudnessStore: services.loudnessStore),
             services: services)
         try await composed.player.start()
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioEngine
 import Foundation
 import PlayerCore
 import PlayerKit
@@ -27,9 +28,15 @@ struct StreamOptions: ParsableArguments {
     @Flag(help: "Allow artwork from loopback and private addresses (refused by default).")
     var allowPrivateArtwork = false
 
+    @Option(help: "Seconds of a stream's audio held before it sounds, 1-30 (default 1). More rides out longer outages, such as a server restart, unheard; it starts that much later.")
+    var buffer: Double?
+
     enum StatusAPI: String, ExpressibleByArgument { case icecast, radioco }
 
     func validate() throws {
+        if let buffer, !NetworkBuffering.listenerRange.contains(buffer) {
+            throw ValidationError("--buffer must be between 1 and 30 seconds")
+        }
         for (name, value) in [("--status-url", statusURL), ("--station-logo", stationLogo)] {
             guard let value else { continue }
             guard WebAddress.parse(value) != nil else {
@@ -40,9 +47,11 @@ struct StreamOptions: ParsableArguments {
 
     /// The services for these options.
     func services(for tracks: [Track]) -> TonearmPlayer.Services {
-        TonearmPlayer.Services.forStreams(
+        var services = TonearmPlayer.Services.forStreams(
             tracks, identities: identity, status: statusURL.flatMap(URL.init(string:)).map {
                 statusAPI == .radioco ? .radioCo($0) : .icecast($0, mount: statusMount ?? "/")
             }, stationLogo: stationLogo.flatMap(URL.init(string:)), allowPrivateArtwork: allowPrivateArtwork)
+        if let buffer { services.buffering = .holding(buffer) }
+        return services
     }
 }

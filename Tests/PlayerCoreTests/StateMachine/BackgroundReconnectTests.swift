@@ -87,6 +87,16 @@ struct BackgroundReconnectTests {
         #expect(cause.code == .streamUnavailable && cause.httpStatus == 404)
     }
 
+    @Test func aDeckThatFailsOnAReopensErrorReconnectsVisiblyWithTheDropAsItsCause() throws {
+        var d = try Driver.live()
+        try d.send(.streamDropped(.a, cause: drop, at: PlayerTime(seconds: 10)))
+        try d.send(.streamDropped(.a, cause: PlaybackError(.httpNotFound, httpStatus: 404), at: PlayerTime(seconds: 10.1)))
+        // The deck read the source's last failure (the 404, which alone would be final).
+        try d.send(.errorOccurred(.a, PlaybackError(.httpNotFound, httpStatus: 404), at: PlayerTime(seconds: 11)))
+        guard case .reconnecting(_, 1, _, _, let cause) = d.state else { Issue.record("got \(d.state)"); return }
+        #expect(cause.code == .streamUnavailable)
+    }
+
     @Test func offlineNothingIsTriedInTheBackground() throws {
         var d = try Driver.live()
         try d.send(.connectivityChanged(online: false, at: PlayerTime(seconds: 9)))
