@@ -180,7 +180,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            path: "Tests/TestProcesses", swiftSettings: strictSettings),
+            path: "Tests/TestProcesses", exclude: ["DirectoryFixtures"], swiftSettings: strictSettings),
         // Runs the built `tonearm` binary and holds the README to the code.
         .testTarget(
             name: "CLITests",
@@ -191,8 +191,8 @@ let package = Package(
         .testTarget(
             name: "TerminalAppTests",
             dependencies: [
-                "TerminalApp", "TerminalUI", "PlayerKit", "Library", "PlayerCore", "AudioEngine", "TestProcesses",
-                .product(name: "Logging", package: "swift-log"),
+                "TerminalApp", "TerminalUI", "PlayerKit", "Library", "PlayerCore", "AudioEngine", "TestProcesses", "Services", "Streaming",
+                .product(name: "Logging", package: "swift-log"), .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings),
         .testTarget(

@@ -30,3 +30,8 @@ public enum LibraryLimits {
     /// Longest enclosure MIME type kept, characters.
     public static let maxMIMETypeLength = 100
 }
+
+extension LibraryLimits {
+    /// Titles kept per station in the history; the oldest go first.
+    public static let maxHeardTitlesPerStation = 500
+}

@@ -15,3 +15,10 @@ extension ServiceLimits {
     /// Longest URL taken from a status document (artwork), characters; a longer one is dropped, not cut.
     public static let maxStatusURLLength = 2048
 }
+
+extension ServiceLimits {
+    /// Largest station directory answer, bytes (500 stations are about 600 kB).
+    public static let maxDirectoryBytes = 4 * 1024 * 1024
+    /// Directory searches kept in memory.
+    public static let directoryMemoryEntries = 32
+}

@@ -20,6 +20,8 @@ public struct ConsolePlayback: Sendable {
     public var progress: RenderProgress?
     public var connectivity: ConnectivityMonitor?
     public var mpris = true
+    /// Likes the song playing (`l` on Now Playing); true when there was one.
+    public var like: (@Sendable () -> Bool)?
     public var language: Language = .current
 
     /// The full screen on a terminal (stdin and stdout both one) unless told otherwise; plain
@@ -53,20 +55,20 @@ public struct ConsolePlayback: Sendable {
         session.stopOnSignals()
         var interface = interface
         // Commands come on stdin in plain mode, and whenever stdin is not the terminal.
-        if interface == .plain || (interface == .lines && isatty(STDIN_FILENO) == 0) { LinePlayback.forwardCommands(to: player) }
+        if interface == .plain || (interface == .lines && isatty(STDIN_FILENO) == 0) { LinePlayback.forwardCommands(to: player, like: like) }
         try await player.send(intent)
         let (bindings, warning) = TerminalConfig.bindings()
         var failure: PlaybackError?
         do throws(TerminalDisplayError) {
             guard interface == .terminal else { throw .unusable }
             if let warning { FileHandle.standardError.write(Data("tonearm: \(TextSanitizer.singleLine(warning, maxLength: 300))\n".utf8)) }
-            failure = try await NowPlayingController(player: player, connectivity: connectivity, language: language, bindings: bindings)
+            failure = try await NowPlayingController(player: player, connectivity: connectivity, language: language, bindings: bindings, like: like)
                 .run(observer: observer)
         } catch {
             if interface == .terminal {
                 // curses cannot drive this terminal: the line interface instead.
                 interface = .lines
-                LinePlayback.forwardCommands(to: player)
+                LinePlayback.forwardCommands(to: player, like: like)
             }
             failure = await LinePlayback(
                 player: player, style: interface == .plain ? .plain : .lines, jsonEvents: jsonEvents, progress: progress,

@@ -15,7 +15,9 @@ struct CLITests {
     }
 
     /// Runs the binary to its end; without `dataHome` it gets a library of its own.
-    static func run(_ arguments: [String], dataHome: URL? = nil, directory: URL? = nil) throws -> (status: Int32, out: String, err: String) {
+    static func run(
+        _ arguments: [String], dataHome: URL? = nil, directory: URL? = nil, environment extra: [String: String] = [:]
+    ) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -26,6 +28,9 @@ struct CLITests {
         environment["XDG_DATA_HOME"] = (dataHome ?? FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-data-\(UUID().uuidString)")).path
         // Logs of test runs stay out of the user's state folder.
         environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-state-\(UUID().uuidString)").path
+        // So are caches (artwork, directory answers), which would otherwise carry over between tests.
+        environment["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-cache-\(UUID().uuidString)").path
+        for (key, value) in extra { environment[key] = value }
         process.environment = environment
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()

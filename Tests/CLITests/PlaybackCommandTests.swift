@@ -25,6 +25,8 @@ struct PlaybackCommandTests {
         environment["XDG_DATA_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-data-\(UUID().uuidString)").path
         // Logs of test runs stay out of the user's state folder.
         environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-state-\(UUID().uuidString)").path
+        // So are caches (artwork, directory answers), which would otherwise carry over between tests.
+        environment["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-cache-\(UUID().uuidString)").path
         for (k, v) in extra { environment[k] = v }
         process.environment = environment
         if let directory { process.currentDirectoryURL = directory }

@@ -3,6 +3,9 @@ import Library
 import Logging
 import PlayerCore
 import PlayerKit
+import Services
+import Streaming
+import Clocks
 import Synchronization
 import TerminalUI
 import TestProcesses
@@ -22,7 +25,7 @@ struct LibraryControllerTests {
         /// Every state the player published, in order.
         let states = StateLog()
 
-        init() async throws {
+        init(directory stationDirectory: StationDirectory? = nil) async throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-controller-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             library = try await LibraryContext.open(directory: directory.appendingPathComponent("data"), logger: Logger(label: "test"))
@@ -31,7 +34,7 @@ struct LibraryControllerTests {
                 library: library, output: .null, language: .english, bindings: .standard, logger: Logger(label: "test"),
                 observer: { update in
                     if case .state(let state, _, _) = update { states.names.withLock { $0.append(state.name) } }
-                })
+                }, directory: stationDirectory)
         }
 
         /// A session file playing a 20 s tone, kept in the library under `name`.
@@ -84,6 +87,103 @@ struct LibraryControllerTests {
         try await f.until("the station is in the library") { (try? f.library.store.stations().count) == 1 }
         try await f.until("the list shows it") { f.screen.contains("Night Jazz") }
         #expect(try f.library.store.stations().first?.url == URL(string: "http://127.0.0.1:9/jazz"))
+    }
+
+    /// A new listener finds stations without knowing an address: `/` on the empty list (or `f`
+    /// anywhere) asks the directory, Enter plays a result and counts a click, `a` keeps it.
+    @Test func theDirectoryIsSearchedPlayedFromAndKeptFrom() async throws {
+        let stream = try TestHTTPServer { _ in .complete(status: 503, contentType: "text/plain", body: Data("down".utf8)) }
+        defer { stream.stop() }
+        let server = try DirectoryServer(streamBase: stream.baseURL)
+        defer { server.stop() }
+        let f = try await Fixture(directory: StationDirectory(
+            configuration: .init(servers: [server.baseURL], cacheDirectory: nil), network: NetworkClient(breakers: nil)))
+        f.controller.load()
+        #expect(f.screen.contains("[f] Find stations"), "screen:\n\(f.screen)")
+        f.press(.character("/"))
+        #expect(f.screen.contains("Find stations (words of the name"))
+        f.type("jazz country:DE")
+        f.press(.enter)
+        try await f.until("the results") { f.screen.contains("Jazz Radio Blues") && f.screen.contains("HLS Jazz") }
+        #expect(f.screen.contains("◂ Directory: jazz country:DE"))
+        #expect(f.screen.contains("MP3 128k · FR · jazz, blues"))
+        #expect(server.searches.last?.uri.contains("countrycode=DE") == true)
+
+        f.press(.character("a"))
+        #expect(try f.library.store.stations().map(\.directoryID) == ["96062a7b-0601-11e8-ae97-52543be04c81"])
+        #expect(f.screen.contains("✓ MP3 128k"))
+        f.press(.enter)
+        try await f.until("the click") { server.clicks == ["96062a7b-0601-11e8-ae97-52543be04c81"] }
+        try await f.until("the stream was asked for") { stream.requests.contains { $0.path == "/blues" } }
+        f.controller.model.withLock { $0.nowPlayingOpen = false }
+
+        // Back to the library's stations; `f` from another tab comes back to the Stations tab.
+        f.press(.escape)
+        #expect(f.screen.contains("Jazz Radio Blues") && !f.screen.contains("HLS Jazz"))
+        f.press(.tab, .character("f"))
+        #expect(f.controller.model.withLock { $0.tab } == .stations)
+        f.type("nothing-matches")
+        f.press(.enter)
+        try await f.until("the answer") { f.screen.contains("Directory: nothing-matches") && !f.screen.contains("Loading") }
+        await f.controller.finish()
+    }
+
+    /// Titles heard on a library station land in History; `l` on Now Playing likes the song
+    /// playing, `l` in History takes the like back, and Favourites lists what is liked.
+    @Test func heardTitlesAreKeptAndLikedFromNowPlayingAndHistory() async throws {
+        let audio = try FFmpegFixture.make(
+            ["-f", "lavfi", "-i", "sine=frequency=440:duration=20:sample_rate=44100", "-ac", "2", "-c:a", "libmp3lame", "-b:a", "128k"],
+            fileName: "tone.mp3").get()
+        let body = IcyBody.make(audio, metaint: 8_000, titles: ["Night Band - Slow Song"])
+        let server = try TestHTTPServer { _ in
+            TestHTTPServer.Response(
+                status: 200, headers: [("Content-Type", "audio/mpeg"), ("icy-name", "Fixture FM"), ("icy-metaint", "8000")],
+                body: [.bytes(body), .hold])
+        }
+        defer { server.stop() }
+        let f = try await Fixture()
+        _ = try f.library.store.addStation(name: "Night FM", url: server.url("/live"))
+        f.controller.load()
+        f.press(.enter)
+        try await f.until("the title") { f.controller.model.withLock { $0.player.metadata?.title } == "Slow Song" }
+        try await f.until("the title in the history") { (try? f.library.store.history().first?.title) == "Slow Song" }
+        #expect(try f.library.store.history().first?.station == "Night FM")
+        f.press(.character("l"))
+        #expect(try f.library.store.favourites().map(\.song) == ["Night Band – Slow Song"])
+        #expect(f.screen.contains("♥ Liked"), "screen:\n\(f.screen)")
+        await f.controller.finish()
+
+        f.press(.escape)
+        f.controller.model.withLock { $0.nowPlayingOpen = false }
+        f.press(.tab, .tab, .tab)
+        #expect(f.controller.model.withLock { $0.tab } == .history)
+        #expect(f.screen.contains("♥ Night Band – Slow Song") && f.screen.contains("Night FM ·"), "screen:\n\(f.screen)")
+        f.press(.character("l"))
+        #expect(try f.library.store.favourites().isEmpty)
+        #expect(!f.screen.contains("♥ Night Band"))
+        f.press(.character("l"))
+        f.press(.tab)
+        #expect(f.controller.model.withLock { $0.tab } == .favourites)
+        #expect(f.screen.contains("♥ Night Band – Slow Song"))
+        f.press(.character("l"))
+        #expect(f.screen.contains("No favourites yet"))
+    }
+
+    @Test func aDirectoryThatIsDownIsTheListsErrorWithTryAgain() async throws {
+        let server = try DirectoryServer(failing: true)
+        defer { server.stop() }
+        let f = try await Fixture(directory: StationDirectory(
+            configuration: .init(servers: [server.baseURL], cacheDirectory: nil), network: NetworkClient(clock: ImmediateClock(), breakers: nil)))
+        f.controller.load()
+        f.press(.character("f"))
+        f.type("jazz")
+        f.press(.enter)
+        try await f.until("the error") { f.controller.model.withLock { $0.list.error != nil } }
+        #expect(f.controller.model.withLock { $0.list.error?.code } == .httpRetryable)
+        let asked = server.searches.count
+        f.press(.character("r"))
+        try await f.until("asked again") { server.searches.count > asked }
+        #expect(f.controller.model.withLock { $0.directoryQuery } == "jazz")
     }
 
     @Test func aStationWithoutAnAddressIsRefusedWithAnAlert() async throws {

@@ -61,4 +61,18 @@ struct LibraryListingTests {
         #expect(report.failures.map(\.error.code) == [.httpNotFound, .circuitOpen])
         #expect(report.summary == "2 of 6 feeds imported")
     }
+
+    @Test func favouritesExportAsCSVThatASpreadsheetCannotRun() {
+        let liked = Date(timeIntervalSince1970: 1_800_000_000)
+        let csv = FavouritesCSV.render([
+            FavouriteSong(id: 1, title: "Song, with \"quotes\"", artist: "Band", station: "FM", heardAt: liked - 60, likedAt: liked),
+            FavouriteSong(id: 2, title: "=HYPERLINK(\"http://evil\")", artist: nil, station: nil, heardAt: nil, likedAt: liked),
+        ])
+        #expect(csv == """
+            title,artist,station,heardAt,likedAt\r
+            "Song, with ""quotes\"\"",Band,FM,2027-01-15T07:59:00Z,2027-01-15T08:00:00Z\r
+            "'=HYPERLINK(""http://evil\"\")",,,,2027-01-15T08:00:00Z\r
+
+            """)
+    }
 }

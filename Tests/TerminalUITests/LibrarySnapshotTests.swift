@@ -54,6 +54,11 @@ struct LibrarySnapshotTests {
                 tab: .podcasts, list: .loaded([Row(title: "Episode 42: Resilience", detail: "12:34 / 1:00:00"), Row(title: "Episode 41", detail: "played")]),
                 episodesOf: "The Swift Show", miniPlayer: mini("failed recoverable", language), language: language)))
             out.append(("sessions-empty-\(l)", LibraryScreen(tab: .sessions, list: .empty, language: language)))
+            out.append(("directory-results-\(l)", LibraryScreen(
+                tab: .stations,
+                list: .loaded([Row(title: "Jazz Radio Blues", detail: "✓ MP3 128k · FR · jazz, blues"), Row(title: "HLS Jazz", detail: "AAC 96k · DE · jazz")]),
+                directoryQuery: "jazz country:DE", language: language)))
+            out.append(("directory-none-\(l)", LibraryScreen(tab: .stations, list: .empty, directoryQuery: "nothing-matches", language: language)))
             out.append(("diagnostics-\(l)", LibraryScreen(tab: .diagnostics, diagnostics: summary, retries: retries, language: language)))
             out.append(("offline-alert-\(l)", LibraryScreen(
                 tab: .podcasts, list: .loaded([Row(title: "The Swift Show", detail: "2 episodes")]), connectivity: .offline,
@@ -73,6 +78,8 @@ struct LibrarySnapshotTests {
     @Test func theEmptyStationListSaysHowToAddOne() {
         let text = LibraryScreen(tab: .stations, list: .empty, language: .english).render(width: 80, height: 24).text
         #expect(text.contains("[a] "))
+        // And how to find one without knowing an address.
+        #expect(text.contains("[f] Find stations"))
         #expect(text.contains(UIStrings.text(.emptyStationsTitle, in: .english)))
     }
 

@@ -16,6 +16,8 @@ enum LibrarySchema {
         migrator.registerMigration("v3", migrate: addRetryStatistics)
         migrator.registerMigration("v4", migrate: addTrimmedSilence)
         migrator.registerMigration("v5", migrate: addLoudness)
+        migrator.registerMigration("v6", migrate: addStationDirectoryID)
+        migrator.registerMigration("v7", migrate: addHistoryAndFavourites)
         return migrator
     }
 
@@ -137,6 +139,39 @@ enum LibrarySchema {
                 integrated REAL NOT NULL,
                 source TEXT NOT NULL,
                 measuredAt REAL NOT NULL
+            );
+            """)
+    }
+
+    /// The station directory's id of a station added from it, so playing it counts a click there.
+    private static func addStationDirectoryID(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE station ADD COLUMN directoryID TEXT")
+    }
+
+    /// Titles heard on stations (newest kept per station), and the ones the listener liked.
+    /// `songKey` is the lowercased "artist\u{1F}title", computed in Swift (SQLite's `lower` folds
+    /// ASCII only): one favourite per song however it was written, and a heard title finds its like.
+    private static func addHistoryAndFavourites(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE heardTitle (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                station TEXT NOT NULL,
+                stationKey TEXT NOT NULL,
+                title TEXT NOT NULL,
+                artist TEXT,
+                songKey TEXT NOT NULL,
+                heardAt REAL NOT NULL
+            );
+            CREATE INDEX heardTitleByStation ON heardTitle (stationKey, heardAt);
+            CREATE INDEX heardTitleByTime ON heardTitle (heardAt);
+            CREATE TABLE favourite (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                songKey TEXT NOT NULL UNIQUE,
+                title TEXT NOT NULL,
+                artist TEXT,
+                station TEXT,
+                heardAt REAL,
+                likedAt REAL NOT NULL
             );
             """)
     }

@@ -6,7 +6,7 @@ import PlayerCore
 extension LibraryStore {
     /// Saves a station. Names are unique ignoring case (`.alreadyInLibrary`); an empty name is
     /// `.malformedData`.
-    public func addStation(name: String, url: URL, genre: String? = nil) throws(PlaybackError) -> StationRecord {
+    public func addStation(name: String, url: URL, genre: String? = nil, directoryID: String? = nil) throws(PlaybackError) -> StationRecord {
         let name = try LibraryText.requiredName(name, "station name")
         let genre = LibraryText.optional(genre)
         let addedAt = now().timeIntervalSince1970
@@ -16,8 +16,8 @@ extension LibraryStore {
                 throw PlaybackError(.alreadyInLibrary, underlying: "a station has that name")
             }
             try db.execute(
-                sql: "INSERT INTO station (name, nameKey, url, genre, addedAt) VALUES (?, ?, ?, ?, ?)",
-                arguments: [name, key, url.absoluteString, genre, addedAt])
+                sql: "INSERT INTO station (name, nameKey, url, genre, addedAt, directoryID) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [name, key, url.absoluteString, genre, addedAt, directoryID])
             return try StationQueries.station(db, id: db.lastInsertedRowID)
         }
     }

@@ -10,13 +10,16 @@ public struct StationRecord: Sendable, Equatable, Codable {
     public var url: URL
     public var genre: String?
     public var addedAt: Date
+    /// The station directory's id when it was added from there (its plays are counted there).
+    public var directoryID: String?
 
-    public init(id: Int64, name: String, url: URL, genre: String? = nil, addedAt: Date) {
+    public init(id: Int64, name: String, url: URL, genre: String? = nil, addedAt: Date, directoryID: String? = nil) {
         self.id = id
         self.name = name
         self.url = url
         self.genre = genre
         self.addedAt = addedAt
+        self.directoryID = directoryID
     }
 
     /// The station as the player knows it.
@@ -32,6 +35,7 @@ extension StationRecord {
             name: try row.decode(String.self, forColumn: "name"),
             url: try row.requiredURL("url"),
             genre: try row.decode(String?.self, forColumn: "genre"),
-            addedAt: try row.requiredDate("addedAt"))
+            addedAt: try row.requiredDate("addedAt"),
+            directoryID: try row.decode(String?.self, forColumn: "directoryID"))
     }
 }

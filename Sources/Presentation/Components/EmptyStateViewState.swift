@@ -21,6 +21,8 @@ public struct EmptyStateViewState: Sendable, Hashable, Codable {
         case podcasts
         case episodes
         case sessions
+        case history
+        case favourites
         /// A `/` search that matched nothing.
         case noSearchResults(query: String)
     }
@@ -44,6 +46,10 @@ public struct EmptyStateViewState: Sendable, Hashable, Codable {
             self.init(
                 icon: .session, title: t(.emptySessionsTitle), message: t(.emptySessionsMessage),
                 actionTitle: t(.emptySessionsAction))
+        case .history:
+            self.init(icon: .radio, title: t(.emptyHistoryTitle), message: t(.emptyHistoryMessage), actionTitle: nil)
+        case .favourites:
+            self.init(icon: .radio, title: t(.emptyFavouritesTitle), message: t(.emptyFavouritesMessage), actionTitle: nil)
         case .noSearchResults(let query):
             self.init(
                 icon: .search, title: t(.noResultsTitle),

@@ -1,6 +1,6 @@
 /// The library's tabs, in the order the screen shows them.
 public enum LibraryTab: Int, Sendable, Hashable, CaseIterable {
-    case stations, podcasts, sessions, diagnostics
+    case stations, podcasts, sessions, history, favourites, diagnostics
 }
 
 /// One row of a library list: text that was sanitised where it entered.
@@ -15,7 +15,12 @@ public struct LibraryRow: Sendable, Hashable {
 
     /// The rows a `/` search leaves: those whose title or detail contains it; all without one.
     public static func visible(in list: ListScreenState<LibraryRow>, search: String?) -> [LibraryRow] {
-        guard let search, !search.isEmpty else { return list.items }
-        return list.filtered(by: search) { "\($0.title) \($0.detail ?? "")" }
+        visibleIndices(in: list, search: search).map { list.items[$0] }
+    }
+
+    /// The positions in `list.items` of the rows the search leaves.
+    public static func visibleIndices(in list: ListScreenState<LibraryRow>, search: String?) -> [Int] {
+        guard let search, !search.isEmpty else { return Array(list.items.indices) }
+        return list.filteredIndices(by: search) { "\($0.title) \($0.detail ?? "")" }
     }
 }

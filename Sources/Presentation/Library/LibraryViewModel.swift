@@ -12,10 +12,16 @@ public struct LibraryViewModel<Entry: Sendable>: Sendable {
     public var entries: [Entry] = []
     /// The podcast whose episodes are listed, and its title.
     public var episodesOf: (entry: Entry, title: String)?
+    /// The directory search whose results the Stations tab lists instead of the library's stations.
+    public var directoryQuery: String?
+    /// Counts directory searches, so the answer of one the listener has left is dropped.
+    public var directorySearches = 0
     public var selection = 0
     public var search: String?
     public var typingSearch = false
     public var prompt: (label: String, text: String)?
+    /// What Enter in the prompt does.
+    public var promptPurpose = PromptPurpose.add
     public var alert: PlaybackError?
     /// What the alert's error interrupted, for its wording.
     public var alertOperation: ErrorOperation = .playback
@@ -27,6 +33,13 @@ public struct LibraryViewModel<Entry: Sendable>: Sendable {
     public var player = NowPlayingModel()
     /// Bumped on every change, so the drawing loop redraws only when something changed.
     public private(set) var version = 0
+
+    public enum PromptPurpose: Sendable {
+        /// Adds what is typed to the current tab (a station's name and address, a feed).
+        case add
+        /// Searches the station directory for what is typed.
+        case findStations
+    }
 
     public init() {}
 
@@ -47,10 +60,9 @@ public struct LibraryViewModel<Entry: Sendable>: Sendable {
 
     /// The entry under the selection, among the rows the search leaves.
     public var selectedEntry: Entry? {
-        let visible = visibleRows
-        guard visible.indices.contains(selection) else { return nil }
-        guard let index = list.items.firstIndex(of: visible[selection]), entries.indices.contains(index) else { return nil }
-        return entries[index]
+        let visible = LibraryRow.visibleIndices(in: list, search: search)
+        guard visible.indices.contains(selection), entries.indices.contains(visible[selection]) else { return nil }
+        return entries[visible[selection]]
     }
 
     /// Moves the selection by `step` rows, within the visible ones.

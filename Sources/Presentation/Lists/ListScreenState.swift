@@ -59,9 +59,15 @@ public enum ListScreenState<Item: Sendable & Equatable>: Sendable, Equatable {
     /// The items whose `key` contains `query`, ignoring case and diacritics (`/` search). A blank
     /// query keeps everything.
     public func filtered(by query: String, key: (Item) -> String) -> [Item] {
+        filteredIndices(by: query, key: key).map { items[$0] }
+    }
+
+    /// Where in `items` the rows `filtered(by:key:)` keeps are: rows can repeat (two directory
+    /// stations alike), so a selection is resolved by position, never by comparing rows.
+    public func filteredIndices(by query: String, key: (Item) -> String) -> [Int] {
         let q = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !q.isEmpty else { return items }
-        return items.filter { key($0).range(of: q, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+        guard !q.isEmpty else { return Array(items.indices) }
+        return items.indices.filter { key(items[$0]).range(of: q, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
     }
 
     /// The full-screen error state, when failed with nothing to show.

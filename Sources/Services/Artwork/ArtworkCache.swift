@@ -87,14 +87,7 @@ struct ArtworkDiskCache: Sendable {
     /// `$XDG_CACHE_HOME/tonearm/artwork` when XDG_CACHE_HOME is an absolute path (the XDG base
     /// directory spec ignores relative ones), otherwise `~/.cache/tonearm/artwork`.
     static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base: URL
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            base = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
-            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache", isDirectory: true)
-        }
-        return base.appendingPathComponent("tonearm", isDirectory: true).appendingPathComponent("artwork", isDirectory: true)
+        CacheHome.directory("artwork", environment: environment)
     }
 
     func fileURL(for key: String) -> URL {

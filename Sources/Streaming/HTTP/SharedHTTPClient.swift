@@ -30,5 +30,5 @@ public enum SharedHTTPClient {
     }()
 
     /// The User-Agent sent with every request.
-    public static let userAgent = "Tonearm/1.0 (Linux)"
+    public static let userAgent = "Tonearm/\(TonearmVersion.current) (Linux)"
 }

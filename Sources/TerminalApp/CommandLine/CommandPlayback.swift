@@ -75,6 +75,7 @@ public struct CommandPlayback {
         services.logger = CommandLog.logger
         services.network = NetworkClient(logger: CommandLog.logger)
         var library = library
+        var like: (@Sendable () -> Bool)?
         if services.analytics == nil {
             // Every error of every playback goes to the library's local analytics.
             if library == nil { library = await LibraryContext.openForPlayback() }
@@ -90,8 +91,19 @@ public struct CommandPlayback {
             if SilenceTrimmingSetting.isOn(in: store, podcast: podcast) { configuration.trimsSilence = true }
             services.loudnessStore = LibraryLoudnessStore(store: store, logger: CommandLog.logger)
             let kept = ListeningSettings(store: store, podcast: podcast, logger: CommandLog.logger)
+            // Every title heard on a station goes to the history (`tonearm history`).
+            let history = TitleHistoryRecorder(store: store, logger: CommandLog.logger)
+            like = {
+                do throws(PlaybackError) {
+                    return try history.likeCurrent() != nil
+                } catch {
+                    CommandLog.logger.mappedError(error, level: .warning, "song not liked")
+                    return false
+                }
+            }
             observer = { [observer] update in
                 kept.observe(update)
+                history.observe(update)
                 observer?(update)
             }
         }
@@ -116,6 +128,7 @@ public struct CommandPlayback {
         console.progress = rendering ? RenderProgress(total: request?.playLength(configuration: configuration), language: .current) : nil
         console.connectivity = services.connectivity
         console.mpris = !(rendering || fast)
+        console.like = like
         do throws(PlaybackError) {
             if let failure = try await console.run(.replace(item), on: session, observer: observer) { CommandFailure.exit(failure) }
         } catch {

@@ -3,6 +3,7 @@ import Library
 import PlayerCore
 import PlayerKit
 import Presentation
+import Services
 
 /// What the library's list commands print on a terminal: a table, or a hint at how to fill an
 /// empty list. Pure, so the wording is tested without running the program.
@@ -12,6 +13,15 @@ public enum LibraryListing {
         return TextTable.render(
             header: ["ID", "NAME", "GENRE", "ADDRESS"],
             rows: stations.map { ["\($0.id)", $0.name, $0.genre ?? "-", WebAddress.display($0.url)] })
+    }
+
+    /// Stations found in the directory, numbered for `--add N`.
+    public static func directory(_ found: [DirectoryStation]) -> String {
+        guard !found.isEmpty else { return "The directory found no station. Try fewer words, or another tag or country." }
+        let table = TextTable.render(
+            header: ["#", "NAME", "FORMAT", "VOTES", "CLICKS"],
+            rows: found.enumerated().map { index, station in ["\(index + 1)", station.name, station.summary, "\(station.votes)", "\(station.clicks)"] })
+        return table + "\nKeep one with: tonearm station search ... --add N (--json gives each stream's address)"
     }
 
     public static func podcasts(_ podcasts: [PodcastRecord]) -> String {

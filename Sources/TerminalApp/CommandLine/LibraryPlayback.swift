@@ -26,7 +26,9 @@ extension CommandPlayback {
         configuration: PlayerStateMachine.Configuration
     ) async {
         let library = await LibraryContext.openForCommand()
-        let track = await library.attempt("playStation") { () throws(PlaybackError) in try library.store.station(named: name).station.track }
+        let record = await library.attempt("playStation") { () throws(PlaybackError) in try library.store.station(named: name) }
+        let track = record.station.track
+        DirectorySettings.countClick(of: record, network: library.network, logger: CommandLog.logger)
         await CommandPlayback(settings, services: services([track]), library: library)
             .run(.play(PlayRequest(track: track)), configuration: configuration)
     }

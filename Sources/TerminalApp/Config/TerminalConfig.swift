@@ -4,11 +4,15 @@ import TOMLKit
 import TerminalUI
 
 /// The terminal UI's settings in `$XDG_CONFIG_HOME/tonearm/config.toml` (default
-/// `~/.config/tonearm/config.toml`). Today: key bindings, one action per line, a key or a list:
+/// `~/.config/tonearm/config.toml`): key bindings, one action per line, a key or a list, and the
+/// station directory's server:
 ///
 ///     [keys]
 ///     quit = ["q", "Q"]
 ///     pauseResume = "space"
+///
+///     [directory]
+///     url = "https://de1.api.radio-browser.info"
 ///
 /// A file that cannot be read or used leaves the standard keys in place and says why: a typo
 /// must not leave the listener without a way to pause.
@@ -37,8 +41,20 @@ public enum TerminalConfig {
         }
     }
 
+    /// `[directory] url = "..."`: the station directory server to ask instead of discovering one;
+    /// nil when the file, the section or the key is missing or unreadable.
+    public static func directoryURL(from file: URL = file()) -> String? {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        return (try? TOMLDecoder().decode(ConfigFile.self, from: text))?.directory?.url
+    }
+
     private struct ConfigFile: Decodable {
         var keys: [String: KeyList]?
+        var directory: DirectorySection?
+    }
+
+    private struct DirectorySection: Decodable {
+        var url: String?
     }
 
     private struct KeyList: Decodable {

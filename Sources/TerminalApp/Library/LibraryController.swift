@@ -37,21 +37,36 @@ public final class LibraryController: Sendable {
     private let listeningSettings: ListeningSettings
     /// One monitor for the offline banner and the player's reconnect pausing.
     private let connectivity = ConnectivityMonitor()
+    /// The station directory, or why it cannot be asked (its configured address is not http(s)).
+    private let directory: Result<StationDirectory, PlaybackError>
+    /// Keeps the titles heard on stations, and likes the one playing.
+    private let history: TitleHistoryRecorder
 
     /// - Parameters:
     ///   - output: where sound goes; nil chooses PulseAudio when the first item plays.
     ///   - observer: sees every update of the player, in order.
+    ///   - directory: the station directory; nil: the one `DirectorySettings` configures.
     public init(
         library: LibraryContext, output: OutputChoice?, language: Language, bindings: KeyBindings, logger: Logger,
-        observer: (@Sendable (PlayerUpdate) -> Void)? = nil
+        observer: (@Sendable (PlayerUpdate) -> Void)? = nil, directory: StationDirectory? = nil
     ) {
         self.observer = observer
         self.library = library
         listeningSettings = ListeningSettings(store: library.store, logger: logger)
+        history = TitleHistoryRecorder(store: library.store, logger: logger)
         self.output = output
         self.language = language
         self.bindings = bindings
         self.logger = logger
+        if let directory {
+            self.directory = .success(directory)
+        } else {
+            do throws(PlaybackError) {
+                self.directory = .success(try DirectorySettings.directory(network: library.network, logger: logger))
+            } catch {
+                self.directory = .failure(error)
+            }
+        }
     }
 
     /// True once the listener asked to leave (`q`, MPRIS Quit, a signal).
@@ -129,6 +144,7 @@ public final class LibraryController: Sendable {
 
     func handle(_ key: Key) {
         var typing = false
+        var directorySearch: String?
         model.withLock { model in
             if model.helpShown {
                 model.helpShown = false
@@ -139,9 +155,10 @@ public final class LibraryController: Sendable {
                 typing = true
             } else if model.prompt != nil || model.typingSearch {
                 typing = true
-                edit(&model, key)
+                directorySearch = edit(&model, key)
             }
         }
+        if let directorySearch { findStations(directorySearch) }
         if typing { return }
         if key == .escape || key == .backspace { return back() }
         if key == .tab { return switchTab(by: 1) }
@@ -159,10 +176,20 @@ public final class LibraryController: Sendable {
         case .play:
             if open { return }
             openSelection()
+        case .search where !open && model.withLock({ $0.tab == .stations && $0.directoryQuery == nil && $0.list.items.isEmpty }):
+            // An empty station list has nothing to filter: `/` finds stations in the directory.
+            openDirectoryPrompt()
         case .search where !open:
             model.withLock { $0.search = ""; $0.typingSearch = true; $0.changed() }
+        case .directory where !open:
+            openDirectoryPrompt()
+        case .like:
+            like(onNowPlaying: open)
+        case .add where !open && model.withLock({ $0.directoryQuery != nil }):
+            keepFoundStation()
         case .add where !open:
             model.withLock { model in
+                model.promptPurpose = .add
                 switch model.tab {
                 case .stations: model.prompt = (TerminalStrings.prompt(.station, in: language), "")
                 case .podcasts where model.episodesOf == nil: model.prompt = (TerminalStrings.prompt(.feed, in: language), "")
@@ -171,7 +198,7 @@ public final class LibraryController: Sendable {
                 model.changed()
             }
         case .retry where model.withLock({ $0.list.error != nil }) && !open && state.name != .failed:
-            load()
+            if let query = model.withLock({ $0.directoryQuery }) { findStations(query) } else { load() }
         case .dismiss where !state.allows(.cancelRetry):
             model.withLock { $0.player.dismissInlineError(); $0.changed() }
         default:
@@ -180,16 +207,23 @@ public final class LibraryController: Sendable {
     }
 
     /// Typing into the search line or the prompt: Enter ends it, Esc cancels, Backspace deletes.
-    private func edit(_ model: inout LibraryModel, _ key: Key) {
+    /// Returns the text to find in the directory when Enter ended the directory's prompt.
+    private func edit(_ model: inout LibraryModel, _ key: Key) -> String? {
         switch key {
         case .enter:
             if let prompt = model.prompt {
                 model.prompt = nil
+                if model.promptPurpose == .findStations {
+                    model.promptPurpose = .add
+                    model.typingSearch = false
+                    return prompt.text
+                }
                 submit(prompt.text, into: &model)
             }
             model.typingSearch = false
         case .escape:
             model.prompt = nil
+            model.promptPurpose = .add
             model.typingSearch = false
             model.search = nil
         case .backspace:
@@ -198,9 +232,10 @@ public final class LibraryController: Sendable {
             if model.prompt != nil { model.prompt?.text.append(c) } else { model.search = (model.search ?? "") + String(c) }
             model.selection = 0
         default:
-            return
+            return nil
         }
         model.changed()
+        return nil
     }
 
     private func back() {
@@ -209,6 +244,12 @@ public final class LibraryController: Sendable {
                 model.nowPlayingOpen = false
             } else if model.search != nil {
                 model.search = nil
+            } else if model.directoryQuery != nil {
+                model.directoryQuery = nil
+                model.entries = []
+                model.selection = 0
+                model.list = .initial
+                model.reload(library.store, analytics: library.analytics, language: language)
             } else if model.episodesOf != nil {
                 model.episodesOf = nil
                 model.selection = 0
@@ -223,6 +264,7 @@ public final class LibraryController: Sendable {
             let all = LibraryScreen.Tab.allCases
             model.tab = all[(all.firstIndex(of: model.tab)! + step + all.count) % all.count]
             model.episodesOf = nil
+            model.directoryQuery = nil
             model.search = nil
             model.selection = 0
             model.list = .initial
@@ -250,7 +292,13 @@ public final class LibraryController: Sendable {
                 model.reload(library.store, analytics: library.analytics, language: language)
             }
         case .station(let record):
+            // Counted through this screen's directory (the one it searches), in the background.
+            if let id = record.directoryID, case .success(let directory) = directory { Task { await directory.countClick(id: id) } }
             play(.play(PlayRequest(track: record.station.track)), episode: nil, operation: "playStation")
+        case .found(let station):
+            if case .success(let directory) = directory { Task { await directory.countClick(id: station.id) } }
+            let track = Station(id: "directory-\(station.id)", name: station.name, url: station.streamURL, genre: station.tags.first).track
+            play(.play(PlayRequest(track: track)), episode: nil, operation: "playStation")
         case .episode(let record):
             do throws(PlaybackError) {
                 play(try library.episodeToPlay(id: record.id), episode: record.id, operation: "playEpisode")
@@ -258,12 +306,120 @@ public final class LibraryController: Sendable {
                 // A library that cannot be read is a failure of the episode, shown in its error view.
                 play(.cannotPlay(error), episode: record.id, operation: "playEpisode")
             }
+        case .heard, .favourite:
+            return
         case .session(let record):
             do throws(PlaybackError) {
                 let request = try SessionLoader.request(for: record.path)
                 play(.play(request), episode: nil, operation: "playSession")
             } catch {
                 fail(error, operation: "playSession")
+            }
+        }
+    }
+
+    // MARK: History and favourites
+
+    /// `l`: on Now Playing, likes the song playing; in History, likes the selected title or takes
+    /// the like back; in Favourites, takes it back. Kept at once, on this machine only.
+    private func like(onNowPlaying: Bool) {
+        do throws(PlaybackError) {
+            if onNowPlaying {
+                guard try history.likeCurrent() != nil else { return }
+                model.withLock { $0.player.markLiked(); $0.changed() }
+                return
+            }
+            try model.withLock { (model) throws(PlaybackError) in
+                switch model.selectedEntry {
+                case .heard(let heard)?:
+                    if heard.liked {
+                        try library.store.unlike(title: heard.title, artist: heard.artist)
+                    } else {
+                        try library.store.like(title: heard.title, artist: heard.artist, station: heard.station, heardAt: heard.heardAt, at: Date())
+                    }
+                case .favourite(let song)?:
+                    try library.store.unlike(title: song.title, artist: song.artist)
+                default:
+                    return
+                }
+                model.reload(library.store, analytics: library.analytics, language: language)
+            }
+        } catch {
+            Task { [library] in await library.analytics.record(error, operation: "likeSong") }
+            model.withLock { model in
+                model.alert = error
+                model.alertOperation = .playback
+                model.changed()
+            }
+        }
+    }
+
+    // MARK: The station directory
+
+    /// `f` anywhere, or `/` on an empty station list: the Stations tab with the directory's prompt.
+    private func openDirectoryPrompt() {
+        model.withLock { model in
+            if model.tab != .stations {
+                model.tab = .stations
+                model.episodesOf = nil
+                model.search = nil
+                model.selection = 0
+                model.list = .initial
+                model.reload(library.store, analytics: library.analytics, language: language)
+            }
+            model.prompt = (TerminalStrings.prompt(.directory, in: language), "")
+            model.promptPurpose = .findStations
+            model.changed()
+        }
+    }
+
+    /// Lists what the directory finds for `text` (its loading, error and empty states are the
+    /// list's own); the search runs while the screen goes on.
+    private func findStations(_ text: String) {
+        let query = StationQuery.parse(text)
+        let search = model.withLock { model in
+            model.directoryQuery = text.trimmingCharacters(in: .whitespaces)
+            model.directorySearches += 1
+            model.entries = []
+            model.selection = 0
+            model.list = ListScreenState<LibraryRow>.initial.startLoading()
+            model.changed()
+            return model.directorySearches
+        }
+        Task { [library, directory, language] in
+            let found: Result<[DirectoryStation], PlaybackError>
+            do throws(PlaybackError) {
+                found = .success(try await directory.get().search(query))
+            } catch {
+                await library.analytics.record(error, operation: "directorySearch")
+                found = .failure(error)
+            }
+            self.model.withLock { model in
+                // The listener may have left the results meanwhile, or searched again.
+                guard model.directoryQuery != nil, model.directorySearches == search, model.tab == .stations else { return }
+                switch found {
+                case .success(let stations):
+                    model.entries = stations.map(LibraryEntry.found)
+                    model.reload(library.store, analytics: library.analytics, language: language)
+                case .failure(let error):
+                    model.reload(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// `a` on a directory result: keeps it in the library (with its directory id).
+    private func keepFoundStation() {
+        model.withLock { model in
+            guard case .found(let station)? = model.selectedEntry else { return }
+            do throws(PlaybackError) {
+                _ = try library.addStation(from: station)
+                model.reload(library.store, analytics: library.analytics, language: language)
+            } catch {
+                Task { [library] in await library.analytics.record(error, operation: "addStation") }
+                model.alert = error
+                model.alertOperation = .playback
+                model.changed()
             }
         }
     }
@@ -379,6 +535,7 @@ public final class LibraryController: Sendable {
             for await update in player.updates {
                 mpris?.observe(update)
                 self.listeningSettings.observe(update)
+                self.history.observe(update)
                 self.observer?(update)
                 self.recorder.withLock { $0 }?.observe(update)
                 self.model.withLock { model in

@@ -2,6 +2,7 @@ import Foundation
 import Library
 import PlayerCore
 import Presentation
+import Services
 import TerminalUI
 
 /// What a library row stands for.
@@ -10,6 +11,12 @@ enum LibraryEntry: Sendable {
     case podcast(PodcastRecord)
     case episode(EpisodeRecord)
     case session(SessionRecord)
+    /// A station the directory found (not in the library unless kept with `a`).
+    case found(DirectoryStation)
+    /// A title heard on a station.
+    case heard(HeardTitle)
+    /// A song the listener liked.
+    case favourite(FavouriteSong)
 }
 
 /// The library screen's view model, with the library's records as its entries.
@@ -31,6 +38,14 @@ extension LibraryViewModel where Entry == LibraryEntry {
     private func rows(_ store: LibraryStore, language: Language) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
         switch tab {
         case .stations:
+            if directoryQuery != nil {
+                // The directory's answer is kept in the entries; the rows say which are kept already.
+                let kept = Set(try store.stations().compactMap(\.directoryID))
+                return entries.compactMap { entry in
+                    guard case .found(let station) = entry else { return nil }
+                    return (LibraryRow(title: station.name, detail: (kept.contains(station.id) ? "✓ " : "") + station.summary), entry)
+                }
+            }
             return try store.stations().map { (LibraryRow(title: $0.name, detail: $0.genre), .station($0)) }
         case .podcasts:
             if case .podcast(let podcast)? = episodesOf?.entry {
@@ -52,6 +67,16 @@ extension LibraryViewModel where Entry == LibraryEntry {
             }
         case .sessions:
             return try store.sessions().map { (LibraryRow(title: $0.name, detail: "\($0.stageCount)"), .session($0)) }
+        case .history:
+            return try store.history(limit: 500).map { heard in
+                let when = HistoryText.when(heard.heardAt)
+                return (LibraryRow(title: (heard.liked ? "♥ " : "  ") + heard.song, detail: "\(heard.station) · \(when)"), .heard(heard))
+            }
+        case .favourites:
+            return try store.favourites().map { song in
+                (LibraryRow(title: "♥ " + song.song, detail: [song.station, song.heardAt.map { HistoryText.when($0) }].compactMap { $0 }.joined(separator: " · ")),
+                 .favourite(song))
+            }
         case .diagnostics:
             return []
         }
@@ -61,7 +86,7 @@ extension LibraryViewModel where Entry == LibraryEntry {
         let context = PlaybackContext(connectivity: player.connectivity, now: player.now, language: language, nowPlaying: player.metadata)
         let mini = player.started ? MiniPlayerViewState(state: player.state, context: context) : nil
         return LibraryScreen(
-            tab: tab, list: list, episodesOf: episodesOf?.title, selection: selection, search: search, diagnostics: diagnostics,
+            tab: tab, list: list, episodesOf: episodesOf?.title, directoryQuery: directoryQuery, selection: selection, search: search, diagnostics: diagnostics,
             retries: retries, miniPlayer: mini, connectivity: player.connectivity,
             alert: alert.map { ErrorAlertViewState(error: $0, language: language, operation: alertOperation) },
             prompt: prompt, language: language, bindings: bindings, spinnerTick: tick)

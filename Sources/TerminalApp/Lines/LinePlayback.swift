@@ -75,10 +75,16 @@ public struct LinePlayback: Sendable {
     /// Sends each stdin line's command to `player`, as the state reads it; a line that is no
     /// command, or that the state refuses, is answered on stderr. When input ends, playback that
     /// waits for a resume nobody can send any more stops rather than stay paused forever; a
-    /// failure ends; anything else plays on to its end.
-    public static func forwardCommands(to player: AudioPlayer) {
+    /// failure ends; anything else plays on to its end. `like` (the line "like") keeps the song
+    /// playing now in the favourites, said on stderr.
+    public static func forwardCommands(to player: AudioPlayer, like: (@Sendable () -> Bool)? = nil) {
         Task.detached {
             for await line in HeadlessInput.lines() {
+                if line.trimmingCharacters(in: .whitespaces).lowercased() == "like", let like {
+                    let liked = like()
+                    FileHandle.standardError.write(Data("tonearm: \(liked ? "liked" : "no song to like yet")\n".utf8))
+                    continue
+                }
                 guard let command = HeadlessInput.parse(line) else {
                     if !line.trimmingCharacters(in: .whitespaces).isEmpty {
                         FileHandle.standardError.write(Data("tonearm: unknown command: \(TextSanitizer.singleLine(line, maxLength: 80))\n".utf8))

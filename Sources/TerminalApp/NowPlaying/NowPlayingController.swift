@@ -23,8 +23,13 @@ public final class NowPlayingController: Sendable {
     private let model = Mutex(NowPlayingModel())
     private let quit = Mutex(false)
     private let ending = Mutex(SessionEnd(onFailure: .waits))
+    private let like: (@Sendable () -> Bool)?
 
-    public init(player: AudioPlayer, connectivity: ConnectivityMonitor?, language: Language, bindings: KeyBindings) {
+    /// - Parameter like: likes the song playing (`l`); true when there was one to like.
+    public init(
+        player: AudioPlayer, connectivity: ConnectivityMonitor?, language: Language, bindings: KeyBindings, like: (@Sendable () -> Bool)? = nil
+    ) {
+        self.like = like
         self.player = player
         self.connectivity = connectivity
         self.language = language
@@ -90,6 +95,9 @@ public final class NowPlayingController: Sendable {
             return
         case .dismiss where !state.allows(.cancelRetry):
             model.withLock { $0.dismissInlineError() }
+            return
+        case .like:
+            if like?() == true { model.withLock { $0.markLiked() } }
             return
         default:
             break

@@ -6,6 +6,10 @@ import Presentation
 public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     case up, down, play, pauseResume, stop, next, seekBackward, seekForward, retry, dismiss, add, search, help, quit
     case volumeUp, volumeDown, sleep, sleepLonger, faster, slower, loudness
+    /// Find stations in the directory.
+    case directory
+    /// Like the song playing (Now Playing) or selected (History, Favourites), or unlike it.
+    case like
 
     /// The player command this key stands for, if it is one (Enter opens what is selected, so it
     /// is the screens' own).
@@ -25,7 +29,7 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .faster: .speed(.by(PlaybackSpeed.step))
         case .slower: .speed(.by(-PlaybackSpeed.step))
         case .loudness: .loudness(.cycle)
-        case .play, .up, .down, .add, .search, .help, .quit: nil
+        case .play, .up, .down, .add, .search, .help, .quit, .directory, .like: nil
         }
     }
 }

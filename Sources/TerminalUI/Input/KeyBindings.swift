@@ -3,18 +3,19 @@
 public struct KeyBindings: Sendable, Hashable {
     public private(set) var keys: [KeyAction: [Key]]
 
-    /// Arrows and hjkl, Enter play, space pause/resume, s stop, n next, left/right seek, r retry,
+    /// Arrows and jk, Enter play, space pause/resume, s stop, n next, left/right seek, r retry,
     /// x dismiss, a add, / search, ? help, q quit, + and 0 louder, - and 9 quieter (mpv's keys),
     /// z the sleep timer (off, 15, 30, 60 min, end of item), Z five minutes more, ] faster and
-    /// [ slower (0.05x a press), L loudness levelling (off, track, session).
+    /// [ slower (0.05x a press), L loudness levelling (off, track, session), f find stations in
+    /// the directory, l like the song (h and l no longer seek: l is the like every radio app has).
     public static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
-        .stop: [.character("s")], .next: [.character("n")], .seekBackward: [.left, .character("h")],
-        .seekForward: [.right, .character("l")], .retry: [.character("r")], .dismiss: [.character("x")],
+        .stop: [.character("s")], .next: [.character("n")], .seekBackward: [.left],
+        .seekForward: [.right], .retry: [.character("r")], .dismiss: [.character("x")],
         .add: [.character("a")], .search: [.character("/")], .help: [.character("?")], .quit: [.character("q")],
         .volumeUp: [.character("+"), .character("="), .character("0")], .volumeDown: [.character("-"), .character("9")],
         .sleep: [.character("z")], .sleepLonger: [.character("Z")], .faster: [.character("]")], .slower: [.character("[")],
-        .loudness: [.character("L")],
+        .loudness: [.character("L")], .directory: [.character("f")], .like: [.character("l")],
     ])
 
     private init(uncheckedKeys: [KeyAction: [Key]]) {

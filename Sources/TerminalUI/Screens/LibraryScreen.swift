@@ -13,6 +13,8 @@ public struct LibraryScreen: Sendable {
     public var list: ListScreenState<Row>
     /// The podcast whose episodes are listed (Podcasts tab), nil for the podcast list itself.
     public var episodesOf: String?
+    /// The directory search whose results are listed (Stations tab), nil for the library's stations.
+    public var directoryQuery: String?
     public var selection: Int
     /// The `/` search being typed or applied; nil when not searching.
     public var search: String?
@@ -29,7 +31,8 @@ public struct LibraryScreen: Sendable {
     public var spinnerTick: Int
 
     public init(
-        tab: Tab, list: ListScreenState<Row> = .initial, episodesOf: String? = nil, selection: Int = 0, search: String? = nil,
+        tab: Tab, list: ListScreenState<Row> = .initial, episodesOf: String? = nil, directoryQuery: String? = nil, selection: Int = 0,
+        search: String? = nil,
         diagnostics: ErrorAnalyticsSummary? = nil, retries: RetryStatisticsSummary? = nil, miniPlayer: MiniPlayerViewState? = nil,
         connectivity: Connectivity = .unknown,
         alert: ErrorAlertViewState? = nil, prompt: (label: String, text: String)? = nil, language: Language,
@@ -38,6 +41,7 @@ public struct LibraryScreen: Sendable {
         self.tab = tab
         self.list = list
         self.episodesOf = episodesOf
+        self.directoryQuery = directoryQuery
         self.selection = selection
         self.search = search
         self.diagnostics = diagnostics
@@ -100,8 +104,8 @@ public struct LibraryScreen: Sendable {
 
     private func drawList(_ canvas: inout Canvas, rows: Range<Int>) {
         var top = rows.lowerBound
-        if let episodesOf {
-            canvas.put("◂ \(episodesOf)", row: top, column: 2, style: .bold, maxWidth: canvas.width - 4)
+        if let heading = episodesOf ?? directoryQuery.map({ TerminalStrings.directoryHeading($0, in: language) }) {
+            canvas.put("◂ \(heading)", row: top, column: 2, style: .bold, maxWidth: canvas.width - 4)
             top += 1
         }
         let area = top..<rows.upperBound
@@ -151,9 +155,11 @@ public struct LibraryScreen: Sendable {
 
     private var emptyPreset: EmptyStateViewState.Preset {
         switch tab {
-        case .stations: .stations
+        case .stations: directoryQuery.map { .noSearchResults(query: $0) } ?? .stations
         case .podcasts: episodesOf == nil ? .podcasts : .episodes
         case .sessions, .diagnostics: .sessions
+        case .history: .history
+        case .favourites: .favourites
         }
     }
 
@@ -161,6 +167,10 @@ public struct LibraryScreen: Sendable {
         var lines: [(String, CellStyle)] = [(empty.icon.glyph, CellStyle(foreground: .indexed(39), bold: true)), ("", .plain), (empty.title, .bold), (empty.message, .dim)]
         if let action = empty.actionTitle, let key = bindings.primaryKey(.add) {
             lines += [("", .plain), ("[\(key)] \(action)", CellStyle(bold: true, reverse: true))]
+        }
+        // An empty station list also offers the directory: a new listener need not know an address.
+        if tab == .stations, directoryQuery == nil, let key = bindings.primaryKey(.directory) {
+            lines += [("", .plain), ("[\(key)] \(TerminalStrings.text(.find, in: language))", CellStyle(bold: true, reverse: true))]
         }
         centred(&canvas, area, lines)
     }
@@ -248,8 +258,14 @@ public struct LibraryScreen: Sendable {
             let move = [bindings.primaryKey(.up), bindings.primaryKey(.down)].compactMap { $0?.description }.joined()
             hints.append("\(move) \(TerminalStrings.text(.move, in: language))")
             hints.append("Tab \(TerminalStrings.text(.nextTab, in: language))")
-            if tab != .diagnostics, !visibleItems.isEmpty { hint(.play, TerminalStrings.text(.open, in: language)) }
-            if tab == .stations || (tab == .podcasts && episodesOf == nil) { hint(.add, TerminalStrings.text(.add, in: language)) }
+            if [.stations, .podcasts, .sessions].contains(tab), !visibleItems.isEmpty { hint(.play, TerminalStrings.text(.open, in: language)) }
+            if [.history, .favourites].contains(tab), !visibleItems.isEmpty { hint(.like, TerminalStrings.text(.like, in: language)) }
+            if directoryQuery != nil {
+                hint(.add, TerminalStrings.text(.addToLibrary, in: language))
+            } else if tab == .stations || (tab == .podcasts && episodesOf == nil) {
+                hint(.add, TerminalStrings.text(.add, in: language))
+            }
+            if tab == .stations { hint(.directory, TerminalStrings.text(.find, in: language)) }
             if list.error != nil { hint(.retry, UIStrings.text(.tryAgain, in: language)) }
             if tab != .diagnostics { hint(.search, TerminalStrings.text(.search, in: language)) }
             if let control = miniPlayer?.primaryControl, control.isEnabled {

@@ -5,7 +5,7 @@ import Presentation
 /// catalogs (`terminal.…`); everything else comes from Presentation's own keys.
 public enum TerminalStrings {
     enum Key: String, TextKey {
-        case nowPlaying, help, quit, dismiss, keys, move, nextTab, open, add, search
+        case nowPlaying, help, quit, dismiss, keys, move, nextTab, open, add, search, find, addToLibrary, like
 
         var catalogKey: String { "terminal.\(rawValue)" }
     }
@@ -20,6 +20,8 @@ public enum TerminalStrings {
         case .stations: name = "stations"
         case .podcasts: name = "podcasts"
         case .sessions: name = "sessions"
+        case .history: name = "history"
+        case .favourites: name = "favourites"
         case .diagnostics: name = "diagnostics"
         }
         return Texts.string("terminal.tab.\(name)", in: language)
@@ -48,12 +50,17 @@ public enum TerminalStrings {
     }
 
     public enum Prompt: String, Sendable, TextKey {
-        case station, feed
+        case station, feed, directory
 
         public var catalogKey: String { "terminal.prompt.\(rawValue)" }
     }
 
-    /// The add prompt's label.
+    /// The heading of the directory's results: "Directory: jazz".
+    public static func directoryHeading(_ query: String, in language: Language) -> String {
+        Texts.format("terminal.directory.heading", in: language, TextSanitizer.singleLine(query, maxLength: 60))
+    }
+
+    /// The label of the add prompt, or of the directory's search prompt.
     public static func prompt(_ prompt: Prompt, in language: Language) -> String {
         Texts.string(prompt, in: language)
     }

@@ -21,7 +21,6 @@ struct SessionCommand: AsyncParsableCommand {
         var file: String
 
         @OptionGroup var playback: PlaybackOptions
-
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
@@ -35,28 +34,16 @@ struct SessionCommand: AsyncParsableCommand {
             abstract: "Keep a session file in the library (checked first; named after its \"name\" unless --name is given).")
         @Argument(help: "The session file.") var file: String
         @Option(help: "The name to keep it under.") var name: String?
-
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let url = URL(fileURLWithPath: file).standardizedFileURL
-            let (session, json): (SessionFile, String)
-            do throws(PlaybackError) {
-                (session, json) = try SessionLoader.check(url)
-            } catch {
-                CommandFailure.exit(error, detail: error.underlying)
-            }
-            let record = await library.attempt("addSession") { () throws(PlaybackError) in
-                try library.store.addSession(name: name ?? session.name ?? url.deletingPathExtension().lastPathComponent, path: url.path, json: json)
-            }
-            print("Added \(record.name) (session \(record.id), \(record.stageCount) stages). Play it with: tonearm play --session \"\(record.name)\"")
+            await SessionCommands.add(file: file, name: name, library: library)
         }
     }
 
     struct List: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "List sessions kept in the library.")
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
-
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
@@ -68,7 +55,6 @@ struct SessionCommand: AsyncParsableCommand {
     struct Remove: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Forget a session (its file stays).")
         @Argument(help: "The session's name or id.") var name: String
-
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
@@ -109,7 +95,6 @@ struct Demo: AsyncParsableCommand {
         abstract: "Play the built-in 3-stage meditation demo (to PulseAudio, or rendered to ./tonearm-demo.wav when no server answers).")
 
     @OptionGroup var playback: PlaybackOptions
-
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {

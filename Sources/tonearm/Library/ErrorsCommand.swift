@@ -14,7 +14,6 @@ struct ErrorsCommand: LibrarySubcommand {
 
     @Flag(help: "Print the summary as JSON (the analytics summary's shape, with retry statistics).") var json = false
     @Option(help: "Write every recorded event to this file as a JSON array.") var export: String?
-
     @OptionGroup var logging: LoggingOptions
 
     func run(on library: LibraryContext) async throws {

@@ -47,7 +47,6 @@ struct PodcastCommand: AsyncParsableCommand {
     struct Add: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Subscribe to a podcast by its RSS feed URL.")
         @Argument(help: "The feed's http(s) URL.") var feedURL: String
-
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
@@ -64,7 +63,6 @@ struct PodcastCommand: AsyncParsableCommand {
     struct List: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "List subscribed podcasts.")
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
-
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
@@ -77,7 +75,6 @@ struct PodcastCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List a podcast's episodes, newest first.")
         @Argument(help: "The podcast's id or title.") var podcast: String
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
-
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
@@ -91,34 +88,16 @@ struct PodcastCommand: AsyncParsableCommand {
     struct Refresh: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Fetch new episodes of one podcast, or of all.")
         @Argument(help: "The podcast's id or title (all podcasts when left out).") var podcast: String?
-
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let targets = await library.attempt("refreshPodcast") { () throws(PlaybackError) -> [PodcastRecord] in
-                if let podcast { return [try library.store.podcast(matching: podcast)] }
-                return try library.store.podcasts()
-            }
-            var failures = 0
-            for target in targets {
-                do throws(PlaybackError) {
-                    switch try await library.podcasts.refresh(target) {
-                    case .notModified: print("\(target.title): unchanged")
-                    case .updated(let result): print("\(target.title): \(result.added) new, \(result.updated) updated")
-                    }
-                } catch {
-                    failures += 1
-                    CommandFailure.warn(error, about: target.title, operation: .feed)
-                }
-            }
-            if failures > 0 { throw ExitCode(1) }
+            if await !PodcastCommands.refresh(podcast, library: library) { throw ExitCode(1) }
         }
     }
 
     struct Remove: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Unsubscribe from a podcast (its episodes and positions go too).")
         @Argument(help: "The podcast's id or title.") var podcast: String
-
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
@@ -134,24 +113,16 @@ struct PodcastCommand: AsyncParsableCommand {
     struct Import: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Subscribe to every feed of an OPML file; a dead feed is reported and the rest import.")
         @Argument(help: "The OPML file.") var file: String
-
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let data = CommandFailure.orExit { () throws(PlaybackError) in try UserFile.read(file, maxBytes: LibraryLimits.maxOPMLBytes) }
-            let outcomes = await library.attempt("importOPML") { () async throws(PlaybackError) in try await library.podcasts.importOPML(data) }
-            let report = LibraryListing.opmlImport(outcomes)
-            report.lines.forEach { print($0) }
-            for failure in report.failures { CommandFailure.warn(failure.error, about: failure.about, operation: .feed) }
-            print(report.summary)
-            if !report.failures.isEmpty { throw ExitCode(1) }
+            if await !PodcastCommands.importOPML(file, library: library) { throw ExitCode(1) }
         }
     }
 
     struct Export: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Write the subscriptions as OPML (to stdout by default).")
         @Argument(help: "The file to write (stdout when left out).") var file: String?
-
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {

@@ -20,7 +20,7 @@ struct StoreOpeningTests {
         let (migrations, journalMode) = try store.pool.read { db in
             (try LibrarySchema.migrator.appliedMigrations(db), try String.fetchOne(db, sql: "PRAGMA journal_mode"))
         }
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7"])
         #expect(journalMode == "wal")
     }
 
@@ -45,6 +45,10 @@ struct StoreOpeningTests {
         let store = try LibraryStore.open(directory: temporary.url)
         #expect(store.recovery == nil)
         #expect(try store.station(named: "jazz fm").url.absoluteString == "https://jazz.example/live")
+        // v6: a station from before the directory came from nowhere in it.
+        #expect(try store.station(named: "jazz fm").directoryID == nil)
+        let found = try store.addStation(name: "Found FM", url: URL(string: "https://found.example/live")!, directoryID: "abcd-1234-ef")
+        #expect(try store.station(named: "found fm").directoryID == "abcd-1234-ef" && found.directoryID == "abcd-1234-ef")
         #expect(try store.podcast(matching: "7").title == "Old Show")
         #expect(try store.resumePosition(episodeID: 70) == 42.5)
         #expect(try store.session(named: "Calm").stageCount == 1)
@@ -56,7 +60,7 @@ struct StoreOpeningTests {
         let event = ErrorEvent(PlaybackError(.offline), operation: "playEpisode", timestamp: Date(timeIntervalSince1970: 100))
         try await store.errorEvents.append(event)
         #expect(try await store.errorEvents.allEvents() == [event])
-        #expect(try await store.pool.read { db in try LibrarySchema.migrator.appliedMigrations(db) } == ["v1", "v2", "v3", "v4", "v5"])
+        #expect(try await store.pool.read { db in try LibrarySchema.migrator.appliedMigrations(db) } == ["v1", "v2", "v3", "v4", "v5", "v6", "v7"])
     }
 
     @Test func randomBytesAreMovedAsideAndANewLibraryStarts() throws {

@@ -20,6 +20,18 @@ struct LibraryViewModelTests {
         #expect(model.selectedEntry == "entry:Smooth Jazz")
     }
 
+    @Test func rowsThatLookAlikeStandForTheirOwnEntries() {
+        // Two directory mirrors of one stream read the same; each row is its own station.
+        var model = LibraryViewModel<String>()
+        let row = LibraryRow(title: "Jazz FM", detail: "MP3 128k · FR")
+        model.reload(.success([(row, "mirror-1"), (LibraryRow(title: "Rock"), "rock"), (row, "mirror-2")]))
+        model.selection = 2
+        #expect(model.selectedEntry == "mirror-2")
+        model.search = "jazz"
+        model.selection = 1
+        #expect(model.selectedEntry == "mirror-2")
+    }
+
     @Test func theSelectionStaysWithinTheVisibleRows() {
         var model = Self.loaded(["A", "B", "C"])
         model.moveSelection(by: -1)
