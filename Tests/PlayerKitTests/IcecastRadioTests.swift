@@ -61,19 +61,13 @@ struct IcecastRadioTests {
         defer { server.stop() }
         let radio = try await RadioHarness()
         try await radio.playUntilPlaying(server.streamURL)
-        // Down for 8 s: far longer than the second or so this player holds of a 320 kbit/s stream.
-        try await Self.offPool {
-            server.kill()
-            Thread.sleep(forTimeInterval: 8)
-            try server.restart()
-        }
-        guard let reconnecting = await radio.waitFor("reconnecting", timeout: 60, { $0.name == .reconnecting }) as PlayerState? else {
-            // What the player said meanwhile, to tell a stream that never dropped from one that
-            // played on unnoticed.
-            let positions = radio.updates.compactMap { if case .position(let s, _, _) = $0 { s } else { nil } }
-            Issue.record("no reconnecting; \(positions.count) positions, last \(positions.last ?? -1); flags \(Self.reconnectFlags(radio.updates))")
-            return
-        }
+        // Down until the buffer has run dry and the countdown shows: how long the player's buffer
+        // lasts depends on how far behind the live edge a busy machine let it fall (what the
+        // socket still held plays first), so the server stays away until then, whatever it takes.
+        try await Self.offPool { server.kill() }
+        let reconnecting = try #require(await radio.waitFor("reconnecting", timeout: 120) { $0.name == .reconnecting })
+        let mark = radio.states.count
+        try await Self.offPool { try server.restart() }
         guard case .reconnecting(_, _, let max, _, let cause) = reconnecting else { return }
         #expect(max == BackoffPolicy.reconnect.maxAttempts)
         #expect(cause.isRetryable)
@@ -86,7 +80,7 @@ struct IcecastRadioTests {
         }
         #expect(!countdowns.isEmpty && countdowns.allSatisfy { $0 > 0 && $0 <= 30 * 1.2 })
         #expect(reconnecting.statusText(in: .english, now: PlayerTime(seconds: 0)).hasPrefix("Reconnecting"))
-        await radio.waitFor("playing again", timeout: 30, fresh: true) { $0.name == .playing }
+        await radio.waitFor("playing again", timeout: 60, after: mark) { $0.name == .playing }
         #expect(!radio.names.contains(.finished))
         #expect(await radio.waitUntil("audio flowing again", timeout: 10) {
             let positions = Self.positionsAfterLastPlaying(radio.updates)
@@ -125,7 +119,11 @@ struct IcecastRadioTests {
         #expect(quality.reconnectsLastHour == 1 && quality.stallsLastHour == 0)
         #expect(quality.rating == .fair)
         #expect(quality.bitrate == 320)
-        #expect((quality.bufferedSeconds ?? 0) > 1)
+        #expect(quality.bufferedSeconds != nil)
+        // The four seconds held are shown while it plays (how much is left at any one moment
+        // depends on how busy the machine is).
+        let buffered = radio.updates.compactMap { if case .connection(let q, _) = $0 { q.bufferedSeconds } else { nil } }
+        #expect(buffered.contains { $0 > 2 }, "\(buffered)")
         let events = try await radio.recordedEvents()
         #expect(events.count == 1)
         #expect(events.first?.resolution == .automaticRetry)

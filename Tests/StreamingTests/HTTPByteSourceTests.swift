@@ -277,6 +277,39 @@ struct HTTPByteSourceTests {
         #expect(try await onThread { try readBytes(source, count: 1_000, timeout: 10) } == [UInt8](repeating: 7, count: 1_000))
     }
 
+    @Test("With a player that answers drops, a reader waits across failed reopens for the next audio, and an abandon ends the wait")
+    func aReaderWaitsForThePlayersAnswer() async throws {
+        let head = Array("HTTP/1.0 200 OK\r\nContent-Type: audio/mpeg\r\n\r\n".utf8)
+        let server = try RawTCPServer { connection in
+            switch connection {
+            case 1: return (head + [UInt8](repeating: 1, count: 1_000), false)
+            case 2: return (Array("HTTP/1.0 503 Busy\r\n\r\n".utf8), false)
+            case 3: return (head + [UInt8](repeating: 3, count: 1_000), false)
+            default: return (Array("HTTP/1.0 503 Busy\r\n\r\n".utf8), false)
+            }
+        }
+        defer { server.stop() }
+        let drops = Locked(0)
+        let link = ConnectionLink(answersDrops: true) { fact in
+            if case .dropped = fact { drops.withLock { $0 += 1 } }
+        }
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/live")!, connection: link)
+        defer { source.close() }
+        source.start()
+        #expect(await waitUntil { drops.withLock { $0 } == 1 })
+        // Reading past the first connection's audio waits (no error) while the player answers.
+        async let reader = onThread { try readBytes(source, count: 2_000, timeout: 20) }
+        link.reopen()
+        #expect(await waitUntil { drops.withLock { $0 } == 2 }, "the 503 is another drop")
+        link.reopen()
+        let read = try await reader
+        #expect(read == [UInt8](repeating: 1, count: 1_000) + [UInt8](repeating: 3, count: 1_000))
+        // The third connection ended too; this time the player gives up: the reader fails.
+        #expect(await waitUntil { drops.withLock { $0 } == 3 })
+        link.abandon(cause: PlaybackError(.connectionLost))
+        #expect(throws: PlaybackError.self) { _ = try readBytes(source, count: 1, timeout: 10) }
+    }
+
     @Test("The end of a finite body is the end of the stream with endOfBodyIsEnd")
     func finiteBody() async throws {
         let payload = [UInt8](repeating: 0xAB, count: 10_000)

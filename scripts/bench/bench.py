@@ -162,7 +162,7 @@ class Table:
 
     def absolute(self, name, ours, value, target, target_s):
         """A row with an absolute target (value <= target), no peer."""
-        verdict = "met" if value <= target else f"MISSED ({value / target:.1f}x over)"
+        verdict = "met" if value <= target else (f"MISSED ({value / target:.1f}x over)" if target > 0 else "MISSED")
         self._row((name, f"tonearm {ours}", "-", "", f"target <= {target_s}", verdict),
                   (name, ours, "", "–", f"≤ {target_s}", verdict.lower()))
 

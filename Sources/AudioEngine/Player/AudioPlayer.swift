@@ -466,7 +466,7 @@ public actor AudioPlayer {
         let wakeUps = connectionWakeUps
         let clock = self.clock
         mailbox.begin(node, load: id)
-        let connection = ConnectionLink { fact in
+        let connection = ConnectionLink(answersDrops: true) { fact in
             if mailbox.post(fact, deck: node, load: id, at: PlayerTime(seconds: clock.now())) { wakeUps.yield(node) }
         }
         let cancellation = LoadCancellation(connection: connection)

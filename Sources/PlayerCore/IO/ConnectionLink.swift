@@ -32,8 +32,16 @@ public final class ConnectionLink: Sendable {
         var bitRate: Int?
     }
 
-    /// - Parameter report: receives the facts, in order, on the source's threads; it must not block.
-    public init(report: @escaping @Sendable (ConnectionFact) -> Void = { _ in }) {
+    /// The player answers every drop of a live stream, with `reopen()` or `abandon(cause:)`: its
+    /// source waits for that answer before failing a reader. A link without such a player (a
+    /// source used on its own) leaves the source to fail at once, as the end of a stream.
+    public let answersDrops: Bool
+
+    /// - Parameters:
+    ///   - answersDrops: see `answersDrops` (the player's links say true).
+    ///   - report: receives the facts, in order, on the source's threads; it must not block.
+    public init(answersDrops: Bool = false, report: @escaping @Sendable (ConnectionFact) -> Void = { _ in }) {
+        self.answersDrops = answersDrops
         self.report = report
     }
 

@@ -290,6 +290,16 @@ extension PlayerStateMachine {
     mutating func streamDropped(_ deck: DeckID, cause: PlaybackError, at: PlayerTime) -> [PlayerEffect] {
         // The drop ends the dry spell's question: the connection is gone, not slow.
         drySince[deck] = nil
+        let live = (deck == activeDeck ? state.currentTrack : state.nextTrack)?.isLive ?? false
+        let effects = answerDrop(deck, cause: cause, at: at)
+        // A live source waits for the answer to its drop: unless it is being reconnected in the
+        // background (now or after a wait) or unloaded, it is given up, and its deck reads the
+        // error once its buffered audio has played.
+        guard live, backgroundReconnect?.deck != deck, !effects.contains(.unload(deck)) else { return effects }
+        return effects + [.abandonConnection(deck, cause: cause)]
+    }
+
+    private mutating func answerDrop(_ deck: DeckID, cause: PlaybackError, at: PlayerTime) -> [PlayerEffect] {
         switch state {
         case .buffering(let track, _, .underrun):
             guard deck == activeDeck, track.isRemote else { return [] }

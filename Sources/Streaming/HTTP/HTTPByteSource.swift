@@ -98,6 +98,11 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     private var attempt = Attempt()
     /// A reopen is under way: its failure before any answer is a drop the player hears of.
     private var reopening = false
+    /// A live stream dropped and the player has not given it up: once the ring is empty, a reader
+    /// waits for the next connection's audio (`reopen`) instead of failing, which would end the
+    /// decoder for good. The player answers every drop, so the wait ends with its abandon (the
+    /// error is read as before), its unload (`close`), or audio.
+    private var awaitingReopen = false
     /// Joins a reopened connection's audio to what was received (live streams only).
     private var splice = OverlapSplice()
     private var _stationInfo = IcyStationInfo(headers: [:])
@@ -213,6 +218,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         }
         attempt.number += 1
         reopening = true
+        awaitingReopen = true
         splice.newConnection()
         phase = .connecting
         requestLog = HTTPRequestLog(logger: logger, url: url)
@@ -307,6 +313,9 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
                 return count
             }
             switch phase {
+            case .failed where awaitingReopen, .ended where awaitingReopen:
+                // Between reconnect attempts: the next one may bring audio.
+                condition.wait()
             case .failed(let error):
                 condition.unlock()
                 throw error
@@ -455,6 +464,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
                 // Opening bytes held for the join are the last of this connection: they count.
                 let held = splice.flush()
                 if !held.isEmpty { _ = ring.write(held, from: 0) }
+                // The player answers the drop: it asks again (`reopen`) or gives up (`abandon`).
+                awaitingReopen = connection.answersDrops
             }
             reopening = false
             if isOpen { phase = .ended }
@@ -497,6 +508,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         condition.withLock {
             _headersReceived = true
             reopening = false
+            awaitingReopen = false
             if case .connecting = phase { phase = .streaming }
             connection.tell(.receiving)
             condition.broadcast()
@@ -539,7 +551,10 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         }
         let mapped = HTTPErrorMapping.map(error)
         requestLog.ended(bytes: bytesReceived, error: mapped)
-        health.failed(mapped)
+        // A reopen in the background that finds nobody listening is not held against the host:
+        // those attempts are few, quick and bounded by the buffer, and an open breaker would keep
+        // the visible reconnect from the server for half a minute after it is back.
+        if condition.withLock({ reopening }) { health.abandoned() } else { health.failed(mapped) }
         condition.lock()
         var waiter: EventLoopPromise<Void>?
         var dropped = false
@@ -547,6 +562,8 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
             if case .streaming = phase, !endOfBodyIsEnd, !toldByPlayer { dropped = true }
             // A reopen that fails before an answer is a drop again: the player decides what next.
             if reopening, !toldByPlayer { dropped = true }
+            // The player answers the drop: it asks again (`reopen`) or gives up (`abandon`).
+            if dropped { awaitingReopen = connection.answersDrops }
             reopening = false
             phase = .failed(mapped)
             waiter = pending?.promise
@@ -561,6 +578,10 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     /// The player decided the connection is dead (`ConnectionLink.abandon`): fail with its cause
     /// and end the request.
     private func abandon(_ cause: PlaybackError) {
+        condition.withLock {
+            awaitingReopen = false
+            condition.broadcast()
+        }
         fail(cause, toldByPlayer: true)
         let (running, legacy) = condition.withLock { (task, legacyRequest) }
         running?.cancel()

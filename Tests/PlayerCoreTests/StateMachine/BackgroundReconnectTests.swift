@@ -100,7 +100,9 @@ struct BackgroundReconnectTests {
     @Test func offlineNothingIsTriedInTheBackground() throws {
         var d = try Driver.live()
         try d.send(.connectivityChanged(online: false, at: PlayerTime(seconds: 9)))
-        #expect(try d.send(.streamDropped(.a, cause: drop, at: PlayerTime(seconds: 10))).withoutTimers.isEmpty)
+        // The source is given up: its deck reads the error once its buffer has played, and the
+        // visible reconnect then waits for the network.
+        #expect(try d.send(.streamDropped(.a, cause: drop, at: PlayerTime(seconds: 10))).withoutTimers == [.abandonConnection(.a, cause: drop)])
         #expect(!d.machine.isReconnectingInBackground)
         #expect(d.state.name == .playing)
     }
@@ -113,6 +115,15 @@ struct BackgroundReconnectTests {
         #expect(effects.first == .reconnectingInBackground(false))
         #expect(!d.machine.isReconnectingInBackground)
         #expect(try d.send(.receiving(.a, at: PlayerTime(seconds: 12))).isEmpty)
+    }
+
+    @Test func aDropOfTheNextItemsLiveStreamGivesItsSourceUp() throws {
+        var d = try Driver.playing(Fixture.file("a"), Fixture.live("next"))
+        try d.send(.skip)
+        guard case .preparingCrossfade = d.state else { Issue.record("got \(d.state)"); return }
+        let effects = try d.send(.streamDropped(.b, cause: drop, at: PlayerTime(seconds: 23)))
+        #expect(effects.withoutTimers == [.abandonConnection(.b, cause: drop)])
+        #expect(!d.machine.isReconnectingInBackground)
     }
 
     @Test func anEpisodeIsNotReconnectedThisWay() throws {
