@@ -7,14 +7,18 @@ import Testing
 /// play` ran against a real HTTP server sending ICY titles, then listed and exported.
 @Suite("tonearm history and favourites", .serialized, .blocking)
 struct HistoryCommandTests {
-    @Test func titlesHeardWhilePlayingAreListedAsTableAndJSON() throws {
-        let audio = try LoggingCommandTests.mp3.get()
-        let body = IcyBody.make(audio, metaint: 8_000, titles: ["Night Band - First Song", "Night Band - First Song", "Day Band - Second"])
-        let server = try TestHTTPServer { _ in
+    /// A station named Fixture FM sending `titles` in its ICY blocks, then holding the connection.
+    static func station(titles: [String]) throws -> TestHTTPServer {
+        let body = IcyBody.make(try LoggingCommandTests.mp3.get(), metaint: 8_000, titles: titles)
+        return try TestHTTPServer { _ in
             TestHTTPServer.Response(
                 status: 200, headers: [("Content-Type", "audio/mpeg"), ("icy-name", "Fixture FM"), ("icy-metaint", "8000")],
                 body: [.bytes(body), .hold])
         }
+    }
+
+    @Test func titlesHeardWhilePlayingAreListedAsTableAndJSON() throws {
+        let server = try Self.station(titles: ["Night Band - First Song", "Night Band - First Song", "Day Band - Second"])
         defer { server.stop() }
         let home = LibraryCommandTests.dataHome()
         let played = try PlaybackCommandTests.run(
@@ -41,13 +45,7 @@ struct HistoryCommandTests {
     /// `like` on stdin keeps the song playing now; the favourites come out as a table, as JSON
     /// and as CSV written to a file (a title a spreadsheet would run as a formula is quoted).
     @Test func aSongLikedOnStdinIsExportedAsCSVAndJSON() throws {
-        let audio = try LoggingCommandTests.mp3.get()
-        let body = IcyBody.make(audio, metaint: 8_000, titles: ["Night Band - =HYPERLINK(\"x\"), live"])
-        let server = try TestHTTPServer { _ in
-            TestHTTPServer.Response(
-                status: 200, headers: [("Content-Type", "audio/mpeg"), ("icy-name", "Fixture FM"), ("icy-metaint", "8000")],
-                body: [.bytes(body), .hold])
-        }
+        let server = try Self.station(titles: ["Night Band - =HYPERLINK(\"x\"), live"])
         defer { server.stop() }
         let home = LibraryCommandTests.dataHome()
         @Sendable func heard(_ events: [[String: Any]]) -> Bool { events.contains { $0["event"] as? String == "metadata" && $0["artist"] as? String == "Night Band" } }

@@ -236,13 +236,8 @@ struct HTTPByteSourceTests {
             }
         }
         defer { server.stop() }
-        let drops = Locked<[PlaybackError]>([])
-        let link = ConnectionLink { fact in
-            if case .dropped(let cause) = fact { drops.withLock { $0.append(cause) } }
-        }
-        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/live")!, connection: link)
+        let (source, link, drops) = startedLiveSource(port: server.port)
         defer { source.close() }
-        source.start()
         #expect(await waitUntil { drops.withLock { $0.count } == 1 })
         #expect(drops.withLock { $0.first?.code } == .connectionLost)
         // Asked again while the first connection's audio is still unread (it plays meanwhile).
@@ -260,13 +255,8 @@ struct HTTPByteSourceTests {
             connection == 1 ? (head + [UInt8](repeating: 7, count: 1_000), false) : (Array("HTTP/1.0 503 Busy\r\n\r\n".utf8), false)
         }
         defer { server.stop() }
-        let drops = Locked<[PlaybackError]>([])
-        let link = ConnectionLink { fact in
-            if case .dropped(let cause) = fact { drops.withLock { $0.append(cause) } }
-        }
-        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/live")!, connection: link)
+        let (source, link, drops) = startedLiveSource(port: server.port)
         defer { source.close() }
-        source.start()
         #expect(await waitUntil { drops.withLock { $0.count } == 1 })
         link.reopen()
         #expect(await waitUntil { drops.withLock { $0.count } == 2 })
@@ -289,23 +279,18 @@ struct HTTPByteSourceTests {
             }
         }
         defer { server.stop() }
-        let drops = Locked(0)
-        let link = ConnectionLink(answersDrops: true) { fact in
-            if case .dropped = fact { drops.withLock { $0 += 1 } }
-        }
-        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/live")!, connection: link)
+        let (source, link, drops) = startedLiveSource(port: server.port, answersDrops: true)
         defer { source.close() }
-        source.start()
-        #expect(await waitUntil { drops.withLock { $0 } == 1 })
+        #expect(await waitUntil { drops.withLock { $0.count } == 1 })
         // Reading past the first connection's audio waits (no error) while the player answers.
         async let reader = onThread { try readBytes(source, count: 2_000, timeout: 20) }
         link.reopen()
-        #expect(await waitUntil { drops.withLock { $0 } == 2 }, "the 503 is another drop")
+        #expect(await waitUntil { drops.withLock { $0.count } == 2 }, "the 503 is another drop")
         link.reopen()
         let read = try await reader
         #expect(read == [UInt8](repeating: 1, count: 1_000) + [UInt8](repeating: 3, count: 1_000))
         // The third connection ended too; this time the player gives up: the reader fails.
-        #expect(await waitUntil { drops.withLock { $0 } == 3 })
+        #expect(await waitUntil { drops.withLock { $0.count } == 3 })
         link.abandon(cause: PlaybackError(.connectionLost))
         #expect(throws: PlaybackError.self) { _ = try readBytes(source, count: 1, timeout: 10) }
     }
@@ -377,6 +362,17 @@ private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) a
             do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
         }
     }
+}
+
+/// A live source on the loopback `port` (path /live), started, with the drops its link reported.
+private func startedLiveSource(port: Int, answersDrops: Bool = false) -> (HTTPByteSource, ConnectionLink, Locked<[PlaybackError]>) {
+    let drops = Locked<[PlaybackError]>([])
+    let link = ConnectionLink(answersDrops: answersDrops) { fact in
+        if case .dropped(let cause) = fact { drops.withLock { $0.append(cause) } }
+    }
+    let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(port)/live")!, connection: link)
+    source.start()
+    return (source, link, drops)
 }
 
 /// Reads until `count` bytes, the end (0), an error, or `timeout` (then closes the source so the

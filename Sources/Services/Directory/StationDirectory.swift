@@ -81,6 +81,8 @@ public actor StationDirectory {
                 throw PlaybackError(.streamUnavailable, underlying: "unusable directory address")
             }
             components.queryItems = query.queryItems
+            // URLComponents leaves "+" as it is, which servers read as a space ("c++", "drum+bass").
+            components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
             guard let url = components.url else { throw PlaybackError(.streamUnavailable, underlying: "unusable directory query") }
             return try await network.fetch(
                 [Lenient<DirectoryStationJSON>].self, from: url, operation: "directorySearch",

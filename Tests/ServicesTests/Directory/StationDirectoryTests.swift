@@ -84,6 +84,14 @@ struct StationDirectoryTests {
         #expect(server.searches.count == 3)
     }
 
+    @Test func aPlusInTheSearchReachesTheDirectoryAsAPlus() async throws {
+        let server = try DirectoryServer()
+        defer { server.stop() }
+        _ = try await directory([server.baseURL]).search(StationQuery(name: "c++", tag: "drum+bass"))
+        let request = try #require(server.searches.first)
+        #expect(request.uri.contains("name=c%2B%2B") && request.uri.contains("tag=drum%2Bbass"), "\(request.uri)")
+    }
+
     @Test func aKeptAnswerIsCheckedAgainWhenRead_andExpiredOnesAreRemoved() async throws {
         let server = try DirectoryServer()
         defer { server.stop() }
