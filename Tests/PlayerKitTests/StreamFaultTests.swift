@@ -188,15 +188,18 @@ struct StreamFaultTests {
         await radio.shutdown()
     }
 
-    @Test func anHLSPlaylistIsNotSupported() async throws {
+    @Test func anHLSPlaylistWhoseSegmentsAreNotAudioIsATypedFinalError() async throws {
+        // Every address answers the playlist itself: its "segment" is text, not MPEG-TS.
         let server = try TestHTTPServer { _ in
-            .complete(contentType: "application/vnd.apple.mpegurl", body: Data("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\nseg1.ts\n".utf8))
+            .complete(contentType: "application/vnd.apple.mpegurl", body: Data("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg1.ts\n#EXT-X-ENDLIST\n".utf8))
         }
         defer { server.stop() }
         let radio = try await RadioHarness()
         try await radio.play(server.url("/live.m3u8"))
-        let failed = await radio.waitFor("failed", timeout: 15) { $0.name == .failed }
-        expectExplained(try #require(failed?.failure).error, .hlsNotSupported)
+        let failed = await radio.waitFor("failed", timeout: 30) { $0.name == .failed }
+        let error = try #require(failed?.failure).error
+        #expect([.unsupportedFormat, .corruptData, .malformedData, .wrongContentType].contains(error.code), "\(error)")
+        #expect(!error.isRetryable)
         await radio.shutdown()
     }
 

@@ -132,6 +132,34 @@ public struct StreamingDecoderFactory: DecoderFactory {
         }
     }
 
+    /// An HLS playlist rather than a list of streams: `#EXTM3U` first, and an `#EXT-X-` tag.
+    static func isHLS(_ body: Data) -> Bool {
+        let text = String(decoding: body.prefix(64 * 1024), as: UTF8.self)
+        return text.hasPrefix("#EXTM3U") && text.contains("#EXT-X-")
+    }
+
+    /// Opens an HLS stream: its segments become one byte stream (`HLSByteSource`), decoded as
+    /// their extension says; `#EXTINF` titles are told like ICY titles.
+    private func openHLS(_ url: URL, track: Track, load: LoadCancellation) throws(PlaybackError) -> any AudioDecoder {
+        let events = self.events
+        let source = HLSByteSource(
+            url: url, network: network, connection: load.connection, logger: logger,
+            onTitle: { title in events(.metadata(track, IcyMetadata(title: title, url: nil), IcyStationInfo(headers: [:]))) })
+        load.onCancel { source.close() }
+        do throws(PlaybackError) {
+            guard try source.waitForFirstBytes() else {
+                throw PlaybackError(track.isLive ? .connectionLost : .malformedData, underlying: "the HLS stream ended before any audio")
+            }
+            events(.connected(track, IcyStationInfo(headers: [:])))
+            let decoder = try FFmpegDecoder(source: source, formatHint: source.formatHint, probeSize: options.probeSize)
+            load.connection.bitRate = decoder.bitRate
+            return StreamDecoder(decoder: decoder, source: source)
+        } catch {
+            source.close()
+            throw load.isCancelled ? PlaybackError(.cancelled, underlying: "load abandoned") : error
+        }
+    }
+
     /// Fetches and parses a playlist, then tries its entries in order. The first entry's error is
     /// the one reported when none plays (it is the station's main address).
     private func openPlaylist(_ url: URL, track: Track, load: LoadCancellation, depth: Int) throws(PlaybackError) -> any AudioDecoder {
@@ -144,6 +172,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
                 options: .init(timeout: ResilienceDefaults.connectTimeout, maxBytes: StreamingLimits.maxPlaylistBytes, policy: .once))
         }
         let bytes = [UInt8](response.body.prefix(PlaylistKind.sniffLength))
+        if Self.isHLS(response.body) { return try openHLS(url, track: track, load: load) }
         let kind = PlaylistKind.detect(contentType: response.headers["content-type"], url: url, firstBytes: bytes) ?? .m3u
         let entries = try PlaylistParser.parse(response.body, kind: kind, baseURL: url)
         var firstError: PlaybackError?

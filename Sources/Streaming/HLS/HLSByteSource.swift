@@ -1,0 +1,356 @@
+import Foundation
+import Logging
+import PlayerCore
+
+/// A live HLS stream as one continuous byte stream for the decoder: the media playlist is loaded
+/// (through the master playlist's best audio variant), playback starts near the live edge
+/// (`liveEdgeSegments` from the end), each new segment is fetched in order and its bytes follow
+/// the last ones, and the playlist is reloaded as RFC 8216 says (after a target duration, half of
+/// it when the last reload brought nothing new). MPEG-TS and ADTS segments join as they are; a
+/// fragmented-MP4 stream gets its initialisation section first, and again when it changes.
+///
+/// Facts, not verdicts, as for `HTTPByteSource`: a reader that waits with room in the ring tells
+/// `dry` (a playlist that stops growing therefore ends as a stall the player decides on), bytes
+/// tell `receiving`, and a playlist or segment that cannot be fetched (after one more try for a
+/// segment) is a `dropped` connection. The player answers a drop with `reopen()` (the loop starts
+/// again from the playlist, at the segment after the last one delivered, or at the live edge when
+/// that one is gone) or `abandon(cause:)`; meanwhile a reader that reaches the end of what was
+/// fetched waits. A playlist with `#EXT-X-ENDLIST` ends the stream after its last segment.
+///
+/// `@unchecked Sendable`: every mutable field is guarded by `condition`.
+public final class HLSByteSource: ByteSource, @unchecked Sendable {
+    /// Segments from the end of a live playlist where playback starts (RFC 8216 6.3.3 asks for
+    /// at least three target durations from the end).
+    public static let liveEdgeSegments = 3
+
+    private let url: URL
+    private let network: NetworkClient
+    private let connection: ConnectionLink
+    private let logger: Logger
+    private let onTitle: @Sendable (String) -> Void
+
+    private enum Phase {
+        case idle, running
+        /// The last segment of an ended playlist was delivered.
+        case ended
+        case failed(PlaybackError)
+        case closed
+    }
+
+    private let condition = NSCondition()
+    private var phase = Phase.idle
+    private var ring: ByteRing
+    private var task: Task<Void, Never>?
+    /// Counts loops; a loop that is not the latest stops at its next step.
+    private var generation = 0
+    /// The next segment to deliver, once known; kept across reopens.
+    private var nextSequence: Int?
+    /// The producer waiting for room in the ring.
+    private var waitingForRoom: CheckedContinuation<Void, Never>?
+    /// A drop was told and the player has not answered yet: readers wait.
+    private var awaitingAnswer = false
+    private var _formatHint: String?
+    private var delivered = false
+
+    /// - Parameters:
+    ///   - capacity: bytes held ahead of the reader (a few segments).
+    ///   - onTitle: a segment's `#EXTINF` title as its bytes are delivered (sanitised).
+    public init(
+        url: URL, network: NetworkClient, connection: ConnectionLink = ConnectionLink(), capacity: Int = 512 * 1024,
+        logger: Logger = Logger(label: "tonearm.hls", factory: { _ in SwiftLogNoOpLogHandler() }),
+        onTitle: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.url = url
+        self.network = network
+        self.connection = connection
+        self.logger = logger
+        self.onTitle = onTitle
+        self.ring = ByteRing(capacity: capacity)
+    }
+
+    deinit {
+        task?.cancel()
+    }
+
+    /// The demuxer the segments need (`mpegts`, `aac`, `mp4`, `mp3`), known once the first
+    /// segment is fetched; nil lets FFmpeg probe.
+    public var formatHint: String? { condition.withLock { _formatHint } }
+
+    /// Starts fetching (idempotent) and registers the player's answers on the link.
+    public func start() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard case .idle = phase else { return }
+        connection.onAbandon { [weak self] cause in self?.abandon(cause) }
+        connection.onReopen { [weak self] in self?.reopen() }
+        connection.onBufferedBytes { [weak self] in self?.bufferedBytes ?? 0 }
+        phase = .running
+        launch()
+    }
+
+    /// Blocks until the first segment's bytes arrived (true), the stream failed (throws) or was
+    /// closed or ended empty (false).
+    public func waitForFirstBytes() throws(PlaybackError) -> Bool {
+        start()
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if delivered { return true }
+            switch phase {
+            case .failed(let error): throw error
+            case .closed, .ended: return false
+            case .idle, .running: condition.wait()
+            }
+        }
+    }
+
+    public var bufferedBytes: Int { condition.withLock { ring.count } }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(PlaybackError) -> Int {
+        guard buffer.count > 0 else { return 0 }
+        start()
+        condition.lock()
+        while true {
+            if !ring.isEmpty {
+                let count = ring.read(into: buffer)
+                let waiter = waitingForRoom
+                waitingForRoom = nil
+                condition.unlock()
+                waiter?.resume()
+                return count
+            }
+            switch phase {
+            case .failed where awaitingAnswer:
+                condition.wait()
+            case .failed(let error):
+                condition.unlock()
+                throw error
+            case .closed:
+                condition.unlock()
+                throw PlaybackError(.cancelled, underlying: "source closed")
+            case .ended:
+                condition.unlock()
+                return 0
+            case .idle, .running:
+                connection.tell(.dry)
+                condition.wait()
+            }
+        }
+    }
+
+    public func close() {
+        condition.lock()
+        phase = .closed
+        awaitingAnswer = false
+        task?.cancel()
+        task = nil
+        let waiter = waitingForRoom
+        waitingForRoom = nil
+        condition.broadcast()
+        condition.unlock()
+        waiter?.resume()
+    }
+
+    // MARK: - The player's answers
+
+    private func reopen() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard case .failed = phase else { return }
+        awaitingAnswer = true
+        phase = .running
+        logger.debug("HLS stream asked for again after a drop", metadata: ["host": .string(LogRedaction.host(url) ?? "?")])
+        launch()
+    }
+
+    private func abandon(_ cause: PlaybackError) {
+        condition.lock()
+        awaitingAnswer = false
+        if case .running = phase { phase = .failed(cause) }
+        task?.cancel()
+        task = nil
+        let waiter = waitingForRoom
+        waitingForRoom = nil
+        condition.broadcast()
+        condition.unlock()
+        waiter?.resume()
+    }
+
+    // MARK: - The loop
+
+    /// Starts a new loop. Call with the lock held.
+    private func launch() {
+        generation += 1
+        let mine = generation
+        task?.cancel()
+        task = Task { [weak self] in
+            await self?.run(mine)
+        }
+    }
+
+    private func isCurrent(_ mine: Int) -> Bool {
+        condition.withLock {
+            guard case .running = phase else { return false }
+            return generation == mine
+        }
+    }
+
+    private func run(_ mine: Int) async {
+        do throws(PlaybackError) {
+            let (mediaURL, first) = try await mediaPlaylist()
+            var media = first
+            var next = condition.withLock { nextSequence } ?? Self.startSequence(of: media)
+            var initialization: URL?
+            while isCurrent(mine) {
+                if next < media.firstSequence {
+                    // Fell behind the playlist's window (a long reconnect): on from the live edge.
+                    next = Self.startSequence(of: media)
+                }
+                var brought = false
+                for segment in media.segments where segment.sequence >= next {
+                    guard isCurrent(mine) else { return }
+                    if segment.discontinuity || segment.initialization != initialization, let section = segment.initialization,
+                        section != initialization
+                    {
+                        try await deliver(try await fetch(section, what: "hlsInit"), from: section, mine)
+                        initialization = section
+                    }
+                    let bytes = try await fetchSegment(segment)
+                    if let title = segment.title { onTitle(title) }
+                    try await deliver(bytes, from: segment.url, mine)
+                    next = segment.sequence + 1
+                    condition.withLock { nextSequence = next }
+                    brought = true
+                }
+                if media.ended {
+                    finish(mine)
+                    return
+                }
+                // RFC 8216 6.3.4: reload after the target duration, or half of it when the last
+                // reload brought no new segment.
+                let wait = brought ? media.targetDuration : media.targetDuration / 2
+                try? await Task.sleep(for: .milliseconds(Int(max(0.1, wait) * 1000)))
+                guard isCurrent(mine) else { return }
+                guard case .media(let reloaded) = try await playlist(mediaURL) else {
+                    throw PlaybackError(.malformedData, underlying: "an HLS media playlist became a master playlist")
+                }
+                media = reloaded
+            }
+        } catch {
+            failed(error, mine)
+        }
+    }
+
+    /// The media playlist: the one at `url`, or the best audio variant's of a master playlist.
+    private func mediaPlaylist() async throws(PlaybackError) -> (URL, HLSMediaPlaylist) {
+        switch try await playlist(url) {
+        case .media(let media):
+            return (url, media)
+        case .master(let variants):
+            let variant = Self.choose(variants)
+            guard case .media(let media) = try await playlist(variant.url) else {
+                throw PlaybackError(.malformedData, underlying: "an HLS variant is a master playlist itself")
+            }
+            return (variant.url, media)
+        }
+    }
+
+    /// The variant to play: the highest bandwidth (audio variants are small; a measured
+    /// throughput would be needed to do better, and a switch down on underrun is not made).
+    static func choose(_ variants: [HLSVariant]) -> HLSVariant {
+        variants.max { ($0.bandwidth ?? 0) < ($1.bandwidth ?? 0) } ?? variants[0]
+    }
+
+    /// Where a first load starts: an ended playlist at its beginning, a live one near its edge.
+    static func startSequence(of media: HLSMediaPlaylist) -> Int {
+        guard !media.ended, let last = media.segments.last?.sequence else { return media.firstSequence }
+        return max(media.firstSequence, last - (liveEdgeSegments - 1))
+    }
+
+    private func playlist(_ address: URL) async throws(PlaybackError) -> HLSPlaylist {
+        try HLSPlaylist.parse(try await fetch(address, what: "hlsPlaylist", maxBytes: HLSLimits.maxPlaylistBytes), url: address)
+    }
+
+    /// A segment, with one more try: a live server may not have it in place the first moment.
+    private func fetchSegment(_ segment: HLSSegment) async throws(PlaybackError) -> Data {
+        do throws(PlaybackError) {
+            return try await fetch(segment.url, what: "hlsSegment")
+        } catch {
+            guard error.isRetryable || error.code == .httpNotFound else { throw error }
+            logger.debug("HLS segment asked for again", metadata: ["sequence": .string(String(segment.sequence))])
+            return try await fetch(segment.url, what: "hlsSegment")
+        }
+    }
+
+    private func fetch(_ address: URL, what: String, maxBytes: Int = HLSLimits.maxSegmentBytes) async throws(PlaybackError) -> Data {
+        try await network.data(
+            from: address, operation: what, options: .init(timeout: ResilienceDefaults.connectTimeout, maxBytes: maxBytes, policy: .once)
+        ).body
+    }
+
+    /// Puts `data` into the ring, waiting for room; tells `receiving`.
+    private func deliver(_ data: Data, from address: URL, _ mine: Int) async throws(PlaybackError) {
+        let bytes = [UInt8](data)
+        var offset = 0
+        while offset < bytes.count {
+            let wrote: Int? = condition.withLock {
+                guard case .running = phase, generation == mine else { return nil }
+                if _formatHint == nil { _formatHint = Self.formatHint(for: address) }
+                let count = ring.write(bytes, from: offset)
+                if count > 0 {
+                    delivered = true
+                    awaitingAnswer = false
+                    condition.broadcast()
+                }
+                return count
+            }
+            guard let wrote else { throw PlaybackError(.cancelled, underlying: "HLS loop left") }
+            if wrote > 0 { connection.tell(.receiving) }
+            offset += wrote
+            if offset < bytes.count {
+                await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                    let resumeNow: Bool = condition.withLock {
+                        guard case .running = phase, generation == mine, ring.freeSpace == 0 else { return true }
+                        waitingForRoom = waiter
+                        return false
+                    }
+                    if resumeNow { waiter.resume() }
+                }
+            }
+        }
+    }
+
+    private func finish(_ mine: Int) {
+        condition.withLock {
+            guard case .running = phase, generation == mine else { return }
+            phase = .ended
+            condition.broadcast()
+        }
+    }
+
+    /// The loop failed: a drop the player answers (`reopen`, `abandon`); readers wait for it when
+    /// the player answers drops, and fail once the ring is empty otherwise.
+    private func failed(_ error: PlaybackError, _ mine: Int) {
+        let told: Bool = condition.withLock {
+            guard case .running = phase, generation == mine else { return false }
+            phase = .failed(error)
+            awaitingAnswer = connection.answersDrops
+            condition.broadcast()
+            return true
+        }
+        guard told else { return }
+        logger.mappedError(error, level: .info, "HLS stream dropped")
+        connection.tell(.dropped(error))
+    }
+
+    /// The demuxer a segment's address names by its extension.
+    static func formatHint(for address: URL) -> String? {
+        switch address.pathExtension.lowercased() {
+        case "ts", "tsa", "tsv": "mpegts"
+        case "aac", "adts": "aac"
+        case "mp4", "m4s", "m4a", "cmfa": "mp4"
+        case "mp3": "mp3"
+        default: nil
+        }
+    }
+}

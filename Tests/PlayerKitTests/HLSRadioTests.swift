@@ -1,0 +1,77 @@
+import AudioEngine
+import Foundation
+import PlayerCore
+import PlayerKit
+import Presentation
+import TestProcesses
+import Testing
+
+/// HLS live radio end to end against a real live playlist: ffmpeg's hls muxer writing 1 s
+/// segments into a folder served on loopback, as a station's packager does; faults injected at the
+/// server. ffmpeg or the server failing to start fails the test (never a skip).
+@Suite("HLS radio against a live playlist", .serialized, .blocking)
+struct HLSRadioTests {
+    static func start(_ segments: HLSLiveServer.Segments = .mpegts) async throws -> HLSLiveServer {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HLSLiveServer, any Error>) in
+            Thread.detachNewThread {
+                do { continuation.resume(returning: try HLSLiveServer(segments: segments)) } catch { continuation.resume(throwing: error) }
+            }
+        }
+    }
+
+    static func positions(_ updates: [PlayerUpdate], after mark: Int = 0) -> [Double] {
+        updates.dropFirst(mark).compactMap { if case .position(let s, _, _) = $0 { s } else { nil } }
+    }
+
+    @Test(arguments: [HLSLiveServer.Segments.mpegts, .fmp4])
+    func aLivePlaylistPlaysFromNearItsEdge(segments: HLSLiveServer.Segments) async throws {
+        let hls = try await Self.start(segments)
+        defer { hls.stop() }
+        let radio = try await RadioHarness()
+        try await radio.playUntilPlaying(hls.url)
+        #expect(await radio.waitUntil("three seconds of audio", timeout: 30) { (Self.positions(radio.updates).last ?? 0) > 3 })
+        #expect(!radio.names.contains(.failed) && !radio.names.contains(.reconnecting), "\(radio.names)")
+        // The segments' bitrate, as the decoder reads it: about 128 kbit/s.
+        let bitrates = radio.updates.compactMap { if case .connection(let q, _) = $0 { q.bitrate } else { nil } }
+        #expect(bitrates.contains { (96...160).contains($0) }, "\(bitrates)")
+        await radio.shutdown()
+    }
+
+    @Test func missingSegmentsAreADropThatReconnectsAndPlaysAgain() async throws {
+        let hls = try await Self.start()
+        defer { hls.stop() }
+        let radio = try await RadioHarness()
+        try await radio.playUntilPlaying(hls.url)
+        hls.segmentsMissing = true
+        // Until the buffer runs dry the reconnect is in the background; then it shows.
+        let reconnecting = try #require(await radio.waitFor("reconnecting", timeout: 60) { $0.name == .reconnecting })
+        guard case .reconnecting(_, _, _, _, let cause) = reconnecting else { return }
+        #expect(cause.isRetryable || cause.code == .streamUnavailable, "\(cause)")
+        let mark = radio.states.count
+        hls.segmentsMissing = false
+        await radio.waitFor("playing again", timeout: 60, after: mark) { $0.name == .playing }
+        let updatesMark = radio.updates.count
+        #expect(await radio.waitUntil("audio flowing again", timeout: 20) {
+            let after = Self.positions(radio.updates, after: updatesMark)
+            return (after.last ?? 0) > (after.first ?? 0) + 1
+        })
+        #expect(!radio.names.contains(.finished))
+        await radio.shutdown()
+    }
+
+    @Test func aFrozenPlaylistIsAStallThatReconnects() async throws {
+        let hls = try await Self.start()
+        defer { hls.stop() }
+        let radio = try await RadioHarness()
+        try await radio.playUntilPlaying(hls.url)
+        hls.freezePlaylist(true)
+        let reconnecting = try #require(await radio.waitFor("reconnecting", timeout: 60) { $0.name == .reconnecting })
+        guard case .reconnecting(_, _, _, _, let cause) = reconnecting else { return }
+        #expect(cause.code == .stalled, "\(cause)")
+        let mark = radio.states.count
+        hls.freezePlaylist(false)
+        await radio.waitFor("playing again", timeout: 60, after: mark) { $0.name == .playing }
+        #expect(!radio.names.contains(.finished))
+        await radio.shutdown()
+    }
+}

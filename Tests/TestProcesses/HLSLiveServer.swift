@@ -1,0 +1,97 @@
+import Foundation
+
+/// A live HLS stream made the way stations make one: ffmpeg's hls muxer encodes a tone in real
+/// time into a folder (a sliding playlist of 1 s segments, old ones deleted), and a loopback HTTP
+/// server serves that folder. Faults for the tests: segments answered 404, and the playlist
+/// frozen (served as it was, while ffmpeg goes on).
+public final class HLSLiveServer: @unchecked Sendable {
+    public enum Segments: String, Sendable {
+        /// AAC in MPEG-TS, ffmpeg's default.
+        case mpegts
+        /// AAC in fragmented MP4 with an initialisation section.
+        case fmp4
+    }
+
+    public let directory: URL
+    private let encoder: ChildProcess
+    private var server: TestHTTPServer!
+    private let lock = NSLock()
+    private var _segmentsMissing = false
+    private var frozen: Data?
+
+    /// The playlist's address.
+    public var url: URL { server.url("/live.m3u8") }
+
+    /// Starts the encoder and the server, and waits (up to `timeout` s) until the playlist lists
+    /// three segments.
+    public init(segments: Segments = .mpegts, timeout: Double = 30) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-hls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let ext = segments == .fmp4 ? "m4s" : "ts"
+        var arguments = [
+            "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+            "-ac", "2", "-c:a", "aac", "-b:a", "128k", "-f", "hls", "-hls_time", "1", "-hls_list_size", "6",
+            "-hls_flags", "delete_segments+omit_endlist", "-hls_segment_type", segments.rawValue,
+            "-hls_segment_filename", directory.appendingPathComponent("seg%d.\(ext)").path,
+        ]
+        if segments == .fmp4 { arguments += ["-hls_fmp4_init_filename", "init.mp4"] }
+        arguments.append(directory.appendingPathComponent("live.m3u8").path)
+        encoder = try ChildProcess(
+            "/usr/bin/ffmpeg", arguments, environment: ProcessInfo.processInfo.environment,
+            stdout: directory.appendingPathComponent("ffmpeg.out").path, stderr: directory.appendingPathComponent("ffmpeg.err").path)
+        let folder = directory
+        server = try TestHTTPServer { [weak self] request in
+            let name = String(request.path.split(separator: "/").last ?? "")
+            guard !name.isEmpty, !name.contains(".."), let self else { return .complete(status: 404, contentType: "text/plain", body: Data()) }
+            if name == "live.m3u8" {
+                let body = self.lock.withLock { self.frozen } ?? (try? Data(contentsOf: folder.appendingPathComponent(name)))
+                guard let body else { return .complete(status: 404, contentType: "text/plain", body: Data()) }
+                return .complete(contentType: "application/vnd.apple.mpegurl", body: body)
+            }
+            if self.segmentsMissing, name.hasPrefix("seg") { return .complete(status: 404, contentType: "text/plain", body: Data()) }
+            guard let body = try? Data(contentsOf: folder.appendingPathComponent(name)) else {
+                return .complete(status: 404, contentType: "text/plain", body: Data())
+            }
+            return .complete(contentType: name.hasSuffix(".ts") ? "video/mp2t" : "video/mp4", body: body)
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while segmentCount() < 3 {
+            if let status = encoder.exitStatus {
+                throw ChildProcess.SpawnError(description: "ffmpeg's hls muxer exited with \(status): \(errors())")
+            }
+            if Date() >= deadline {
+                stop()
+                throw ChildProcess.SpawnError(description: "no HLS playlist with 3 segments after \(timeout) s: \(errors())")
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    /// Segments are answered 404 while this is true (the playlist still is).
+    public var segmentsMissing: Bool {
+        get { lock.withLock { _segmentsMissing } }
+        set { lock.withLock { _segmentsMissing = newValue } }
+    }
+
+    /// Freezes the playlist as it is now (true) or lets it move on again (false).
+    public func freezePlaylist(_ freeze: Bool) {
+        let now = freeze ? try? Data(contentsOf: directory.appendingPathComponent("live.m3u8")) : nil
+        lock.withLock { frozen = now }
+    }
+
+    public func stop() {
+        server?.stop()
+        encoder.send(SIGKILL)
+        _ = encoder.wait(timeout: 5)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func segmentCount() -> Int {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("live.m3u8"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.hasPrefix("#EXTINF") }.count
+    }
+
+    private func errors() -> String {
+        (try? String(contentsOf: directory.appendingPathComponent("ffmpeg.err"), encoding: .utf8)) ?? ""
+    }
+}
