@@ -165,18 +165,30 @@ public final class IcecastServer: @unchecked Sendable {
 
     /// Starts the ffmpeg source client (again) and waits until the mount is listed.
     /// Stops a source that is still running first.
+    /// A source refused at its first connect (Icecast answered its status page a moment before
+    /// its source listener took connections, seen on a loaded machine) is started again, at most
+    /// twice; any other failure is reported.
     public func startSource(timeout: Double = 15) throws {
-        killSource()
-        let feeder = try ChildProcess(
-            ffmpegPath,
-            ["-nostdin", "-v", "error", "-re", "-stream_loop", "-1", "-i", "\(directory)/tone.mp3", "-c:a", "libmp3lame",
-             "-b:a", "320k", "-content_type", "audio/mpeg", "-ice_name", Self.stationName, "-ice_genre", Self.stationGenre,
-             "-f", "mp3", "icecast://source:\(Self.sourcePassword)@127.0.0.1:\(port)\(Self.mount)"],
-            environment: ProcessInfo.processInfo.environment,
-            stdout: "/dev/null", stderr: "\(directory)/ffmpeg.err", appendStderr: true)
-        lock.withLock { source = feeder }
-        try waitUntil(timeout: timeout, what: "the mount \(Self.mount) to be listed", process: feeder) {
-            self.mountListed() == true
+        for attempt in 1...3 {
+            killSource()
+            let feeder = try ChildProcess(
+                ffmpegPath,
+                ["-nostdin", "-v", "error", "-re", "-stream_loop", "-1", "-i", "\(directory)/tone.mp3", "-c:a", "libmp3lame",
+                 "-b:a", "320k", "-content_type", "audio/mpeg", "-ice_name", Self.stationName, "-ice_genre", Self.stationGenre,
+                 "-f", "mp3", "icecast://source:\(Self.sourcePassword)@127.0.0.1:\(port)\(Self.mount)"],
+                environment: ProcessInfo.processInfo.environment,
+                stdout: "/dev/null", stderr: "\(directory)/ffmpeg.err", appendStderr: true)
+            lock.withLock { source = feeder }
+            do {
+                try waitUntil(timeout: timeout, what: "the mount \(Self.mount) to be listed", process: feeder) {
+                    self.mountListed() == true
+                }
+                return
+            } catch {
+                let refused = (try? String(contentsOfFile: "\(directory)/ffmpeg.err", encoding: .utf8))?.contains("Connection refused") == true
+                guard attempt < 3, feeder.exitStatus != nil, refused else { throw error }
+                Thread.sleep(forTimeInterval: 0.5)
+            }
         }
     }
 

@@ -317,8 +317,9 @@ public actor AudioPlayer {
         let bitRate = link?.bitRate
         quality.bitrate = bitRate.map { Int((Double($0) / 1000).rounded()) }
         let compressed: Double? = bitRate.flatMap { rate in link?.bufferedBytes().map { Double($0) * 8 / Double(rate) } }
-        if decodedAhead != nil || compressed != nil {
-            quality.bufferedSeconds = (((decodedAhead ?? 0) + (compressed ?? 0)) * 100).rounded() / 100
+        // Unknown until the deck has reported what it holds: the ring alone would understate it.
+        if let decodedAhead {
+            quality.bufferedSeconds = ((decodedAhead + (compressed ?? 0)) * 100).rounded() / 100
         }
         continuation.yield(.connection(quality, audioTime: audioTime))
     }
@@ -462,6 +463,7 @@ public actor AudioPlayer {
     /// (its still-connecting and opening timers), not the loader's.
     private func load(_ id: LoadID, deck node: DeckID, track: Track, from: Double) {
         loads.removeValue(forKey: node)?.load.cancel()
+        if node == machine.activeDeck { decodedAhead = nil }
         let mailbox = connections
         let wakeUps = connectionWakeUps
         let clock = self.clock
