@@ -19,6 +19,8 @@
 #   B9 terminal UI cost   BENCH_SECONDS playing with Now Playing open in tmux vs headless: CPU, share of a core
 #   B10 speech at 1.5x    BENCH_SECONDS of synthesised speech at 1.5x to a null output, vs mpv --speed=1.5 and Tonearm at 1x (CPU)
 #   B11 loudness scan     EBU R128 loudness of a 60-min speech episode (stereo 128k, mono 64k MP3), vs ffmpeg's ebur128 (wall)
+#   B12 HLS radio         a live HLS playlist (ffmpeg's hls muxer, 2 s AAC/TS segments) on loopback: first audio and
+#                         BENCH_SECONDS of it to a null output, vs mpv (ms; CPU s, peak RSS)
 # Knobs: BENCH_SECONDS (B2 and B6 length, default 60), BENCH_RUNS (B1 runs, default 3),
 # BENCH_TTFA_RUNS (B3 and B4 runs, default 7), BENCH_RADIO=0 skips B4-B6 (icecast2 and root needed),
 # BENCH_KEEP=1 keeps the temp dir with inputs and logs. Extra arguments go to bench.py

@@ -61,6 +61,9 @@ struct PlaybackCommandTests {
                     } else if next.line == "<KILL>" {
                         // A crash: no fade, no last save.
                         kill(process.processIdentifier, SIGKILL)
+                    } else if next.line == "<INT>" {
+                        // Ctrl-C.
+                        kill(process.processIdentifier, SIGINT)
                     } else {
                         input.fileHandleForWriting.write(Data((next.line + "\n").utf8))
                     }
@@ -136,6 +139,22 @@ struct PlaybackCommandTests {
         #expect(titles == ["Arrival", "Breath", "Return"])
         let breath = tracks.first { $0["title"] as? String == "Breath" }
         #expect(breath?["duration"] as? Double == 40)
+    }
+
+    /// Ctrl-C stops with the fade and the program ends normally; a second one ends it at once
+    /// with status 130 (whichever of the process's threads the kernel hands the signal to).
+    @Test func aSignalStopsWithTheFadeAndASecondEndsAtOnce() throws {
+        let (dir, file) = try Self.tone(seconds: 30)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        @Sendable func playing(_ events: [[String: Any]]) -> Bool { events.contains { $0["state"] as? String == "playing" } }
+        let once = try Self.run(["play", file.path, "--output", "null", "--events", "jsonl"], inputs: [(playing, "<INT>")])
+        #expect(once.status == 0, "stderr: \(once.err)")
+        #expect(Self.stateNames(once.events).suffix(2) == ["fadingOut", "finished"])
+        // The second after the first was taken (two signals sent at once may arrive as one).
+        @Sendable func fading(_ events: [[String: Any]]) -> Bool { events.contains { $0["state"] as? String == "fadingOut" } }
+        let twice = try Self.run(
+            ["play", file.path, "--output", "null", "--events", "jsonl", "--fade-out", "1"], inputs: [(playing, "<INT>"), (fading, "<INT>")])
+        #expect(twice.status == 130, "stderr: \(twice.err)")
     }
 
     @Test func missingFileFailsWithItsMessage() throws {
