@@ -27,12 +27,7 @@ extension PlayerStateMachine {
 
     /// The active live stream dropped (again, when a reopen failed).
     mutating func reconnectInBackground(_ deck: DeckID, cause: PlaybackError, at now: PlayerTime) -> [PlayerEffect] {
-        var cause = cause
-        if cause.code == .httpNotFound {
-            // The mount played and is gone now (its source client left): unavailable for a while,
-            // which the reconnect policy rides out, as for a visible reconnect.
-            cause = PlaybackError(.streamUnavailable, httpStatus: cause.httpStatus, underlying: cause.underlying)
-        }
+        let cause = Self.afterPlaying(cause)
         if var run = backgroundReconnect, run.deck == deck {
             run.cause = cause
             let policy = BackoffPolicy.backgroundReconnect

@@ -74,13 +74,9 @@ extension PlayerStateMachine {
         switch pending.purpose {
         case .current:
             guard state.name == .preparing || state.name == .buffering, let track = state.currentTrack else { return [] }
-            var error = error
-            if recovery != nil, track.isLive, error.code == .httpNotFound {
-                // The mount played and is gone now (its source client left): the stream is
-                // unavailable for a while, which the reconnect policy rides out. A 404 on the first
-                // connect is a wrong address and is not retried blindly.
-                error = PlaybackError(.streamUnavailable, httpStatus: error.httpStatus, underlying: error.underlying)
-            }
+            // A 404 on the first connect is a wrong address and is not retried blindly; once the
+            // stream has played, it is a mount gone for a while.
+            let error = recovery != nil && track.isLive ? Self.afterPlaying(error) : error
             if error.isRetryable && track.isRemote && error.code != .audioOutputLost {
                 return beginRecovery(.source, cause: error, at: at)
             }
@@ -326,6 +322,13 @@ extension PlayerStateMachine {
             // Opening, or preparing the next item: the deck's buffered audio plays first.
             return []
         }
+    }
+
+    /// A live stream's 404 after it played: its mount is gone for now (the source client left),
+    /// unavailable for a while, which the reconnect policy rides out.
+    static func afterPlaying(_ error: PlaybackError) -> PlaybackError {
+        guard error.code == .httpNotFound else { return error }
+        return PlaybackError(.streamUnavailable, httpStatus: error.httpStatus, underlying: error.underlying)
     }
 
     mutating func errorOccurred(_ deck: DeckID?, _ error: PlaybackError, at: PlayerTime) -> [PlayerEffect] {

@@ -139,16 +139,7 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     }
 
     public func close() {
-        condition.lock()
-        phase = .closed
-        awaitingAnswer = false
-        task?.cancel()
-        task = nil
-        let waiter = waitingForRoom
-        waitingForRoom = nil
-        condition.broadcast()
-        condition.unlock()
-        waiter?.resume()
+        stopLoop { $0 = .closed }
     }
 
     // MARK: - The player's answers
@@ -164,9 +155,17 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     }
 
     private func abandon(_ cause: PlaybackError) {
+        stopLoop { phase in
+            if case .running = phase { phase = .failed(cause) }
+        }
+    }
+
+    /// Ends the loop with the phase `change` makes: no answer is awaited any more, and a reader
+    /// and the producer waiting for room are woken.
+    private func stopLoop(_ change: (inout Phase) -> Void) {
         condition.lock()
+        change(&phase)
         awaitingAnswer = false
-        if case .running = phase { phase = .failed(cause) }
         task?.cancel()
         task = nil
         let waiter = waitingForRoom

@@ -79,6 +79,8 @@ public struct OverlapSplice: Sendable {
 
     /// Looks the held bytes up in the history and decides what of them is new.
     private mutating func join(_ waiting: [UInt8]) -> [UInt8] {
+        // Only the last `historyCapacity` bytes count (more may be held until the next trim).
+        if history.count > historyCapacity { history.removeFirst(history.count - historyCapacity) }
         guard let start = Self.bestMatch(of: waiting, probe: probeLength, in: history) else {
             phase = .passing
             remember(waiting)
@@ -118,9 +120,12 @@ public struct OverlapSplice: Sendable {
         return best?.start
     }
 
+    /// Keeps at least the last `historyCapacity` bytes. Trimmed only once twice that has piled up:
+    /// this runs on every chunk of a live stream, and moving the whole history each time would
+    /// cost a copy of it per chunk.
     private mutating func remember(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         history.append(contentsOf: bytes)
-        if history.count > historyCapacity { history.removeFirst(history.count - historyCapacity) }
+        if history.count > 2 * historyCapacity { history.removeFirst(history.count - historyCapacity) }
     }
 }
