@@ -18,11 +18,15 @@ public protocol AudioDecoder: AnyObject {
     /// Wakes a `read` blocked on its source (a network stream) so the deck can stop. Called from
     /// another thread; after it, `read` may throw. Files need nothing.
     func interrupt()
+    /// True when the address was taken for a live stream but holds a finished recording (an HLS
+    /// playlist with an end): the track has an end and can seek, like an episode.
+    var isFiniteRecording: Bool { get }
 }
 
 extension AudioDecoder {
     public func interrupt() {}
     public var tags: [String: String] { [:] }
+    public var isFiniteRecording: Bool { false }
 }
 
 /// FFmpeg's decoder (`Media`) is the engine's decoder for every file and stream.

@@ -16,7 +16,11 @@ import Synchronization
 final class Deck: @unchecked Sendable {
     let node: DeckID
     let loadID: LoadID
+    /// The track as the decoder found it: a live address holding a finished recording is
+    /// episode-like here (its speed, silence trimming), as it is in the state machine.
     let track: Track
+    /// The decoder found a finished recording behind the track's address.
+    let isFiniteRecording: Bool
     let duration: Double?
     private let decoder: any AudioDecoder
     private let queue: FrameQueue
@@ -55,6 +59,8 @@ final class Deck: @unchecked Sendable {
     init(node: DeckID, loadID: LoadID, track: Track, decoder: any AudioDecoder, startAt seconds: Double, lookaheadFrames: Int) {
         self.node = node
         self.loadID = loadID
+        isFiniteRecording = decoder.isFiniteRecording
+        let track = track.isLive && decoder.isFiniteRecording ? track.asRecording() : track
         self.track = track
         let decoder: any AudioDecoder = track.loop.map { LoopingDecoder(source: decoder, loop: $0) } ?? decoder
         self.decoder = decoder

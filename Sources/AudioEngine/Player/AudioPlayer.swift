@@ -227,6 +227,7 @@ public actor AudioPlayer {
         var event: PlayerEvent?
         switch report.fact {
         case .loaded(let id, let duration): event = .loaded(id, duration: duration)
+        case .loadIsRecording(let id): event = .loadIsRecording(id)
         case .loadFailed(let id, let error): event = .loadFailed(id, error, at: now)
         case .position(let node, let position, let duration, let buffered):
             event = .positionChanged(node, position: position)

@@ -4,6 +4,9 @@ import PlayerCore
 /// What the render thread tells the player actor. The actor stamps each fact with its clock.
 enum EngineFact: Sendable, Equatable {
     case loaded(LoadID, duration: Double?)
+    /// The live address of a load that is being installed holds a finished recording (told just
+    /// before its `loaded`).
+    case loadIsRecording(LoadID)
     case loadFailed(LoadID, PlaybackError)
     /// `buffered`: seconds of decoded audio queued on a network deck (nil for a file).
     case position(DeckID, position: Double, duration: Double?, buffered: Double?)

@@ -173,6 +173,7 @@ final class RenderEngine: @unchecked Sendable {
             audible.remove(deck.node)
             endReported.remove(deck.node)
             resetHealth(deck.node)
+            if deck.isFiniteRecording { emit(.loadIsRecording(deck.loadID)) }
             emit(.loaded(deck.loadID, duration: deck.duration))
         case .loadFailed(let id, let error):
             guard let node = expected.first(where: { $0.value == id })?.key else { return }

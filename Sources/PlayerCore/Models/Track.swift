@@ -98,6 +98,14 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         }
     }
 
+    /// This live address as the finished recording it turned out to hold (an HLS playlist with an
+    /// end): an episode-like item with an end, which can seek.
+    public func asRecording() -> Track {
+        Track(
+            id: id, url: url, kind: kind == .liveStream ? .episode : kind, title: title, artist: artist, album: album,
+            duration: duration, volume: volume, loop: loop)
+    }
+
     /// A copy with another id and, optionally, a known duration (used for probing).
     public func with(id: String? = nil, duration: TimeInterval? = nil) -> Track {
         Track(

@@ -42,6 +42,10 @@ public enum PlayerEvent: Sendable, Equatable {
     // MARK: Engine and network facts
     /// The source of a `load` effect is open and ready to sound; `duration` if the decoder knows it.
     case loaded(LoadID, duration: TimeInterval?)
+    /// The live address of a pending load turned out to hold a finished recording (an HLS
+    /// playlist with an end): from now on the item is episode-like, with an end and seeking.
+    /// Told just before its `loaded`.
+    case loadIsRecording(LoadID)
     /// The source of a `load` effect could not be opened.
     case loadFailed(LoadID, PlaybackError, at: PlayerTime)
     /// Fill level (0...1) towards the start/restart threshold of a network deck.

@@ -15,6 +15,7 @@ extension PlayerStateMachine {
         if let at = event.instant, at > lastKnownTime { lastKnownTime = at }
         switch event {
         case .loaded(let id, let duration): return loaded(id, duration: duration)
+        case .loadIsRecording(let id): return loadIsRecording(id)
         case .loadFailed(let id, let error, let at): return loadFailed(id, error, at: at)
         case .bufferProgress(let deck, let fill): return bufferProgress(deck, fill: fill)
         case .underrun(let deck): return underrun(deck)
@@ -66,6 +67,26 @@ extension PlayerStateMachine {
         default:
             return []
         }
+    }
+
+    /// A live address holds a finished recording: the current item becomes episode-like, so its
+    /// end is a finish (not a drop to reconnect, which would play the recording again) and it
+    /// can seek. Only an item loading to play now; one loading to crossfade in stays live.
+    mutating func loadIsRecording(_ id: LoadID) -> [PlayerEffect] {
+        guard let pending = pendingLoad, pending.id == id, pending.purpose == .current, queue.indices.contains(index) else { return [] }
+        let track = queue[index].track
+        guard track.isLive else { return [] }
+        let recording = track.asRecording()
+        switch state {
+        case .preparing(let current) where current.id == track.id:
+            state = .preparing(track: recording)
+        case .buffering(let current, let progress, let reason) where current.id == track.id:
+            state = .buffering(track: recording, progress: progress, reason: reason)
+        default:
+            return []
+        }
+        queue[index] = QueueItem(track: recording, crossfadeIntoNext: queue[index].crossfadeIntoNext)
+        return []
     }
 
     mutating func loadFailed(_ id: LoadID, _ error: PlaybackError, at: PlayerTime) -> [PlayerEffect] {

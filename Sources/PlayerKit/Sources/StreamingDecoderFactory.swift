@@ -139,18 +139,28 @@ public struct StreamingDecoderFactory: DecoderFactory {
     }
 
     /// Opens an HLS stream: its segments become one byte stream (`HLSByteSource`), decoded as
-    /// their extension says; `#EXTINF` titles are told like ICY titles.
+    /// their extension says; `#EXTINF` titles are told like ICY titles. A playlist that is
+    /// already finished is a recording with a length that can seek (`HLSRecordingDecoder`).
     private func openHLS(_ url: URL, track: Track, load: LoadCancellation) throws(PlaybackError) -> any AudioDecoder {
+        let first = try openHLSStream(url, track: track, load: load, at: nil)
+        guard let playlist = (first.source as? HLSByteSource)?.finishedPlaylist else { return first }
+        return HLSRecordingDecoder(playlist: playlist, first: first) { sequence throws(PlaybackError) in
+            try openHLSStream(url, track: track, load: load, at: sequence)
+        }
+    }
+
+    /// The HLS stream at `url` as one decoder, from `sequence` (nil: where a first load starts).
+    private func openHLSStream(_ url: URL, track: Track, load: LoadCancellation, at sequence: Int?) throws(PlaybackError) -> StreamDecoder {
         let events = self.events
         let source = HLSByteSource(
-            url: url, network: network, connection: load.connection, logger: logger,
+            url: url, network: network, connection: load.connection, startSequence: sequence, logger: logger,
             onTitle: { title in events(.metadata(track, IcyMetadata(title: title, url: nil), IcyStationInfo(headers: [:]))) })
         load.onCancel { source.close() }
         do throws(PlaybackError) {
             guard try source.waitForFirstBytes() else {
                 throw PlaybackError(track.isLive ? .connectionLost : .malformedData, underlying: "the HLS stream ended before any audio")
             }
-            events(.connected(track, IcyStationInfo(headers: [:])))
+            if sequence == nil { events(.connected(track, IcyStationInfo(headers: [:]))) }
             let decoder = try FFmpegDecoder(source: source, formatHint: source.formatHint, probeSize: options.probeSize)
             load.connection.bitRate = decoder.bitRate
             return StreamDecoder(decoder: decoder, source: source)

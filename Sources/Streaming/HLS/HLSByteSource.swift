@@ -50,16 +50,20 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     /// A drop was told and the player has not answered yet: readers wait.
     private var awaitingAnswer = false
     private var _formatHint: String?
+    private var _finishedPlaylist: HLSMediaPlaylist?
     private var delivered = false
 
     /// - Parameters:
     ///   - capacity: bytes held ahead of the reader (a few segments).
+    ///   - startSequence: the segment to begin with (a seek in a finished playlist); nil starts
+    ///     a live playlist near its edge and a finished one at its beginning.
     ///   - onTitle: a segment's `#EXTINF` title as its bytes are delivered (sanitised).
     public init(
         url: URL, network: NetworkClient, connection: ConnectionLink = ConnectionLink(), capacity: Int = 512 * 1024,
-        logger: Logger = Logger(label: "tonearm.hls", factory: { _ in SwiftLogNoOpLogHandler() }),
+        startSequence: Int? = nil, logger: Logger = Logger(label: "tonearm.hls", factory: { _ in SwiftLogNoOpLogHandler() }),
         onTitle: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.nextSequence = startSequence
         self.url = url
         self.network = network
         self.connection = connection
@@ -75,6 +79,11 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     /// The demuxer the segments need (`mpegts`, `aac`, `mp4`, `mp3`), known once the first
     /// segment is fetched; nil lets FFmpeg probe.
     public var formatHint: String? { condition.withLock { _formatHint } }
+
+    /// The media playlist when it was already finished (`#EXT-X-ENDLIST`) at the first load: a
+    /// recording with a length, which can seek. Known once the first bytes arrived; nil for a
+    /// live playlist.
+    public var finishedPlaylist: HLSMediaPlaylist? { condition.withLock { _finishedPlaylist } }
 
     /// Starts fetching (idempotent) and registers the player's answers on the link.
     public func start() {
@@ -198,6 +207,7 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
         do throws(PlaybackError) {
             let (mediaURL, first) = try await mediaPlaylist()
             var media = first
+            if media.ended { condition.withLock { _finishedPlaylist = media } }
             var next = condition.withLock { nextSequence } ?? Self.startSequence(of: media)
             var initialization: URL?
             while isCurrent(mine) {
