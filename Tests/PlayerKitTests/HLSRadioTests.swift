@@ -74,4 +74,34 @@ struct HLSRadioTests {
         #expect(!radio.names.contains(.finished))
         await radio.shutdown()
     }
+
+    @Test func aServerStoppedAndStartedAgainIsReconnectedAndPlaysOn() async throws {
+        let hls = try await Self.start()
+        defer { hls.stop() }
+        let radio = try await RadioHarness()
+        try await radio.playUntilPlaying(hls.url)
+        hls.stopServing()
+        // Refused connections: the drop is noticed at the next reload and reconnected (in the
+        // background, then visibly once the buffer is gone); the server is back before either
+        // gives up.
+        let bufferGone = await radio.waitUntil("the drop noticed", timeout: 30) {
+            radio.updates.contains { if case .connection(let q, _) = $0 { q.reconnecting } else { false } }
+                || radio.names.contains(.reconnecting)
+        }
+        #expect(bufferGone)
+        try await Task.sleep(for: .seconds(2))
+        try hls.resumeServing()
+        let mark = radio.updates.count
+        #expect(await radio.waitUntil("audio flowing again", timeout: 40) {
+            let after = Self.positions(radio.updates, after: mark)
+            return (after.last ?? 0) > (after.first ?? 0) + 2
+        })
+        #expect(radio.states.last?.name == .playing, "\(String(describing: radio.states.last))")
+        #expect(!radio.names.contains(.failed) && !radio.names.contains(.finished), "\(radio.names)")
+        // The refused attempts in the background were not held against the host: its breaker
+        // never kept the reconnect away from the server once it was back.
+        let causes = radio.states.compactMap { if case .reconnecting(_, _, _, _, let cause) = $0 { cause.code } else { nil } }
+        #expect(!causes.contains(.circuitOpen), "\(causes)")
+        await radio.shutdown()
+    }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// A live HLS stream made the way stations make one: ffmpeg's hls muxer encodes a tone in real
 /// time into a folder (a sliding playlist of 1 s segments, old ones deleted), and a loopback HTTP
-/// server serves that folder. Faults for the tests: segments answered 404, and the playlist
-/// frozen (served as it was, while ffmpeg goes on).
+/// server serves that folder. Faults for the tests: segments answered 404, the playlist frozen
+/// (served as it was, while ffmpeg goes on), and the server stopped and started again on its port.
 public final class HLSLiveServer: @unchecked Sendable {
     public enum Segments: String, Sendable {
         /// AAC in MPEG-TS, ffmpeg's default.
@@ -15,12 +15,14 @@ public final class HLSLiveServer: @unchecked Sendable {
     public let directory: URL
     private let encoder: ChildProcess
     private var server: TestHTTPServer!
+    private var route: (@Sendable (TestHTTPServer.Request) -> TestHTTPServer.Response)!
+    private var port = 0
     private let lock = NSLock()
     private var _segmentsMissing = false
     private var frozen: Data?
 
     /// The playlist's address.
-    public var url: URL { server.url("/live.m3u8") }
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)/live.m3u8")! }
 
     /// Starts the encoder and the server, and waits (up to `timeout` s) until the playlist lists
     /// three segments.
@@ -40,7 +42,7 @@ public final class HLSLiveServer: @unchecked Sendable {
             "/usr/bin/ffmpeg", arguments, environment: ProcessInfo.processInfo.environment,
             stdout: directory.appendingPathComponent("ffmpeg.out").path, stderr: directory.appendingPathComponent("ffmpeg.err").path)
         let folder = directory
-        server = try TestHTTPServer { [weak self] request in
+        route = { [weak self] request in
             let name = String(request.path.split(separator: "/").last ?? "")
             guard !name.isEmpty, !name.contains(".."), let self else { return .complete(status: 404, contentType: "text/plain", body: Data()) }
             if name == "live.m3u8" {
@@ -54,6 +56,8 @@ public final class HLSLiveServer: @unchecked Sendable {
             }
             return .complete(contentType: name.hasSuffix(".ts") ? "video/mp2t" : "video/mp4", body: body)
         }
+        server = try TestHTTPServer(route: route)
+        port = server.port
         let deadline = Date().addingTimeInterval(timeout)
         while segmentCount() < 3 {
             if let status = encoder.exitStatus {
@@ -79,8 +83,19 @@ public final class HLSLiveServer: @unchecked Sendable {
         lock.withLock { frozen = now }
     }
 
+    /// Stops the HTTP server (connections are refused; ffmpeg goes on writing segments).
+    public func stopServing() {
+        lock.withLock { server }?.stop()
+    }
+
+    /// Serves again on the same port.
+    public func resumeServing() throws {
+        let restarted = try TestHTTPServer(port: port, route: route)
+        lock.withLock { server = restarted }
+    }
+
     public func stop() {
-        server?.stop()
+        lock.withLock { server }?.stop()
         encoder.send(SIGKILL)
         _ = encoder.wait(timeout: 5)
         try? FileManager.default.removeItem(at: directory)

@@ -61,7 +61,8 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// Every request received so far, in order.
     public var requests: [Request] { lock.withLock { _requests } }
 
-    public init(route: @escaping @Sendable (Request) -> Response) throws {
+    /// - Parameter port: 0 for a free port; a given one to come back where a stopped server was.
+    public init(port: Int = 0, route: @escaping @Sendable (Request) -> Response) throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.group = group
         let recorder = Recorder()
@@ -72,8 +73,8 @@ public final class TestHTTPServer: @unchecked Sendable {
                     channel.pipeline.addHandler(Handler(route: route, record: { recorder.append($0) }))
                 }
             }
-        channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
-        port = channel.localAddress?.port ?? 0
+        channel = try bootstrap.bind(host: "127.0.0.1", port: port).wait()
+        self.port = channel.localAddress?.port ?? 0
         recorder.owner = self
     }
 

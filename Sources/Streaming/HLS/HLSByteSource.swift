@@ -49,6 +49,8 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     private var waitingForRoom: CheckedContinuation<Void, Never>?
     /// A drop was told and the player has not answered yet: readers wait.
     private var awaitingAnswer = false
+    /// Asked for again in the background after a drop, and no segment delivered since.
+    private var reopening = false
     private var _formatHint: String?
     private var _finishedPlaylist: HLSMediaPlaylist?
     private var delivered = false
@@ -158,6 +160,7 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
         defer { condition.unlock() }
         guard case .failed = phase else { return }
         awaitingAnswer = true
+        reopening = true
         phase = .running
         logger.debug("HLS stream asked for again after a drop", metadata: ["host": .string(LogRedaction.host(url) ?? "?")])
         launch()
@@ -292,7 +295,13 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     }
 
     private func fetch(_ address: URL, what: String, maxBytes: Int = HLSLimits.maxSegmentBytes) async throws(PlaybackError) -> Data {
-        try await network.data(
+        // A reopen in the background that finds nobody listening is not held against the host
+        // (as for Icecast streams): those attempts are few, quick and bounded by the buffer, and
+        // an open breaker would keep the visible reconnect from the server for half a minute
+        // after it is back.
+        var network = self.network
+        if condition.withLock({ reopening }) { network.breakers = nil }
+        return try await network.data(
             from: address, operation: what, options: .init(timeout: ResilienceDefaults.connectTimeout, maxBytes: maxBytes, policy: .once)
         ).body
     }
@@ -309,6 +318,7 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
                 if count > 0 {
                     delivered = true
                     awaitingAnswer = false
+                    reopening = false
                     condition.broadcast()
                 }
                 return count
