@@ -11,10 +11,10 @@ import Testing
 /// server. ffmpeg or the server failing to start fails the test (never a skip).
 @Suite("HLS radio against a live playlist", .serialized, .blocking)
 struct HLSRadioTests {
-    static func start(_ segments: HLSLiveServer.Segments = .mpegts) async throws -> HLSLiveServer {
+    static func start(_ segments: HLSLiveServer.Segments = .mpegts, twoRenditions: Bool = false) async throws -> HLSLiveServer {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HLSLiveServer, any Error>) in
             Thread.detachNewThread {
-                do { continuation.resume(returning: try HLSLiveServer(segments: segments)) } catch { continuation.resume(throwing: error) }
+                do { continuation.resume(returning: try HLSLiveServer(segments: segments, twoRenditions: twoRenditions)) } catch { continuation.resume(throwing: error) }
             }
         }
     }
@@ -102,6 +102,44 @@ struct HLSRadioTests {
         // never kept the reconnect away from the server once it was back.
         let causes = radio.states.compactMap { if case .reconnecting(_, _, _, _, let cause) = $0 { cause.code } else { nil } }
         #expect(!causes.contains(.circuitOpen), "\(causes)")
+        await radio.shutdown()
+    }
+
+    @Test func aRenditionTheLineDoesNotCarryIsLeftForALowerOne() async throws {
+        let hls = try await Self.start(twoRenditions: true)
+        defer { hls.stop() }
+        // The 192 kbit/s rendition comes at half real time; the 48 kbit/s one at loopback speed.
+        hls.slowRendition = 0
+        let radio = try await RadioHarness()
+        try await radio.playUntilPlaying(hls.url)
+        #expect(await radio.waitUntil("a segment of the lower rendition asked for", timeout: 30) {
+            hls.requestedPaths.contains { $0.hasPrefix("/v1/seg") }
+        })
+        let mark = radio.updates.count
+        #expect(await radio.waitUntil("audio flowing on the lower rendition", timeout: 30) {
+            let after = Self.positions(radio.updates, after: mark)
+            return (after.last ?? 0) > (after.first ?? 0) + 3
+        })
+        // It started on the higher one, and stays on the lower one: no flipping back.
+        let paths = hls.requestedPaths.filter { $0.contains("/seg") }
+        #expect(paths.first?.hasPrefix("/v0/") == true, "\(paths)")
+        let firstLow = try #require(paths.firstIndex { $0.hasPrefix("/v1/") })
+        #expect(!paths[firstLow...].contains { $0.hasPrefix("/v0/") }, "\(paths)")
+        #expect(!radio.names.contains(.failed), "\(radio.names)")
+        await radio.shutdown()
+    }
+
+    @Test func songTitlesComeFromTheSegmentsTimedMetadata() async throws {
+        let hls = try HLSPackedAudioServer(songs: [("Band", "First"), ("Band", "Second"), ("Other Band", "Third")])
+        defer { hls.stop() }
+        let radio = try await RadioHarness()
+        try await radio.playUntilPlaying(hls.url)
+        // The segments' ID3 tags, in order, as the listener's titles (no #EXTINF title is given).
+        #expect(await radio.waitUntil("the third segment's title", timeout: 30) { radio.metadata.contains { $0.title == "Third" } })
+        let third = radio.metadata.first { $0.title == "Third" }
+        #expect(third?.artist == "Other Band", "\(String(describing: third))")
+        let titles = radio.metadata.compactMap(\.title).filter { ["First", "Second", "Third"].contains($0) }
+        #expect(titles.first == "First", "\(titles)")
         await radio.shutdown()
     }
 }

@@ -236,7 +236,9 @@ public actor AudioPlayer {
                 decodedAhead = buffered
                 publishConnection()
             }
-        case .underrun(let node): event = .underrun(node)
+        case .underrun(let node):
+            event = .underrun(node)
+            loads[node]?.load.connection.underrun()
         case .bufferProgress(let node, let fill): event = .bufferProgress(node, fill: fill)
         case .refilled(let node): event = .refilled(node)
         case .crossfadeStarted: event = .crossfadeStarted

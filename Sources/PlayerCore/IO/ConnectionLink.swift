@@ -29,6 +29,7 @@ public final class ConnectionLink: Sendable {
         var abandonHandler: (@Sendable (PlaybackError) -> Void)?
         var reopenHandler: (@Sendable () -> Void)?
         var bufferedBytesReader: (@Sendable () -> Int)?
+        var underrunHandler: (@Sendable () -> Void)?
         var bitRate: Int?
     }
 
@@ -77,6 +78,18 @@ public final class ConnectionLink: Sendable {
     public func abandon(cause: PlaybackError) {
         let handler = state.withLock { $0.abandonHandler }
         handler?(cause)
+    }
+
+    /// Sets what `underrun()` does: a source that can ask for less (a lower HLS variant) does.
+    public func onUnderrun(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.underrunHandler = handler }
+    }
+
+    /// Tells the source that the player's decoded audio ran out while it played: the bytes did not
+    /// come as fast as they were played.
+    public func underrun() {
+        let handler = state.withLock { $0.underrunHandler }
+        handler?()
     }
 
     /// Sets how the player learns what the source holds that was received but not yet read (its

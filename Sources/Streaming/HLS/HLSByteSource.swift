@@ -3,11 +3,13 @@ import Logging
 import PlayerCore
 
 /// A live HLS stream as one continuous byte stream for the decoder: the media playlist is loaded
-/// (through the master playlist's best audio variant), playback starts near the live edge
+/// (through a master playlist's audio variant: the highest the downloads show the line carries,
+/// one step lower after the player underran; `HLSVariantChoice`), playback starts near the live edge
 /// (`liveEdgeSegments` from the end), each new segment is fetched in order and its bytes follow
 /// the last ones, and the playlist is reloaded as RFC 8216 says (after a target duration, half of
 /// it when the last reload brought nothing new). MPEG-TS and ADTS segments join as they are; a
-/// fragmented-MP4 stream gets its initialisation section first, and again when it changes.
+/// fragmented-MP4 stream gets its initialisation section first, and again when it changes. Song
+/// titles come from the segments' timed metadata (ID3, `HLSTimedMetadata`) or `#EXTINF`.
 ///
 /// Facts, not verdicts, as for `HTTPByteSource`: a reader that waits with room in the ring tells
 /// `dry` (a playlist that stops growing therefore ends as a stall the player decides on), bytes
@@ -51,6 +53,8 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     private var awaitingAnswer = false
     /// Asked for again in the background after a drop, and no segment delivered since.
     private var reopening = false
+    /// The variant played, when the address is a master playlist; kept across reopens.
+    private var variants: HLSVariantChoice?
     private var _formatHint: String?
     private var _finishedPlaylist: HLSMediaPlaylist?
     private var delivered = false
@@ -59,7 +63,8 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     ///   - capacity: bytes held ahead of the reader (a few segments).
     ///   - startSequence: the segment to begin with (a seek in a finished playlist); nil starts
     ///     a live playlist near its edge and a finished one at its beginning.
-    ///   - onTitle: a segment's `#EXTINF` title as its bytes are delivered (sanitised).
+    ///   - onTitle: a segment's title as its bytes are delivered (sanitised): from its timed
+    ///     metadata (ID3), else its `#EXTINF`.
     public init(
         url: URL, network: NetworkClient, connection: ConnectionLink = ConnectionLink(), capacity: Int = 512 * 1024,
         startSequence: Int? = nil, logger: Logger = Logger(label: "tonearm.hls", factory: { _ in SwiftLogNoOpLogHandler() }),
@@ -95,6 +100,7 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
         connection.onAbandon { [weak self] cause in self?.abandon(cause) }
         connection.onReopen { [weak self] in self?.reopen() }
         connection.onBufferedBytes { [weak self] in self?.bufferedBytes ?? 0 }
+        connection.onUnderrun { [weak self] in self?.underrun() }
         phase = .running
         launch()
     }
@@ -166,6 +172,15 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
         launch()
     }
 
+    /// The player's audio ran out: the variant played is not sustained.
+    private func underrun() {
+        condition.withLock {
+            guard variants != nil else { return }
+            variants?.underran()
+            logger.info("HLS underrun at the player: a lower variant next", metadata: ["bandwidth": .string(variants?.current.bandwidth.map(String.init) ?? "?")])
+        }
+    }
+
     private func abandon(_ cause: PlaybackError) {
         stopLoop { phase in
             if case .running = phase { phase = .failed(cause) }
@@ -208,8 +223,7 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
 
     private func run(_ mine: Int) async {
         do throws(PlaybackError) {
-            let (mediaURL, first) = try await mediaPlaylist()
-            var media = first
+            var (mediaURL, media) = try await mediaPlaylist()
             if media.ended { condition.withLock { _finishedPlaylist = media } }
             var next = condition.withLock { nextSequence } ?? Self.startSequence(of: media)
             var initialization: URL?
@@ -219,6 +233,7 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
                     next = Self.startSequence(of: media)
                 }
                 var brought = false
+                var switchedTo: HLSVariant?
                 for segment in media.segments where segment.sequence >= next {
                     guard isCurrent(mine) else { return }
                     if segment.discontinuity || segment.initialization != initialization, let section = segment.initialization,
@@ -228,11 +243,28 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
                         initialization = section
                     }
                     let bytes = try await fetchSegment(segment)
-                    if let title = segment.title { onTitle(title) }
+                    if let title = Self.timedTitle(in: bytes, from: segment.url) ?? segment.title { onTitle(title) }
                     try await deliver(bytes, from: segment.url, mine)
                     next = segment.sequence + 1
                     condition.withLock { nextSequence = next }
                     brought = true
+                    // Fragmented MP4 is not switched: FFmpeg reads one initialisation section per stream.
+                    switchedTo = segment.initialization != nil ? nil : condition.withLock { () -> HLSVariant? in
+                        guard let previous = variants?.current, let chosen = variants?.next(), chosen != previous else { return nil }
+                        return chosen
+                    }
+                    if switchedTo != nil { break }
+                }
+                if let variant = switchedTo {
+                    // Sequence numbers are aligned across variants (RFC 8216 6.2.4): on from `next`.
+                    logger.info(
+                        "HLS variant switched", metadata: ["bandwidth": .string(variant.bandwidth.map(String.init) ?? "?")])
+                    guard case .media(let switched) = try await playlist(variant.url) else {
+                        throw PlaybackError(.malformedData, underlying: "an HLS variant is a master playlist itself")
+                    }
+                    (mediaURL, media) = (variant.url, switched)
+                    initialization = nil
+                    continue
                 }
                 if media.ended {
                     finish(mine)
@@ -258,19 +290,16 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
         switch try await playlist(url) {
         case .media(let media):
             return (url, media)
-        case .master(let variants):
-            let variant = Self.choose(variants)
+        case .master(let listed):
+            let variant = condition.withLock {
+                if variants == nil { variants = HLSVariantChoice(variants: listed) }
+                return variants?.current ?? listed[0]
+            }
             guard case .media(let media) = try await playlist(variant.url) else {
                 throw PlaybackError(.malformedData, underlying: "an HLS variant is a master playlist itself")
             }
             return (variant.url, media)
         }
-    }
-
-    /// The variant to play: the highest bandwidth (audio variants are small; a measured
-    /// throughput would be needed to do better, and a switch down on underrun is not made).
-    static func choose(_ variants: [HLSVariant]) -> HLSVariant {
-        variants.max { ($0.bandwidth ?? 0) < ($1.bandwidth ?? 0) } ?? variants[0]
     }
 
     /// Where a first load starts: an ended playlist at its beginning, a live one near its edge.
@@ -286,7 +315,12 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     /// A segment, with one more try: a live server may not have it in place the first moment.
     private func fetchSegment(_ segment: HLSSegment) async throws(PlaybackError) -> Data {
         do throws(PlaybackError) {
-            return try await fetch(segment.url, what: "hlsSegment")
+            let started = ContinuousClock.now
+            let bytes = try await fetch(segment.url, what: "hlsSegment")
+            let took = started.duration(to: .now)
+            let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+            condition.withLock { variants?.downloaded(bytes: bytes.count, seconds: seconds) }
+            return bytes
         } catch {
             guard error.isRetryable || error.code == .httpNotFound else { throw error }
             logger.debug("HLS segment asked for again", metadata: ["sequence": .string(String(segment.sequence))])
@@ -360,6 +394,16 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
         guard told else { return }
         logger.mappedError(error, level: .info, "HLS stream dropped")
         connection.tell(.dropped(error))
+    }
+
+    /// The song title a station put in a segment's timed metadata (ID3 tags at the start of
+    /// packed audio, or in a metadata stream of MPEG-TS); nil when there is none.
+    static func timedTitle(in segment: Data, from address: URL) -> String? {
+        switch formatHint(for: address) {
+        case "mpegts": HLSTimedMetadata.title(in: segment, container: .mpegTS)
+        case "aac", "mp3": HLSTimedMetadata.title(in: segment, container: .packedAudio)
+        default: nil
+        }
     }
 
     /// The demuxer a segment's address names by its extension.
