@@ -24,6 +24,8 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     /// Segments from the end of a live playlist where playback starts (RFC 8216 6.3.3 asks for
     /// at least three target durations from the end).
     public static let liveEdgeSegments = 3
+    /// Titles of segments fetched and not yet reached that are kept (the ring holds a few).
+    static let maxPendingTitles = 64
 
     private let url: URL
     private let network: NetworkClient
@@ -58,13 +60,19 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     private var _formatHint: String?
     private var _finishedPlaylist: HLSMediaPlaylist?
     private var delivered = false
+    /// Bytes put into the ring and taken from it since the start, and the titles of segments
+    /// whose first byte the reader has not reached yet (told when it does, so a title changes
+    /// near when its song is heard, not when a segment seconds ahead is fetched).
+    private var written = 0
+    private var taken = 0
+    private var pendingTitles: [(at: Int, title: String)] = []
 
     /// - Parameters:
     ///   - capacity: bytes held ahead of the reader (a few segments).
     ///   - startSequence: the segment to begin with (a seek in a finished playlist); nil starts
     ///     a live playlist near its edge and a finished one at its beginning.
-    ///   - onTitle: a segment's title as its bytes are delivered (sanitised): from its timed
-    ///     metadata (ID3), else its `#EXTINF`.
+    ///   - onTitle: a segment's title when the reader reaches its bytes (sanitised): from its
+    ///     timed metadata (ID3), else its `#EXTINF`. Called on the reading thread.
     public init(
         url: URL, network: NetworkClient, connection: ConnectionLink = ConnectionLink(), capacity: Int = 512 * 1024,
         startSequence: Int? = nil, logger: Logger = Logger(label: "tonearm.hls", factory: { _ in SwiftLogNoOpLogHandler() }),
@@ -130,10 +138,17 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
         while true {
             if !ring.isEmpty {
                 let count = ring.read(into: buffer)
+                taken += count
+                var reached: String?
+                while let first = pendingTitles.first, first.at < taken {
+                    reached = first.title
+                    pendingTitles.removeFirst()
+                }
                 let waiter = waitingForRoom
                 waitingForRoom = nil
                 condition.unlock()
                 waiter?.resume()
+                if let reached { onTitle(reached) }
                 return count
             }
             switch phase {
@@ -243,8 +258,8 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
                         initialization = section
                     }
                     let bytes = try await fetchSegment(segment)
-                    if let title = Self.timedTitle(in: bytes, from: segment.url) ?? segment.title { onTitle(title) }
-                    try await deliver(bytes, from: segment.url, mine)
+                    let title = Self.timedTitle(in: bytes, from: segment.url) ?? segment.title
+                    try await deliver(bytes, from: segment.url, title: title, mine)
                     next = segment.sequence + 1
                     condition.withLock { nextSequence = next }
                     brought = true
@@ -341,14 +356,16 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     }
 
     /// Puts `data` into the ring, waiting for room; tells `receiving`.
-    private func deliver(_ data: Data, from address: URL, _ mine: Int) async throws(PlaybackError) {
+    private func deliver(_ data: Data, from address: URL, title: String? = nil, _ mine: Int) async throws(PlaybackError) {
         let bytes = [UInt8](data)
         var offset = 0
         while offset < bytes.count {
             let wrote: Int? = condition.withLock {
                 guard case .running = phase, generation == mine else { return nil }
                 if _formatHint == nil { _formatHint = Self.formatHint(for: address) }
+                if offset == 0, let title, pendingTitles.count < Self.maxPendingTitles { pendingTitles.append((written, title)) }
                 let count = ring.write(bytes, from: offset)
+                written += count
                 if count > 0 {
                     delivered = true
                     awaitingAnswer = false
