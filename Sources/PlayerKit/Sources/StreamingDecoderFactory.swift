@@ -155,7 +155,8 @@ public struct StreamingDecoderFactory: DecoderFactory {
         let source = HLSByteSource(
             url: url, network: network, connection: load.connection, startSequence: sequence, logger: logger,
             onTitle: { title in events(.metadata(track, IcyMetadata(title: title, url: nil), IcyStationInfo(headers: [:]))) })
-        load.onCancel { source.close() }
+        // Weakly: a recording opens a source per seek, and the decoder holds the one in use.
+        load.onCancel { [weak source] in source?.close() }
         do throws(PlaybackError) {
             guard try source.waitForFirstBytes() else {
                 throw PlaybackError(track.isLive ? .connectionLost : .malformedData, underlying: "the HLS stream ended before any audio")

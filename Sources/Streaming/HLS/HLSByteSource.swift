@@ -359,11 +359,14 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     private func deliver(_ data: Data, from address: URL, title: String? = nil, _ mine: Int) async throws(PlaybackError) {
         let bytes = [UInt8](data)
         var offset = 0
+        var title = title
         while offset < bytes.count {
             let wrote: Int? = condition.withLock {
                 guard case .running = phase, generation == mine else { return nil }
                 if _formatHint == nil { _formatHint = Self.formatHint(for: address) }
-                if offset == 0, let title, pendingTitles.count < Self.maxPendingTitles { pendingTitles.append((written, title)) }
+                // Once per segment, at its first byte (a ring that is full takes nothing on a try).
+                if let pending = title, pendingTitles.count < Self.maxPendingTitles { pendingTitles.append((written, pending)) }
+                title = nil
                 let count = ring.write(bytes, from: offset)
                 written += count
                 if count > 0 {

@@ -24,6 +24,23 @@ struct RecoveryTests {
         #expect(!d.names.contains(.finished))
     }
 
+    @Test func aLiveAddressHoldingARecordingBecomesEpisodeLikeAndItsEndIsAFinish() throws {
+        var d = Driver(Fixture.config())
+        try d.send(.play(PlayRequest(items: [QueueItem(track: Fixture.live())])!))
+        let load = d.lastLoad!
+        // A late or foreign fact changes nothing.
+        try d.send(.loadIsRecording(LoadID(load.value + 1)))
+        #expect(d.state.currentTrack?.kind == .liveStream)
+        try d.send(.loadIsRecording(load))
+        #expect(d.state.currentTrack?.kind == .episode)
+        #expect(d.state.currentTrack?.id == Fixture.live().id)
+        try d.send(.loaded(load, duration: 600))
+        #expect(d.state.allowedActions.contains(.seek))
+        try d.send(.trackEnded(.a, at: PlayerTime(seconds: 600)))
+        #expect(d.state == .finished)
+        #expect(!d.names.contains(.reconnecting))
+    }
+
     @Test func reconnectSucceedsAndIsReportedAsAutomaticRecovery() throws {
         var d = try Driver.reconnecting()
         let due = d.lastScheduledRetry!
