@@ -63,6 +63,16 @@ final class RenderEngine: @unchecked Sendable {
 
     /// Reports every 100 ms of audio: positions and crossfade progress at 10 Hz, as promised.
     static let reportInterval: Int64 = 4_800
+    /// A live stream playing alone reports every 500 ms: nothing is decided on its position (it
+    /// has no end to fade or crossfade at), which is only shown. Each report wakes the player and
+    /// its listeners; at 10 Hz they were a third of the CPU that a minute of radio costs.
+    static let liveReportInterval: Int64 = 24_000
+
+    /// How often the current state is reported: 10 Hz while anything may be decided on it.
+    private var currentReportInterval: Int64 {
+        guard let active, let deck = decks[active], deck.track.isLive, crossfade == nil, expected.isEmpty else { return Self.reportInterval }
+        return Self.liveReportInterval
+    }
     /// Render mode: within this many seconds of the active track's end, every report waits for
     /// the actor (a crossfade or the closing fade may be decided); further away none can be.
     static let decisionWindow: Double = 40
@@ -310,9 +320,9 @@ final class RenderEngine: @unchecked Sendable {
     private func renderBlock() {
         guard let activeID = active, let activeDeck = decks[activeID] else { return }
         pursueLimiter()
-        // Blocks end on report boundaries (positions every 50 ms of audio exactly) and where a
+        // Blocks end on report boundaries (positions every 100 ms of audio exactly) and where a
         // ramp ends, so decisions and fades land on exact frames.
-        var frames = min(blockFrames, Int(max(1, Self.reportInterval - framesSinceReport)))
+        var frames = min(blockFrames, Int(max(1, currentReportInterval - framesSinceReport)))
         if master.isRamping { frames = min(frames, Int(max(1, master.remaining))) }
 
         // A crossfade armed for a frame of the outgoing track starts exactly there.
@@ -441,7 +451,7 @@ final class RenderEngine: @unchecked Sendable {
             break
         }
         if let change = sink.takeRouteChange() { emit(.routeChanged(change)) }
-        if framesSinceReport >= Self.reportInterval { reportProgress() }
+        if framesSinceReport >= currentReportInterval { reportProgress() }
     }
 
     /// Writes what the limiter still holds (the last 1.5 ms of the mix) at the end of playback.

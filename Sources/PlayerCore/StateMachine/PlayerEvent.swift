@@ -54,7 +54,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case underrun(DeckID)
     /// The deck's buffer is full enough again after an underrun (rendering: data came).
     case refilled(DeckID)
-    /// Playback position of a deck, in seconds, at least 10 times a second while sounding.
+    /// Playback position of a deck, in seconds, at least 10 times a second while sounding (twice a
+    /// second for a live stream playing alone: it has no end to decide a fade or crossfade at).
     case positionChanged(DeckID, position: TimeInterval)
     /// A scheduled crossfade began mixing.
     case crossfadeStarted

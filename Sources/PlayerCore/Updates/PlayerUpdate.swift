@@ -4,7 +4,8 @@ public enum PlayerUpdate: Sendable, Equatable {
     /// Every state change (crossfade progress included, at least every 100 ms while crossfading).
     /// `now` is the player's clock, for countdowns such as the seconds until a reconnect attempt.
     case state(PlayerState, audioTime: Double, now: PlayerTime)
-    /// Position of the current track, at least 10 times a second while sounding.
+    /// Position of the current track, at least 10 times a second while sounding (twice a second
+    /// for a live stream playing alone, whose position nothing is decided on).
     case position(seconds: Double, duration: Double?, audioTime: Double)
     /// Something the listener or the app should know that is not a state.
     case notice(PlayerNotice, audioTime: Double)
