@@ -68,9 +68,9 @@ struct HLSRadioTests {
         let reconnecting = try #require(await radio.waitFor("reconnecting", timeout: 60) { $0.name == .reconnecting })
         guard case .reconnecting(_, _, _, _, let cause) = reconnecting else { return }
         #expect(cause.code == .stalled, "\(cause)")
-        let mark = radio.states.count
+        let statesMark = radio.states.count
         hls.freezePlaylist(false)
-        await radio.waitFor("playing again", timeout: 60, after: mark) { $0.name == .playing }
+        await radio.waitFor("playing again", timeout: 60, after: statesMark) { $0.name == .playing }
         #expect(!radio.names.contains(.finished))
         await radio.shutdown()
     }

@@ -14,7 +14,8 @@ import PlayerCore
 /// Facts, not verdicts, as for `HTTPByteSource`: a reader that waits with room in the ring tells
 /// `dry` (a playlist that stops growing therefore ends as a stall the player decides on), bytes
 /// tell `receiving`, and a playlist or segment that cannot be fetched (after one more try for a
-/// segment) is a `dropped` connection. The player answers a drop with `reopen()` (the loop starts
+/// segment), or a live playlist that has not grown for three target durations (counted in
+/// reloads that brought nothing), is a `dropped` connection. The player answers a drop with `reopen()` (the loop starts
 /// again from the playlist, at the segment after the last one delivered, or at the live edge when
 /// that one is gone) or `abandon(cause:)`; meanwhile a reader that reaches the end of what was
 /// fetched waits. A playlist with `#EXT-X-ENDLIST` ends the stream after its last segment.
@@ -24,6 +25,10 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     /// Segments from the end of a live playlist where playback starts (RFC 8216 6.3.3 asks for
     /// at least three target durations from the end).
     public static let liveEdgeSegments = 3
+    /// Reloads in a row that bring no new segment after which a live playlist counts as stalled:
+    /// the first comes a target duration after the last new segment, the next four half a target
+    /// duration apart, so five are three target durations without a new segment.
+    static let barrenReloadsBeforeStall = 5
     /// Titles of segments fetched and not yet reached that are kept (the ring holds a few).
     static let maxPendingTitles = 64
 
@@ -242,6 +247,7 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
             if media.ended { condition.withLock { _finishedPlaylist = media } }
             var next = condition.withLock { nextSequence } ?? Self.startSequence(of: media)
             var initialization: URL?
+            var barrenReloads = 0
             while isCurrent(mine) {
                 if next < media.firstSequence {
                     // Fell behind the playlist's window (a long reconnect): on from the live edge.
@@ -284,6 +290,11 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
                 if media.ended {
                     finish(mine)
                     return
+                }
+                barrenReloads = brought ? 0 : barrenReloads + 1
+                if barrenReloads >= Self.barrenReloadsBeforeStall {
+                    // Reconnected in the background while the buffer still plays.
+                    throw PlaybackError(.stalled, underlying: "the HLS playlist has not grown for three target durations")
                 }
                 // RFC 8216 6.3.4: reload after the target duration, or half of it when the last
                 // reload brought no new segment.
