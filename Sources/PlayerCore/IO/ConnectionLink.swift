@@ -15,7 +15,8 @@ public enum ConnectionFact: Sendable, Equatable {
 /// The line between one load's network source and the player: the source reports `ConnectionFact`s
 /// up it, and the player sends two commands down it: `abandon(cause:)` when its state machine
 /// decides that a connection is dead, and `reopen()` when it decides a dropped live stream should be
-/// asked for again while its buffered audio plays.
+/// asked for again while its buffered audio plays. It also passes one fact down: `underrun()`, the
+/// player's audio ran out (a source with lighter variants of its stream takes a lighter one).
 ///
 /// A source that makes several connections in turn (an episode resuming after a drop) hands the same
 /// link to each; the latest to call `onAbandon` is the one abandoned. A link nobody listens to
