@@ -6,7 +6,7 @@ import Testing
 @testable import Streaming
 
 /// The HLS source's own facts, against a loopback server answering hand-written playlists.
-@Suite("HLS byte source")
+@Suite("HLS byte source", .blocking)
 struct HLSByteSourceTests {
     @Test func aLivePlaylistThatStopsGrowingIsAStallDropAfterThreeTargetDurations() throws {
         // A live playlist (no #EXT-X-ENDLIST) with a target duration of 1 s that never grows.

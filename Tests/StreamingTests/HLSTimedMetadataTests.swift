@@ -1,12 +1,13 @@
 import Foundation
 import PlayerCore
 @testable import Streaming
+import TestProcesses
 import Testing
 
 /// Song titles in HLS timed metadata: ID3v2 tags as stations write them (at the start of
 /// packed-audio segments, in an ID3 stream of MPEG-TS segments), a real tag written by ffmpeg,
 /// and the hostile cases. The inputs are built byte by byte here, so each test shows the layout.
-@Suite("HLS timed metadata")
+@Suite("HLS timed metadata", .blocking)
 struct HLSTimedMetadataTests {
     // MARK: - Building ID3v2 tags
 
