@@ -5,7 +5,9 @@ import Foundation
 #endif
 
 /// The SAX half of `RSSParser`: turns XMLParser's events into the raw texts and attributes of the
-/// channel and its items, with no policy (no sanitising, no fallbacks); `RSSParser` decides.
+/// channel and its items, with no policy (no sanitising, no fallbacks); `RSSParser` decides. An
+/// Atom document (RFC 4287) is read into the same shapes: its `<feed>` as the channel, each
+/// `<entry>` as an item, `<link rel="enclosure">` as an enclosure.
 ///
 /// Streaming, so a 5,000-item feed is never held as a tree: each item's fields are collected while
 /// it is open and handed over when it closes. Only items whose `</item>` was seen count, so a
@@ -13,7 +15,8 @@ import Foundation
 ///
 /// Elements are matched by namespace URI when the document binds one, else by the conventional
 /// prefix (`itunes:`, `podcast:`, `content:`), because feeds use those prefixes without declaring
-/// them, or with a mistyped URI. `atom:link` and other foreign elements never pass for RSS ones.
+/// them, or with a mistyped URI. Atom's elements are matched only in Atom's namespace, so an RSS
+/// feed's `atom:link` never passes for an RSS element, nor RSS's elements for Atom's.
 final class RSSDocumentReader: NSObject, XMLParserDelegate {
     /// The raw fields of `<channel>`.
     struct Channel {
@@ -36,6 +39,8 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         var contentEncoded: String?
         var guid: String?
         var pubDate: String?
+        /// Atom's `<updated>`, the date when an entry has no `<published>`.
+        var updated: String?
         var duration: String?
         /// Every `<enclosure>`'s attributes, in order.
         var enclosures: [(url: String?, length: String?, type: String?)] = []
@@ -44,23 +49,25 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
 
     /// The lowercased local name of the root element; nil when no element was seen (not XML).
     private(set) var rootName: String?
+    /// The root is Atom's `<feed>` (in the Atom namespace).
+    private(set) var isAtom = false
     private(set) var sawChannel = false
     private(set) var channel = Channel()
     /// Called for each complete item, in document order; returns false to stop reading items.
     private let onItem: (Item) -> Bool
 
     private enum Node {
-        case rss, channel, item, image, field(Field), other
+        case rss, channel, item, image, atomAuthor, field(Field), other
     }
 
     private enum Field {
         case channelTitle, channelLink, channelDescription, channelItunesSummary, channelItunesAuthor, channelAuthor
         case channelManagingEditor, imageURL
-        case itemTitle, itemDescription, itemItunesSummary, itemContentEncoded, itemGUID, itemPubDate, itemDuration
+        case itemTitle, itemDescription, itemItunesSummary, itemContentEncoded, itemGUID, itemPubDate, itemUpdated, itemDuration
     }
 
     private enum Namespace {
-        case plain, itunes, podcast, content, other
+        case plain, atom, itunes, podcast, content, other
     }
 
     private var stack: [Node] = []
@@ -95,6 +102,13 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
     ) {
         guard let parent = stack.last else {
             rootName = elementName.lowercased()
+            if rootName == "feed", namespace(of: namespaceURI, qualifiedName: qName ?? elementName) == .atom {
+                // Atom has no channel element: the feed itself is one.
+                isAtom = true
+                sawChannel = true
+                stack.append(.channel)
+                return
+            }
             stack.append(.rss)
             if rootName != "rss" { parser.abortParsing() }
             return
@@ -167,6 +181,42 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case (.item, .podcast, "chapters"):
             if item.chaptersURL == nil { item.chaptersURL = attribute("url", in: attributes) }
             return .other
+        case (_, .atom, _):
+            return classifyAtom(name, parent: parent, attributes: attributes)
+        default:
+            return .other
+        }
+    }
+
+    /// Atom's elements (RFC 4287), into the channel's and items' fields; in an Atom document only
+    /// (an RSS feed's `atom:link` is not its web page).
+    private func classifyAtom(_ name: String, parent: Node, attributes: [String: String]) -> Node {
+        guard isAtom else { return .other }
+        switch (parent, name) {
+        case (.channel, "entry"): return acceptsItems ? .item : .other
+        case (.channel, "title"): return .field(.channelTitle)
+        case (.channel, "subtitle"): return .field(.channelDescription)
+        case (.channel, "author"): return .atomAuthor
+        case (.atomAuthor, "name"): return .field(.channelAuthor)
+        case (.channel, "logo"), (.channel, "icon"): return .field(.imageURL)
+        case (.channel, "link"):
+            // The feed's web page is its `alternate` link (the relation when none is named).
+            if (attribute("rel", in: attributes) ?? "alternate").lowercased() == "alternate", channel.link == nil {
+                channel.link = attribute("href", in: attributes)
+            }
+            return .other
+        case (.item, "title"): return .field(.itemTitle)
+        case (.item, "id"): return .field(.itemGUID)
+        case (.item, "published"): return .field(.itemPubDate)
+        case (.item, "updated"): return .field(.itemUpdated)
+        case (.item, "summary"): return .field(.itemDescription)
+        case (.item, "content"): return .field(.itemContentEncoded)
+        case (.item, "link"):
+            if attribute("rel", in: attributes)?.lowercased() == "enclosure" {
+                item.enclosures.append(
+                    (attribute("href", in: attributes), attribute("length", in: attributes), attribute("type", in: attributes)))
+            }
+            return .other
         default:
             return .other
         }
@@ -188,6 +238,7 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case .itemContentEncoded: item.contentEncoded = item.contentEncoded ?? value
         case .itemGUID: item.guid = item.guid ?? value
         case .itemPubDate: item.pubDate = item.pubDate ?? value
+        case .itemUpdated: item.updated = item.updated ?? value
         case .itemDuration: item.duration = item.duration ?? value
         }
     }
@@ -213,6 +264,7 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         "https://github.com/podcastindex-org/podcast-namespace/blob/main/docs/1.0.md",
     ]
     private static let contentURI = "http://purl.org/rss/1.0/modules/content/"
+    private static let atomURI = "http://www.w3.org/2005/atom"
 
     /// The namespace an element is in: by URI when bound, else by its conventional prefix. An
     /// element without prefix is plain RSS even under a default namespace (old feeds declare
@@ -224,6 +276,7 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
             if lowered == Self.itunesURI { return .itunes }
             if Self.podcastURIs.contains(lowered.hasSuffix("/") ? String(lowered.dropLast()) : lowered) { return .podcast }
             if lowered == Self.contentURI { return .content }
+            if lowered == Self.atomURI { return .atom }
             if prefix == nil { return .plain }
         }
         switch prefix {

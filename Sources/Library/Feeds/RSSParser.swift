@@ -1,12 +1,13 @@
 import Foundation
 import PlayerCore
 
-/// Reads a podcast's RSS document into a `PodcastFeed`. Pure: bytes in, a value out, no network.
+/// Reads a podcast's RSS or Atom document into a `PodcastFeed`. Pure: bytes in, a value out, no
+/// network.
 ///
 /// Decisions (each tested):
-/// - RSS 2.0 only (root `<rss>` with a `<channel>`). Atom (`<feed>`) and RSS 1.0 (`<rdf:RDF>`)
-///   are refused with `.invalidFeed`: podcast directories require RSS 2.0, and the `itunes:` and
-///   `podcast:` tags Tonearm reads live there.
+/// - RSS 2.0 (root `<rss>` with a `<channel>`) and Atom (root `<feed>` in the Atom namespace, its
+///   entries' `<link rel="enclosure">` as the audio; `itunes:` and `podcast:` tags read in both).
+///   RSS 1.0 (`<rdf:RDF>`) is refused with `.invalidFeed`: no podcast publishes it.
 /// - A document that breaks off (a cut download) or has an XML error after its `<channel>`
 ///   opened keeps the items that were complete before the break. Foundation's XMLParser runs
 ///   libxml2 in recovery mode, so one stray `&nbsp;` does not cost a whole podcast; the store
@@ -22,7 +23,7 @@ public enum RSSParser {
     /// names an untitled podcast.
     ///
     /// - Throws: `.documentTooLarge` over `LibraryLimits.maxFeedBytes`; `.wrongContentType` for an
-    ///   HTML page; `.invalidFeed` for anything that is not XML or not RSS.
+    ///   HTML page; `.invalidFeed` for anything that is not XML, nor RSS, nor Atom.
     public static func parse(_ data: Data, feedURL: URL? = nil) throws(PlaybackError) -> PodcastFeed {
         guard data.count <= LibraryLimits.maxFeedBytes else {
             throw PlaybackError(.documentTooLarge, underlying: "feed of \(data.count) bytes")
@@ -38,8 +39,8 @@ public enum RSSParser {
             throw PlaybackError(.invalidFeed, underlying: "not an XML document")
         case "html":
             throw PlaybackError(.wrongContentType, underlying: "an XHTML page where a feed was expected")
-        case "feed":
-            throw PlaybackError(.invalidFeed, underlying: "an Atom feed; podcasts are read from RSS 2.0")
+        case "feed" where reader.isAtom:
+            break
         case "rss":
             guard reader.sawChannel else { throw PlaybackError(.invalidFeed, underlying: "RSS without a channel") }
         case let other?:
@@ -104,7 +105,7 @@ struct EpisodeBuilder {
             guid: guid(item, title: title, enclosure: enclosure),
             title: title ?? "Untitled episode",
             summary: summary,
-            publishedAt: item.pubDate.flatMap(FeedDate.parse),
+            publishedAt: item.pubDate.flatMap(FeedDate.parse) ?? item.updated.flatMap(FeedDate.parse),
             duration: item.duration.flatMap(ITunesDuration.seconds),
             enclosure: enclosure,
             chaptersURL: item.chaptersURL.flatMap { FeedURL.resolve($0, against: feedURL) })

@@ -46,7 +46,7 @@ extension PlaybackError {
         case unsupportedFormat = 3002
         /// An HLS playlist (#EXT-X-): not supported yet, said plainly rather than failing oddly.
         case hlsNotSupported = 3003
-        /// A podcast feed that is not RSS (not XML, or XML without a channel).
+        /// A podcast feed that is neither RSS nor Atom (not XML, or XML without a channel or feed).
         case invalidFeed = 3004
         /// A document (feed, OPML file) over the size Tonearm accepts.
         case documentTooLarge = 3005

@@ -146,7 +146,7 @@ public struct PodcastLibrary: Sendable {
             from: url, operation: "podcastFeed",
             options: .init(
                 timeout: options.timeout, maxBytes: options.maxBytes, policy: options.policy,
-                accept: "application/rss+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.1", headers: headers))
+                accept: "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.1", headers: headers))
         if response.status == 304 { return Fetched(feed: nil, validators: validators) }
         // Validators are opaque tokens the server gave; kept short and printable, never shown.
         let next = FeedValidators(

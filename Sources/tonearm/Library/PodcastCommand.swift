@@ -45,7 +45,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Add: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Subscribe to a podcast by its RSS feed URL.")
+        static let configuration = CommandConfiguration(abstract: "Subscribe to a podcast by its feed URL (RSS or Atom).")
         @Argument(help: "The feed's http(s) URL.") var feedURL: String
         @OptionGroup var logging: LoggingOptions
 

@@ -26,7 +26,9 @@ struct RSSParserRobustnessTests {
     }
 
     @Test(arguments: [
-        FeedFixtures.garbage(), Data(), Data("ab".utf8), Data("just some text".utf8), FeedFixtures.atomFeed(),
+        FeedFixtures.garbage(), Data(), Data("ab".utf8), Data("just some text".utf8),
+        // A <feed> outside Atom's namespace is not Atom.
+        Data("<feed><title>Not Atom</title><entry><title>x</title></entry></feed>".utf8),
         Data("<rss version=\"2.0\"></rss>".utf8), Data("<opml><body/></opml>".utf8),
         Data(#"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><channel/></rdf:RDF>"#.utf8),
     ])
