@@ -65,6 +65,28 @@ struct PodcastLibraryTests {
         await expectFailure(.alreadyInLibrary) { try await setup.library.add(feedURL: server.url("/feed.xml")) }
     }
 
+    @Test func anAtomFeedIsSubscribedLikeAnRSSOne() async throws {
+        let body = Data(
+            """
+            <?xml version="1.0" encoding="utf-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>Atom Talks</title>
+            <link rel="alternate" href="https://example.org/atom/"/>
+            <entry><title>Pilot</title><id>tag:example.org,2025:1</id><published>2025-06-10T04:00:00Z</published>
+            <link rel="enclosure" href="https://cdn.example.org/pilot.mp3" length="1000" type="audio/mpeg"/></entry>
+            </feed>
+            """.utf8)
+        let server = try TestHTTPServer { _ in .complete(contentType: "application/atom+xml", body: body) }
+        defer { server.stop() }
+        let setup = try Setup()
+        let podcast = try await setup.library.add(feedURL: server.url("/atom.xml"))
+        #expect(podcast.title == "Atom Talks")
+        let episodes = try setup.store.episodes(podcastID: podcast.id)
+        #expect(episodes.map(\.title) == ["Pilot"])
+        #expect(episodes.first?.audioURL?.absoluteString == "https://cdn.example.org/pilot.mp3")
+        // The request says Atom is welcome.
+        #expect(server.requests.first?.header("Accept")?.contains("application/atom+xml") == true)
+    }
+
     @Test func refreshIsConditionalAndKeepsPositions() async throws {
         let counter = StreamFaultTests.Counter()
         let first = Self.feed(title: "Show", items: [("a", "One", "https://cdn.example.org/1.mp3")])
