@@ -147,7 +147,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StreamingTests",
-            dependencies: ["Streaming", "PlayerCore", "Media", "TestProcesses", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Streaming", "PlayerCore", "Media", "TestProcesses", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
             swiftSettings: strictSettings),
         // Real HTTP servers (a NIO one in the tests, Icecast) for the services.
         .testTarget(

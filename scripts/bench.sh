@@ -15,6 +15,7 @@
 # Library (scripts/bench/library.py):
 #   B7 feed import        `tonearm podcast add` of a generated 5,000-episode feed from loopback: wall, peak RSS
 #   B8 errors summary     `tonearm errors --json` over 100,000 stored error events: wall
+#   B13 episode download  `tonearm podcast download` of a 100 MB episode from loopback vs curl -o (throughput, peak RSS)
 # Terminal UI (scripts/bench/terminal.py):
 #   B9 terminal UI cost   BENCH_SECONDS playing with Now Playing open in tmux vs headless: CPU, share of a core
 #   B10 speech at 1.5x    BENCH_SECONDS of synthesised speech at 1.5x to a null output, vs mpv --speed=1.5 and Tonearm at 1x (CPU)
@@ -33,7 +34,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages only the benchmarks need (the engine's own come from scripts/install-deps.sh).
-bench_packages=(ffmpeg mpv mpd mpc pulseaudio pulseaudio-utils python3 icecast2 tmux espeak-ng)
+bench_packages=(ffmpeg mpv mpd mpc pulseaudio pulseaudio-utils python3 icecast2 tmux espeak-ng curl)
 missing=()
 for pkg in "${bench_packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then

@@ -35,13 +35,20 @@ struct LibraryListingTests {
         let episodes = [
             EpisodeRecord(id: 3, podcastID: 1, podcastTitle: "P", guid: "a", title: "Started", publishedAt: day, duration: 3600, audioURL: audio, position: 600),
             EpisodeRecord(id: 2, podcastID: 1, podcastTitle: "P", guid: "b", title: "No audio"),
+            EpisodeRecord(id: 4, podcastID: 1, podcastTitle: "P", guid: "c", title: "Kept", audioURL: audio, download: .downloaded),
+            EpisodeRecord(
+                id: 5, podcastID: 1, podcastTitle: "P", guid: "d", title: "Coming", audioURL: audio, download: .downloading,
+                downloadProgress: 0.4),
         ]
         let lines = LibraryListing.episodes(episodes).split(separator: "\n").map(String.init)
-        #expect(lines.count == 4)
+        #expect(lines.count == 6)
+        #expect(lines[0].contains("OFFLINE"))
+        #expect(lines[3].contains(" yes ") && lines[4].contains(" 40% "), "\(lines[3])\n\(lines[4])")
+        #expect(lines[1].contains(" - "), "never downloaded: \(lines[1])")
         #expect(lines[1].hasPrefix("3") && lines[1].contains("2026-01-01") && lines[1].contains("1:00:00"), "\(lines[1])")
         #expect(lines[1].contains("at 10:00") && lines[1].contains("Started"), "\(lines[1])")
         #expect(lines[2].hasPrefix("2") && lines[2].contains("no audio") && lines[2].contains("No audio"), "\(lines[2])")
-        #expect(lines[3] == "Play one with: tonearm play --episode ID")
+        #expect(lines[5] == "Play one with: tonearm play --episode ID; keep one for offline listening with: tonearm podcast download ID")
     }
 
     /// Feeds not tried because their host's circuit is open are told once for the host, with

@@ -8,11 +8,18 @@
   B8 errors summary  `tonearm errors --json` over 100,000 stored error events (written straight into
                      the library's SQLite file, retention raised to keep them all): wall time, median
                      of BENCH_RUNS, and the count it reports, checked.
+  B13 episode download  `tonearm podcast download` of a 100 MB episode from loopback against `curl -o`
+                     of the same URL from the same server (sendfile, so the server is not the limit),
+                     interleaved: throughput (launch to exit) as a ratio of curl's, goal >= 0.8x, and
+                     Tonearm's peak RSS, goal under 80 MB (the file streams to disk); both files checked
+                     byte for byte against the source.
 """
+import hashlib
 import http.server
 import json
 import os
 import random
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -169,6 +176,97 @@ def fill_error_events(path, count):
         db.close()
 
 
+DOWNLOAD_BYTES = 100 * 1000 * 1000
+
+
+class _Files(http.server.BaseHTTPRequestHandler):
+    """A feed with one episode and the episode's file, sent with sendfile(2)."""
+    protocol_version = "HTTP/1.1"
+    feed = b""
+    episode = ""
+
+    def do_GET(self):
+        if self.path.startswith("/feed"):
+            self.send_response(200)
+            self.send_header("Content-Type", "application/rss+xml")
+            self.send_header("Content-Length", str(len(self.feed)))
+            self.end_headers()
+            self.wfile.write(self.feed)
+            return
+        size = os.path.getsize(self.episode)
+        self.send_response(200)
+        self.send_header("Content-Type", "audio/mpeg")
+        self.send_header("Content-Length", str(size))
+        self.send_header("ETag", '"bench"')
+        self.end_headers()
+        self.wfile.flush()
+        with open(self.episode, "rb") as f:
+            self.connection.sendfile(f)
+
+    def log_message(self, *args):
+        pass
+
+
+def sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def bench_download(tonearm, work, runs, table):
+    curl = shutil.which("curl")
+    if not curl:
+        raise BenchError("curl is not installed")
+    episode = os.path.join(work, "b13-episode.mp3")
+    rng = random.Random(13)
+    with open(episode, "wb") as f:
+        for _ in range(DOWNLOAD_BYTES // (1 << 20)):
+            f.write(rng.randbytes(1 << 20))
+        f.write(rng.randbytes(DOWNLOAD_BYTES % (1 << 20)))
+    source = sha256(episode)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Files)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    _Files.episode = episode
+    _Files.feed = ("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Bench Downloads</title><item><guid>b13</guid>"
+                   f"<title>Big Episode</title><enclosure url=\"{base}/episode.mp3\" length=\"{DOWNLOAD_BYTES}\" type=\"audio/mpeg\"/>"
+                   "</item></channel></rss>").encode()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    log = os.path.join(work, "b13.log")
+    ours, theirs, rss = [], [], []
+    try:
+        for run in range(runs):
+            home = os.path.join(work, f"b13-{run}")
+            run_tonearm(tonearm, ["podcast", "add", f"{base}/feed.xml"], home, log)
+            wall, peak, _ = run_tonearm(tonearm, ["podcast", "download", "Bench Downloads"], home, log)
+            folder = os.path.join(home, "tonearm", "episodes")
+            kept = [os.path.join(folder, n) for n in os.listdir(folder)]
+            if len(kept) != 1 or sha256(kept[0]) != source:
+                raise BenchError(f"tonearm's download differs from the source: {os.listdir(folder)}")
+            shutil.rmtree(home, ignore_errors=True)
+            ours.append(wall)
+            rss.append(peak)
+            target = os.path.join(work, "b13-curl.mp3")
+            start = time.perf_counter()
+            subprocess.run([curl, "-sS", "-o", target, f"{base}/episode.mp3"], check=True, stdin=subprocess.DEVNULL)
+            theirs.append(time.perf_counter() - start)
+            if sha256(target) != source:
+                raise BenchError("curl's download differs from the source")
+            os.remove(target)
+    finally:
+        server.shutdown()
+    mine, peer = statistics.median(ours), statistics.median(theirs)
+    say(f"B13 walls tonearm {[round(w, 3) for w in ours]} curl {[round(w, 3) for w in theirs]}, peak RSS "
+        f"{[round(r / 1024, 1) for r in rss]} MB")
+    mb = DOWNLOAD_BYTES / 1e6
+    # Time ratio <= 1.25 is the same as throughput >= 0.8x curl's.
+    table.add(f"B13 download a {mb:.0f} MB episode from loopback, throughput (median of {runs}; ratio is time, <= 1.25 = >= 0.8x curl)",
+              f"{mb / mine:.0f} MB/s ({fmt_s(mine)})", "curl", f"{mb / peer:.0f} MB/s ({fmt_s(peer)})", mine / peer, 1.25)
+    table.absolute("B13 peak RSS while downloading (max)", fmt_mb(max(rss)), max(rss) / 1024, 80.0, "80 MB")
+
+
 def benchmarks(tonearm, work, table, runs):
     return [("B7", "B7 feed import", lambda: bench_feed_import(tonearm, work, max(runs, 5), table)),
-            ("B8", "B8 errors summary", lambda: bench_errors_summary(tonearm, work, max(runs, 5), table))]
+            ("B8", "B8 errors summary", lambda: bench_errors_summary(tonearm, work, max(runs, 5), table)),
+            ("B13", "B13 episode download", lambda: bench_download(tonearm, work, max(runs, 3), table))]

@@ -25,11 +25,18 @@ public struct EpisodeRecord: Sendable, Equatable, Codable {
     public var position: TimeInterval
     /// Finished (or marked so by the listener).
     public var played: Bool
+    /// Kept whole on disk: the episode plays without the network.
+    public var downloaded: Bool
+    /// Where its download stands, when one was ever asked for.
+    public var download: DownloadState?
+    /// 0...1 of a download under way (or failed part way) whose length is known.
+    public var downloadProgress: Double?
 
     public init(
         id: Int64, podcastID: Int64, podcastTitle: String, guid: String, title: String, summary: String? = nil,
         publishedAt: Date? = nil, duration: TimeInterval? = nil, audioURL: URL? = nil, audioLength: Int64? = nil,
-        audioType: String? = nil, chaptersURL: URL? = nil, position: TimeInterval = 0, played: Bool = false
+        audioType: String? = nil, chaptersURL: URL? = nil, position: TimeInterval = 0, played: Bool = false,
+        download: DownloadState? = nil, downloadProgress: Double? = nil
     ) {
         self.id = id
         self.podcastID = podcastID
@@ -45,6 +52,9 @@ public struct EpisodeRecord: Sendable, Equatable, Codable {
         self.chaptersURL = chaptersURL
         self.position = position
         self.played = played
+        self.downloaded = download == .downloaded
+        self.download = download
+        self.downloadProgress = downloadProgress
     }
 
     /// The episode as the player knows it; its id is the library id, so a saved position can be
@@ -55,9 +65,18 @@ public struct EpisodeRecord: Sendable, Equatable, Codable {
 }
 
 extension EpisodeRecord {
-    /// Columns: the episode table plus `podcastTitle`, `position`, `played` and `knownDuration`
-    /// (see `EpisodeQueries`).
+    /// Columns: the episode table plus `podcastTitle`, `position`, `played`, `knownDuration` and the
+    /// download's `downloadState`, `downloadReceived` and `downloadTotal` (see `EpisodeQueries`).
     init(row: Row) throws {
+        let download = try row.decode(String?.self, forColumn: "downloadState").flatMap(DownloadState.init(rawValue:))
+        let received = try row.decode(Int64?.self, forColumn: "downloadReceived")
+        let total = try row.decode(Int64?.self, forColumn: "downloadTotal")
+        var progress: Double?
+        if download == .downloaded {
+            progress = 1
+        } else if let received, let total, total > 0 {
+            progress = min(1, Double(received) / Double(total))
+        }
         self.init(
             id: try row.decode(Int64.self, forColumn: "id"),
             podcastID: try row.decode(Int64.self, forColumn: "podcastId"),
@@ -72,6 +91,7 @@ extension EpisodeRecord {
             audioType: try row.decode(String?.self, forColumn: "audioType"),
             chaptersURL: try row.url("chaptersURL"),
             position: try row.decode(Double.self, forColumn: "position"),
-            played: try row.decode(Bool.self, forColumn: "played"))
+            played: try row.decode(Bool.self, forColumn: "played"),
+            download: download, downloadProgress: progress)
     }
 }

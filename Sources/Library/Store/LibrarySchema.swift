@@ -18,6 +18,7 @@ enum LibrarySchema {
         migrator.registerMigration("v5", migrate: addLoudness)
         migrator.registerMigration("v6", migrate: addStationDirectoryID)
         migrator.registerMigration("v7", migrate: addHistoryAndFavourites)
+        migrator.registerMigration("v8", migrate: addDownloads)
         return migrator
     }
 
@@ -172,6 +173,30 @@ enum LibrarySchema {
                 station TEXT,
                 heardAt REAL,
                 likedAt REAL NOT NULL
+            );
+            """)
+    }
+
+    /// Episodes kept on disk (one row per episode: its file's hashed name, where the download
+    /// stands, the validators of the server's file the bytes belong to) and the podcasts whose new
+    /// episodes are downloaded by themselves, with how many of the newest to keep.
+    private static func addDownloads(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE download (
+                episodeId INTEGER PRIMARY KEY NOT NULL REFERENCES episode(id) ON DELETE CASCADE,
+                fileName TEXT NOT NULL,
+                state TEXT NOT NULL,
+                receivedBytes INTEGER NOT NULL DEFAULT 0,
+                totalBytes INTEGER,
+                etag TEXT,
+                lastModified TEXT,
+                errorCode INTEGER,
+                updatedAt REAL NOT NULL,
+                completedAt REAL
+            );
+            CREATE TABLE podcastAutoDownload (
+                podcastId INTEGER PRIMARY KEY NOT NULL REFERENCES podcast(id) ON DELETE CASCADE,
+                keepLatest INTEGER NOT NULL
             );
             """)
     }

@@ -196,10 +196,12 @@ enum EpisodeQueries {
     /// The player's measured duration wins over the feed's (feeds are often wrong).
     static let select = """
         SELECT e.*, p.title AS podcastTitle, COALESCE(pp.position, 0) AS position, COALESCE(pp.played, 0) AS played,
-            COALESCE(pp.duration, e.duration) AS knownDuration
+            COALESCE(pp.duration, e.duration) AS knownDuration,
+            dl.state AS downloadState, dl.receivedBytes AS downloadReceived, dl.totalBytes AS downloadTotal
         FROM episode e
         JOIN podcast p ON p.id = e.podcastId
         LEFT JOIN playbackPosition pp ON pp.episodeId = e.id
+        LEFT JOIN download dl ON dl.episodeId = e.id
         """
 
     static let newestFirst = "ORDER BY e.publishedAt IS NULL, e.publishedAt DESC, e.feedOrder, e.id"

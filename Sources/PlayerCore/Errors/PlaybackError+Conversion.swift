@@ -25,6 +25,7 @@ extension PlaybackError {
         case ECONNRESET, ECONNABORTED, EPIPE, ENOTCONN, ESHUTDOWN: return PlaybackError(.connectionLost, underlying: log)
         case ENETUNREACH, ENETDOWN, EHOSTUNREACH: return PlaybackError(.offline, underlying: log)
         case EIO, EILSEQ: return PlaybackError(.corruptData, underlying: log)
+        case ENOSPC, EDQUOT, EFBIG: return PlaybackError(.diskFull, underlying: log)
         case ECANCELED, EINTR: return PlaybackError(.cancelled, underlying: log)
         default: return PlaybackError(.unknown, underlying: log)
         }

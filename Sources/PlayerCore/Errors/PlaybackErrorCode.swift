@@ -41,6 +41,9 @@ extension PlaybackError {
         /// A jump within a network item could not be made (the server refused the range, or the
         /// data at the target did not come): playback goes on from where it was.
         case seekFailed = 2021
+        /// The disk (or the storage cap's folder) has no room for a file being written, such as
+        /// an episode being kept: what was written so far stays aside, never named as complete.
+        case diskFull = 2022
         // Parsing
         case malformedData = 3001
         case unsupportedFormat = 3002
@@ -73,7 +76,7 @@ extension PlaybackError {
                 return .network
             case .httpUnauthorized, .permissionDenied:
                 return .authorization
-            case .libraryCorrupt, .libraryUnavailable:
+            case .libraryCorrupt, .libraryUnavailable, .diskFull:
                 return .system
             case .notInLibrary, .invalidFeed, .documentTooLarge:
                 return .resource
@@ -110,7 +113,7 @@ extension PlaybackError {
             case .circuitOpen:
                 return .automatic
             case .httpNotFound, .tlsFailure, .audioOutputUnavailable, .cancelled, .unknown, .wrongContentType,
-                .libraryCorrupt, .sourceChanged, .seekFailed:
+                .libraryCorrupt, .sourceChanged, .seekFailed, .diskFull:
                 return .userRetry
             case .missingAudioURL, .invalidTransition, .httpUnauthorized, .httpClientError, .fileNotFound,
                 .permissionDenied, .malformedData, .unsupportedFormat, .hlsNotSupported, .corruptData, .notInLibrary,

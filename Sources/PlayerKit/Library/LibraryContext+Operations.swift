@@ -5,13 +5,18 @@ import Streaming
 
 extension LibraryContext {
     /// What playing an episode means: its audio from the saved position (0 once it was finished),
-    /// or, for an episode without audio, its own failure (no Retry). A library that cannot be
-    /// read throws.
+    /// from its downloaded file when it is whole on disk (no network needed), or, for an episode
+    /// without audio, its own failure (no Retry). The track's identity is the episode either way,
+    /// so its place is saved the same. A library that cannot be read throws.
     public func episodeToPlay(id: Int64) throws(PlaybackError) -> PlayerEvent.Replacement {
         let record = try store.episode(id: id)
         let start = try store.resumePosition(episodeID: id)
+        var episode = record.episode
+        if let file = downloads.playableFile(episodeID: id) {
+            episode = Episode(id: episode.id, title: episode.title, podcastTitle: episode.podcastTitle, audioURL: file, duration: episode.duration)
+        }
         do throws(PlaybackError) {
-            return .play(PlayRequest(track: try record.episode.track(), startPosition: start))
+            return .play(PlayRequest(track: try episode.track(), startPosition: start))
         } catch {
             return .cannotPlay(error)
         }

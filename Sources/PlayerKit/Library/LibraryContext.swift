@@ -17,6 +17,8 @@ public struct LibraryContext: Sendable {
     /// and the persistent retry statistics.
     public let network: NetworkClient
     public let podcasts: PodcastLibrary
+    /// Episodes kept on disk, beside the library.
+    public let downloads: EpisodeDownloads
 
     /// Settings keys for the analytics retention (defaults: 10,000 events, 90 days).
     public static let maxEventsSetting = "analytics.maxEvents"
@@ -35,7 +37,8 @@ public struct LibraryContext: Sendable {
         let network = NetworkClient(statistics: statistics, retryBudget: RetryBudget(), logger: logger)
         return LibraryContext(
             store: store, analytics: analytics, retryStatistics: statistics, network: network,
-            podcasts: PodcastLibrary(store: store, network: network, analytics: analytics, logger: logger))
+            podcasts: PodcastLibrary(store: store, network: network, analytics: analytics, logger: logger),
+            downloads: EpisodeDownloads(store: store, network: network, analytics: analytics, logger: logger))
     }
 
     private static func retention(_ store: LibraryStore) throws(PlaybackError) -> ErrorRetentionPolicy {

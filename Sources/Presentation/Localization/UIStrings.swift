@@ -51,6 +51,10 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey
     case connectionReconnecting
     /// A podcast's time saved by silence trimming, on the Podcasts tab.
     case silenceSaved
+    /// An episode's download on the Episodes list: kept, under way (percent), failed.
+    case episodeDownloaded
+    case episodeDownloading
+    case episodeDownloadFailed
     // Controls.
     case controlPlay
     case controlPause

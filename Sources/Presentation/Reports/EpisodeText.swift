@@ -10,6 +10,16 @@ public enum EpisodeText {
         return "new"
     }
 
+    /// Whether an episode plays without the network: "yes" when kept whole on disk, "45%" while
+    /// its download is under way (or "…" before its length is known), "failed" when the last try
+    /// failed, "-" when it was never downloaded.
+    public static func offline(downloaded: Bool, downloading: Bool, failed: Bool, fraction: Double?) -> String {
+        if downloaded { return "yes" }
+        if downloading { return fraction.map { "\(Int($0 * 100))%" } ?? "…" }
+        if failed { return "failed" }
+        return "-"
+    }
+
     /// The publication day, in UTC: 2024-05-01.
     public static func day(_ date: Date) -> String {
         let components = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)

@@ -73,13 +73,13 @@ public struct NetworkClient: Sendable {
     /// The program's client, on the shared HTTP client with the real clock.
     public static let shared = NetworkClient()
 
-    private let http: HTTPClient
+    let http: HTTPClient
     private let httpWithoutRedirects: HTTPClient
-    private let clock: any Clock<Duration>
-    private let seed: UInt64?
-    private let now: @Sendable () -> Date
-    private let statistics: RetryStatistics?
-    private let onRetry: @Sendable (RetryAttemptReport) -> Void
+    let clock: any Clock<Duration>
+    let seed: UInt64?
+    let now: @Sendable () -> Date
+    let statistics: RetryStatistics?
+    let onRetry: @Sendable (RetryAttemptReport) -> Void
     let logger: Logger
     /// The per-host breakers every request asks first (the process's shared registry by default).
     public var breakers: HostCircuitBreakers?

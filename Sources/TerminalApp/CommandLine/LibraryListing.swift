@@ -34,15 +34,36 @@ public enum LibraryListing {
     public static func episodes(_ episodes: [EpisodeRecord]) -> String {
         guard !episodes.isEmpty else { return "This podcast has no episodes yet." }
         let table = TextTable.render(
-            header: ["ID", "DATE", "LENGTH", "STATUS", "TITLE"],
+            header: ["ID", "DATE", "LENGTH", "STATUS", "OFFLINE", "TITLE"],
             rows: episodes.map { episode in
                 let status = EpisodeText.status(hasAudio: episode.audioURL != nil, played: episode.played, position: episode.position)
+                let offline = EpisodeText.offline(
+                    downloaded: episode.downloaded, downloading: episode.download == .downloading, failed: episode.download == .failed,
+                    fraction: episode.downloadProgress)
                 return [
                     "\(episode.id)", episode.publishedAt.map(EpisodeText.day) ?? "-", episode.duration.map(EpisodeText.clock) ?? "-",
-                    status, episode.title,
+                    status, offline, episode.title,
                 ]
             })
-        return table + "\nPlay one with: tonearm play --episode ID"
+        return table + "\nPlay one with: tonearm play --episode ID; keep one for offline listening with: tonearm podcast download ID"
+    }
+
+    /// Every download with its size and state, and what they use against the storage cap.
+    public static func downloads(_ rows: [(DownloadRecord, EpisodeRecord)], cap: Int64?) -> String {
+        let total = rows.reduce(Int64(0)) { $0 + $1.0.receivedBytes }
+        let usage = "Downloads use \(DownloadProgress.megabytes(total))"
+            + (cap.map { " of the \(DownloadProgress.megabytes($0)) cap" } ?? " (no storage cap)")
+        guard !rows.isEmpty else { return "No downloaded episodes. Keep one with: tonearm podcast download EPISODE_ID\n" + usage }
+        let table = TextTable.render(
+            header: ["ID", "SIZE", "STATE", "STATUS", "PODCAST", "TITLE"],
+            rows: rows.map { record, episode in
+                let state = EpisodeText.offline(
+                    downloaded: record.state == .downloaded, downloading: record.state == .downloading, failed: record.state == .failed,
+                    fraction: record.fraction)
+                let status = EpisodeText.status(hasAudio: true, played: episode.played, position: episode.position)
+                return ["\(record.episodeID)", DownloadProgress.megabytes(record.receivedBytes), state, status, episode.podcastTitle, episode.title]
+            })
+        return table + "\n" + usage
     }
 
     public static func sessions(_ sessions: [SessionRecord]) -> String {

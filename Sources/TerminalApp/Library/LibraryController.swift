@@ -28,6 +28,8 @@ public final class LibraryController: Sendable {
     private let session = Mutex<PlaybackSession?>(nil)
     /// The start of the player, shared by every Enter that comes while it runs.
     private let starting = Mutex<Task<AudioPlayer, any Error>?>(nil)
+    /// Episodes being downloaded from this screen.
+    private let downloading = Mutex<Set<Int64>>([])
     /// The task that feeds the player's updates to the model and the episode recorder.
     private let updates = Mutex<Task<Void, Never>?>(nil)
     /// Said on stderr once the screen is gone (writing while curses draws would garble it).
@@ -185,6 +187,8 @@ public final class LibraryController: Sendable {
             openDirectoryPrompt()
         case .like:
             like(onNowPlaying: open)
+        case .download where !open:
+            downloadSelected()
         case .add where !open && model.withLock({ $0.directoryQuery != nil }):
             keepFoundStation()
         case .add where !open:
@@ -315,6 +319,50 @@ public final class LibraryController: Sendable {
             } catch {
                 fail(error, operation: "playSession")
             }
+        }
+    }
+
+    // MARK: Downloads
+
+    /// `d` on an episode: keeps it on disk in the background. The list shows how far it got
+    /// (redrawn from the library at most twice a second) and a failure its typed error; a second
+    /// `d` on an episode already downloading, or downloaded, does nothing.
+    private func downloadSelected() {
+        guard case .episode(let record)? = model.withLock({ $0.selectedEntry }), !record.downloaded else { return }
+        guard downloading.withLock({ $0.insert(record.id).inserted }) else { return }
+        let lastRefresh = Mutex(Date.distantPast)
+        Task { [library] in
+            let outcomes = await library.downloads.download([record.id]) { event in
+                switch event {
+                case .progress:
+                    let due = lastRefresh.withLock { last in
+                        guard Date().timeIntervalSince(last) >= 0.5 else { return false }
+                        last = Date()
+                        return true
+                    }
+                    if due { self.refreshEpisodes() }
+                case .started, .removed:
+                    self.refreshEpisodes()
+                case .finished, .failed:
+                    break
+                }
+            }
+            self.downloading.withLock { _ = $0.remove(record.id) }
+            if case .failure(let error)? = outcomes.first?.result {
+                self.model.withLock { model in
+                    model.alert = error
+                    model.alertOperation = .download
+                }
+            }
+            self.refreshEpisodes()
+        }
+    }
+
+    /// Reloads the Episodes list when it is the one shown.
+    private func refreshEpisodes() {
+        model.withLock { model in
+            guard model.tab == .podcasts, model.episodesOf != nil else { return model.changed() }
+            model.reload(library.store, analytics: library.analytics, language: language)
         }
     }
 

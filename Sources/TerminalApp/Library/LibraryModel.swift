@@ -50,10 +50,11 @@ extension LibraryViewModel where Entry == LibraryEntry {
         case .podcasts:
             if case .podcast(let podcast)? = episodesOf?.entry {
                 return try store.episodes(podcastID: podcast.id).map { episode in
-                    let detail = episode.played ? "✓" : episode.position > 0
+                    let place = episode.played ? "✓" : episode.position > 0
                         ? "\(TimeText.clock(episode.position))\(episode.duration.map { " / \(TimeText.clock($0))" } ?? "")"
                         : episode.duration.map(TimeText.clock)
-                    return (LibraryRow(title: episode.title, detail: detail), .episode(episode))
+                    let detail = [Self.downloadText(episode, language: language), place].compactMap { $0 }.joined(separator: "  ")
+                    return (LibraryRow(title: episode.title, detail: detail.isEmpty ? nil : detail), .episode(episode))
                 }
             }
             // Unplayed of all episodes, and the time silence trimming has saved in them.
@@ -79,6 +80,18 @@ extension LibraryViewModel where Entry == LibraryEntry {
             }
         case .diagnostics:
             return []
+        }
+    }
+
+    /// "offline", "downloading 45%" or "download failed"; nil for an episode never downloaded.
+    static func downloadText(_ episode: EpisodeRecord, language: Language) -> String? {
+        switch episode.download {
+        case .downloaded?: return Texts.format(UIString.episodeDownloaded, in: language)
+        case .downloading?:
+            let percent = episode.downloadProgress.map { "\(Int($0 * 100))%" } ?? "…"
+            return Texts.format(UIString.episodeDownloading, in: language, percent)
+        case .failed?: return Texts.format(UIString.episodeDownloadFailed, in: language)
+        case nil: return nil
         }
     }
 

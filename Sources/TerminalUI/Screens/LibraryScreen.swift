@@ -266,6 +266,7 @@ public struct LibraryScreen: Sendable {
                 hint(.add, TerminalStrings.text(.add, in: language))
             }
             if tab == .stations { hint(.directory, TerminalStrings.text(.find, in: language)) }
+            if tab == .podcasts, episodesOf != nil, !visibleItems.isEmpty { hint(.download, TerminalStrings.text(.download, in: language)) }
             if list.error != nil { hint(.retry, UIStrings.text(.tryAgain, in: language)) }
             if tab != .diagnostics { hint(.search, TerminalStrings.text(.search, in: language)) }
             if let control = miniPlayer?.primaryControl, control.isEnabled {

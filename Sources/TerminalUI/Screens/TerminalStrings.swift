@@ -5,7 +5,7 @@ import Presentation
 /// catalogs (`terminal.…`); everything else comes from Presentation's own keys.
 public enum TerminalStrings {
     enum Key: String, TextKey {
-        case nowPlaying, help, quit, dismiss, keys, move, nextTab, open, add, search, find, addToLibrary, like
+        case nowPlaying, help, quit, dismiss, keys, move, nextTab, open, add, search, find, addToLibrary, like, download
 
         var catalogKey: String { "terminal.\(rawValue)" }
     }

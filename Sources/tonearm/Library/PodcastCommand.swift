@@ -9,10 +9,76 @@ import Presentation
 /// `tonearm podcast ...`: subscriptions, their episodes, OPML import and export.
 struct PodcastCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "podcast", abstract: "Podcast subscriptions: add, list, episodes, refresh, remove, import, export, trim-silence, stats.",
+        commandName: "podcast",
+        abstract:
+            "Podcast subscriptions: add, list, episodes, refresh, remove, import, export, download, downloads, auto-download, trim-silence, stats.",
         subcommands: [
-            Add.self, List.self, Episodes.self, Refresh.self, Remove.self, Import.self, Export.self, TrimSilence.self, Stats.self,
+            Add.self, List.self, Episodes.self, Refresh.self, Remove.self, Import.self, Export.self, Download.self, Downloads.self,
+            AutoDownload.self, TrimSilence.self, Stats.self,
         ])
+
+    struct Download: LibrarySubcommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Keep episodes on disk to play without a network: one episode, or a podcast's newest.",
+            discussion: """
+                TARGET is an episode id (as `podcast episodes --json` gives it) or a podcast's id or title. A podcast \
+                gets its newest episode downloaded, or its newest N with --latest (with --latest, TARGET always names a \
+                podcast). At most two download at once; a cut download continues at the byte next time.
+                """)
+        @Argument(help: "An episode id, or a podcast's id or title.") var target: String
+        @Option(help: "Download the podcast's newest N episodes.") var latest: Int?
+        @OptionGroup var logging: LoggingOptions
+
+        func validate() throws {
+            if let latest, latest < 1 { throw ValidationError("--latest must be at least 1") }
+        }
+
+        func run(on library: LibraryContext) async throws {
+            if await !DownloadCommands.download(target, latest: latest, library: library) { throw ExitCode(1) }
+        }
+    }
+
+    struct Downloads: LibrarySubcommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List downloaded episodes and their sizes; remove one; set the storage cap.",
+            discussion: """
+                With --cap, downloads are kept under SIZE (such as 500M or 2G; `none` for no cap): played episodes go \
+                first, oldest first, then ones never started; a partly played episode is never removed without asking.
+                """)
+        @Flag(help: "Print a JSON array for scripts.") var json = false
+        @Option(help: "Delete the download of this episode id.") var remove: Int64?
+        @Option(help: "The storage cap: a size such as 500M or 2G, or none.") var cap: String?
+        @OptionGroup var logging: LoggingOptions
+
+        func validate() throws {
+            if let cap, StorageSize.parse(cap) == nil { throw ValidationError("--cap takes a size such as 500M or 2G, or none") }
+        }
+
+        func run(on library: LibraryContext) async throws {
+            if let remove { return await DownloadCommands.remove(remove, library: library) }
+            if let cap, let parsed = StorageSize.parse(cap) { return await DownloadCommands.setCap(parsed.bytes, library: library) }
+            await DownloadCommands.list(json: json, library: library)
+        }
+    }
+
+    struct AutoDownload: LibrarySubcommand {
+        static let configuration = CommandConfiguration(
+            commandName: "auto-download",
+            abstract: "Download a podcast's new episodes by themselves (on), keeping the newest N, or not (off).",
+            discussion: "New episodes are downloaded when the podcast is refreshed (`podcast refresh`, R in the terminal).")
+        @Argument(help: "The podcast's id or title.") var podcast: String
+        @Argument(help: "on or off.") var setting: TrimSilence.Switch
+        @Option(help: "How many of the newest episodes to keep downloaded.") var keep: Int = 3
+        @OptionGroup var logging: LoggingOptions
+
+        func validate() throws {
+            if keep < 1 { throw ValidationError("--keep must be at least 1") }
+        }
+
+        func run(on library: LibraryContext) async throws {
+            if await !DownloadCommands.setAuto(podcast, keep: setting == .on ? keep : nil, library: library) { throw ExitCode(1) }
+        }
+    }
 
     struct TrimSilence: LibrarySubcommand {
         static let configuration = CommandConfiguration(
@@ -91,7 +157,16 @@ struct PodcastCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            if await !PodcastCommands.refresh(podcast, library: library) { throw ExitCode(1) }
+            let refreshed = await PodcastCommands.refresh(podcast, library: library)
+            // New episodes of podcasts that download them by themselves.
+            let auto = await library.attempt("autoDownload") { () throws(PlaybackError) -> [Int64] in
+                let all = try library.store.autoDownloadPodcasts()
+                guard let podcast else { return all }
+                let id = try library.store.podcast(matching: podcast).id
+                return all.filter { $0 == id }
+            }
+            let downloaded = await DownloadCommands.autoDownload(podcastIDs: auto, library: library)
+            if !refreshed || !downloaded { throw ExitCode(1) }
         }
     }
 
