@@ -10,6 +10,8 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     case directory
     /// Like the song playing (Now Playing) or selected (History, Favourites), or unlike it.
     case like
+    /// Fetch every podcast's feed again (the Podcasts tab).
+    case refreshAll
 
     /// The player command this key stands for, if it is one (Enter opens what is selected, so it
     /// is the screens' own).
@@ -29,7 +31,7 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .faster: .speed(.by(PlaybackSpeed.step))
         case .slower: .speed(.by(-PlaybackSpeed.step))
         case .loudness: .loudness(.cycle)
-        case .play, .up, .down, .add, .search, .help, .quit, .directory, .like: nil
+        case .play, .up, .down, .add, .search, .help, .quit, .directory, .like, .refreshAll: nil
         }
     }
 }

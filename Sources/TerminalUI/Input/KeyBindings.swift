@@ -7,7 +7,8 @@ public struct KeyBindings: Sendable, Hashable {
     /// x dismiss, a add, / search, ? help, q quit, + and 0 louder, - and 9 quieter (mpv's keys),
     /// z the sleep timer (off, 15, 30, 60 min, end of item), Z five minutes more, ] faster and
     /// [ slower (0.05x a press), L loudness levelling (off, track, session), f find stations in
-    /// the directory, l like the song (h and l no longer seek: l is the like every radio app has).
+    /// the directory, l like the song (h and l no longer seek: l is the like every radio app has),
+    /// R refresh every podcast (capital, as a batch of network requests should not be a slip of r).
     public static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
         .stop: [.character("s")], .next: [.character("n")], .seekBackward: [.left],
@@ -16,6 +17,7 @@ public struct KeyBindings: Sendable, Hashable {
         .volumeUp: [.character("+"), .character("="), .character("0")], .volumeDown: [.character("-"), .character("9")],
         .sleep: [.character("z")], .sleepLonger: [.character("Z")], .faster: [.character("]")], .slower: [.character("[")],
         .loudness: [.character("L")], .directory: [.character("f")], .like: [.character("l")],
+        .refreshAll: [.character("R")],
     ])
 
     private init(uncheckedKeys: [KeyAction: [Key]]) {
