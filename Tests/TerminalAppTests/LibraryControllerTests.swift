@@ -265,6 +265,48 @@ struct LibraryControllerTests {
         #expect(f.screen.contains("download failed"), "screen:\n\(f.screen)")
     }
 
+    /// `R` on the Podcasts tab refreshes every feed: the rows stay while it loads, then show the
+    /// new episodes; a feed that failed is an alert. `R` elsewhere fetches nothing; `?` lists it.
+    @Test func capitalRRefreshesEveryPodcastFromThePodcastsTab() async throws {
+        let body = Data(
+            """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>Rivers</title>
+            <item><guid>r1</guid><title>Source</title><enclosure url="https://cdn.example.org/r1.mp3"/></item>
+            <item><guid>r2</guid><title>Delta</title><enclosure url="https://cdn.example.org/r2.mp3"/></item>
+            </channel></rss>
+            """.utf8)
+        // The feeds are answered once the test has seen the refresh under way.
+        let gate = Gate()
+        let server = try TestHTTPServer { request in
+            gate.wait()
+            return request.path == "/rivers"
+                ? .complete(contentType: "application/rss+xml", body: body) : .complete(status: 404, contentType: "text/plain", body: Data())
+        }
+        defer { server.stop() }
+        let f = try await Fixture()
+        _ = try f.library.store.addPodcast(feedURL: server.url("/rivers"), feed: PodcastFeed(title: "Rivers"), validators: .none)
+        _ = try f.library.store.addPodcast(feedURL: server.url("/gone"), feed: PodcastFeed(title: "Lakes"), validators: .none)
+        f.controller.load()
+        f.press(.character("R"))
+        #expect(f.controller.model.withLock { !$0.list.isLoading }, "R on the Stations tab refreshes nothing")
+        f.press(.tab)
+        #expect(f.screen.contains("0/0"))
+        f.press(.character("R"))
+        #expect(f.controller.model.withLock { $0.list.isLoading && $0.list.items.count == 2 })
+        #expect(f.screen.contains("Loading"), "screen:\n\(f.screen)")
+        f.press(.character("R"))
+        gate.open()
+        try await f.until("the refresh's alert") { f.controller.model.withLock { $0.alert != nil } }
+        #expect(f.controller.model.withLock { $0.alert?.code } == .httpNotFound)
+        #expect(f.controller.model.withLock { !$0.list.isLoading })
+        // One batch, though R was pressed twice while it ran.
+        #expect(server.requests.map(\.path).sorted() == ["/gone", "/rivers"])
+        f.press(.enter)
+        #expect(f.screen.contains("2/2"), "screen:\n\(f.screen)")
+        f.press(.character("?"))
+        #expect(f.screen.contains("R") && f.screen.contains("Refresh all podcasts"), "screen:\n\(f.screen)")
+    }
+
     /// Enter plays, space pauses and resumes through the shared command mapping, Enter on another
     /// session replaces what plays without the player passing through idle, and leaving stops.
     @Test func sessionsPlayPauseAndReplaceEachOther() async throws {
@@ -296,5 +338,26 @@ struct LibraryControllerTests {
         f.press(.character("q"))
         #expect(f.controller.isQuitting)
         await f.controller.finish()
+    }
+}
+
+/// Holds a test server's answers until the test opens it (or a deadline passes, so a broken test
+/// fails instead of hanging).
+final class Gate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = false
+
+    func open() {
+        condition.lock()
+        isOpen = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait(deadline seconds: Double = 20) {
+        condition.lock()
+        defer { condition.unlock() }
+        let until = Date(timeIntervalSinceNow: seconds)
+        while !isOpen, condition.wait(until: until) {}
     }
 }

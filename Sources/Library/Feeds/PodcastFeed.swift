@@ -14,10 +14,16 @@ public struct PodcastFeed: Sendable, Equatable {
     public var imageURL: URL?
     /// In feed order (usually newest first).
     public var episodes: [FeedEpisode]
+    /// Where the publisher says the feed now lives (`itunes:new-feed-url`): a subscription moves
+    /// there, because the old address may stop answering once every app has followed.
+    public var newFeedURL: URL?
+    /// The Podcasting 2.0 channel identity (`podcast:guid`), lowercased: the same podcast however
+    /// many addresses it has had, so it is not subscribed twice under a moved URL.
+    public var podcastGUID: String?
 
     public init(
         title: String, author: String? = nil, summary: String? = nil, link: URL? = nil, imageURL: URL? = nil,
-        episodes: [FeedEpisode] = []
+        episodes: [FeedEpisode] = [], newFeedURL: URL? = nil, podcastGUID: String? = nil
     ) {
         self.title = title
         self.author = author
@@ -25,6 +31,8 @@ public struct PodcastFeed: Sendable, Equatable {
         self.link = link
         self.imageURL = imageURL
         self.episodes = episodes
+        self.newFeedURL = newFeedURL
+        self.podcastGUID = podcastGUID
     }
 }
 

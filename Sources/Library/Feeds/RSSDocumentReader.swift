@@ -29,6 +29,8 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         var managingEditor: String?
         var itunesImageHref: String?
         var imageURL: String?
+        var itunesNewFeedURL: String?
+        var podcastGUID: String?
     }
 
     /// The raw fields of one `<item>`.
@@ -62,7 +64,7 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
 
     private enum Field {
         case channelTitle, channelLink, channelDescription, channelItunesSummary, channelItunesAuthor, channelAuthor
-        case channelManagingEditor, imageURL
+        case channelManagingEditor, imageURL, channelNewFeedURL, channelPodcastGUID
         case itemTitle, itemDescription, itemItunesSummary, itemContentEncoded, itemGUID, itemPubDate, itemUpdated, itemDuration
     }
 
@@ -164,6 +166,8 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case (.channel, .plain, "managingEditor"): return .field(.channelManagingEditor)
         case (.channel, .itunes, "summary"): return .field(.channelItunesSummary)
         case (.channel, .itunes, "author"): return .field(.channelItunesAuthor)
+        case (.channel, .itunes, "new-feed-url"): return .field(.channelNewFeedURL)
+        case (.channel, .podcast, "guid"): return .field(.channelPodcastGUID)
         case (.channel, .itunes, "image"):
             if channel.itunesImageHref == nil { channel.itunesImageHref = attribute("href", in: attributes) }
             return .other
@@ -232,6 +236,8 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case .channelAuthor: channel.author = channel.author ?? value
         case .channelManagingEditor: channel.managingEditor = channel.managingEditor ?? value
         case .imageURL: channel.imageURL = channel.imageURL ?? value
+        case .channelNewFeedURL: channel.itunesNewFeedURL = channel.itunesNewFeedURL ?? value
+        case .channelPodcastGUID: channel.podcastGUID = channel.podcastGUID ?? value
         case .itemTitle: item.title = item.title ?? value
         case .itemDescription: item.description = item.description ?? value
         case .itemItunesSummary: item.itunesSummary = item.itunesSummary ?? value

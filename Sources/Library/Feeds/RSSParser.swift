@@ -15,7 +15,13 @@ import PlayerCore
 /// - An item without a usable enclosure is kept with `enclosure == nil` (the player
 ///   then says "This episode doesn't have audio available"). Of several enclosures, the first
 ///   usable one counts.
-/// - Duplicate guids within one feed: the first item wins.
+/// - Duplicate guids within one feed: the first item keeps the guid. A later item with the same
+///   guid but other audio is another episode (a generator that stamps one guid on every item):
+///   its guid is derived from the guid and its enclosure URL, so it is kept, and found again on
+///   the next refresh. A later item with the same guid and the same audio (or none) is a repeat
+///   and is dropped.
+/// - `itunes:new-feed-url` and `podcast:guid` are read in RSS and Atom; the new URL goes
+///   through the same http(s) policy as every other URL of a feed.
 /// - At most `LibraryLimits.maxEpisodesPerFeed` episodes, in feed order.
 /// - Encodings: libxml2 honours the declared encoding (`ISO-8859-1`, `windows-1251`, ...).
 public enum RSSParser {
@@ -62,7 +68,8 @@ public enum RSSParser {
             ?? channel.imageURL.flatMap { FeedURL.resolve($0, against: feedURL) }
         return PodcastFeed(
             title: title, author: author, summary: summary, link: channel.link.flatMap { FeedURL.resolve($0, against: feedURL) },
-            imageURL: image, episodes: episodes)
+            imageURL: image, episodes: episodes, newFeedURL: channel.itunesNewFeedURL.flatMap { FeedURL.resolve($0, against: feedURL) },
+            podcastGUID: FeedText.line(channel.podcastGUID, maxLength: LibraryLimits.maxGUIDLength)?.lowercased())
     }
 
     /// `jane@example.com (Jane Doe)` -> `Jane Doe`; anything else as it is. RSS's
@@ -80,6 +87,9 @@ struct EpisodeBuilder {
     let feedURL: URL?
     private(set) var episodes: [FeedEpisode] = []
     private var seenGUIDs: Set<String> = []
+    /// The enclosure URLs already kept under each guid, to tell a repeated item from another
+    /// episode that reuses a guid.
+    private var audioByGUID: [String: Set<String>] = [:]
 
     init(feedURL: URL?) {
         self.feedURL = feedURL
@@ -88,8 +98,17 @@ struct EpisodeBuilder {
     /// Adds `item` unless its guid was seen; false once the feed holds as many episodes as Tonearm keeps.
     mutating func add(_ item: RSSDocumentReader.Item) -> Bool {
         guard episodes.count < LibraryLimits.maxEpisodesPerFeed else { return false }
-        let episode = Self.episode(from: item, feedURL: feedURL)
-        if seenGUIDs.insert(episode.guid).inserted { episodes.append(episode) }
+        var episode = Self.episode(from: item, feedURL: feedURL)
+        let audio = episode.enclosure?.url.absoluteString
+        if seenGUIDs.contains(episode.guid) {
+            guard let audio, audioByGUID[episode.guid]?.contains(audio) == false else { return true }
+            audioByGUID[episode.guid]?.insert(audio)
+            episode.guid = StableHash.identifier(for: episode.guid + "\n" + audio)
+        }
+        if seenGUIDs.insert(episode.guid).inserted {
+            episodes.append(episode)
+            audioByGUID[episode.guid, default: []].formUnion([audio].compactMap { $0 })
+        }
         return episodes.count < LibraryLimits.maxEpisodesPerFeed
     }
 

@@ -19,6 +19,7 @@ enum LibrarySchema {
         migrator.registerMigration("v6", migrate: addStationDirectoryID)
         migrator.registerMigration("v7", migrate: addHistoryAndFavourites)
         migrator.registerMigration("v8", migrate: addDownloads)
+        migrator.registerMigration("v9", migrate: addPodcastGUID)
         return migrator
     }
 
@@ -198,6 +199,16 @@ enum LibrarySchema {
                 podcastId INTEGER PRIMARY KEY NOT NULL REFERENCES podcast(id) ON DELETE CASCADE,
                 keepLatest INTEGER NOT NULL
             );
+            """)
+    }
+
+    /// A podcast's Podcasting 2.0 identity (`podcast:guid`), so a feed that moved is known as the
+    /// podcast already subscribed. Indexed but not UNIQUE: libraries written before it may hold one
+    /// podcast twice, and a refresh that finds that out must not fail.
+    private static func addPodcastGUID(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE podcast ADD COLUMN podcastGUID TEXT;
+            CREATE INDEX podcast_byGUID ON podcast(podcastGUID);
             """)
     }
 }

@@ -15,6 +15,7 @@ extension LibraryStore {
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM podcast WHERE feedURL = ?)", arguments: [feedKey]) == true {
                 throw PlaybackError(.alreadyInLibrary, underlying: "podcast feed already subscribed")
             }
+            try FeedIdentity.requireNew(db, guid: feed.podcastGUID)
             try db.execute(
                 sql: """
                     INSERT INTO podcast (title, author, summary, link, imageURL, etag, lastModified, feedURL, addedAt, lastCheckedAt)
@@ -22,6 +23,7 @@ extension LibraryStore {
                     """,
                 arguments: header.arguments + [feedKey, addedAt.timeIntervalSince1970, addedAt.timeIntervalSince1970])
             let id = db.lastInsertedRowID
+            try FeedIdentity.record(db, podcastID: id, guid: feed.podcastGUID)
             for (order, episode) in episodes.enumerated() {
                 try episode.insert(db, podcastID: id, feedOrder: order)
             }
@@ -49,6 +51,7 @@ extension LibraryStore {
                     WHERE id = ?
                     """,
                 arguments: header.arguments + [checkedAt.timeIntervalSince1970, id])
+            try FeedIdentity.record(db, podcastID: id, guid: feed.podcastGUID)
             var known: [String: (id: Int64, fields: EpisodeFields, feedOrder: Int)] = [:]
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT id, feedOrder, \(EpisodeFields.columns) FROM episode WHERE podcastId = ?", arguments: [id])

@@ -32,6 +32,18 @@ public struct PodcastLibrary: Sendable {
         case updated(RefreshResult)
     }
 
+    /// What refreshing one podcast of `refreshAll` did.
+    public struct RefreshReport: Sendable {
+        /// The podcast as it was before the refresh.
+        public var podcast: PodcastRecord
+        public var outcome: Result<RefreshOutcome, PlaybackError>
+
+        public init(podcast: PodcastRecord, outcome: Result<RefreshOutcome, PlaybackError>) {
+            self.podcast = podcast
+            self.outcome = outcome
+        }
+    }
+
     /// What importing one OPML subscription did.
     public enum ImportOutcome: Sendable {
         case added(PodcastRecord)
@@ -56,7 +68,9 @@ public struct PodcastLibrary: Sendable {
         self.options = options
     }
 
-    /// Subscribes to the feed at `feedURL`. The same feed twice is `alreadyInLibrary`.
+    /// Subscribes to the feed at `feedURL`. The same feed twice is `alreadyInLibrary`, and so is
+    /// a feed that moved to one already subscribed (a permanent redirect or `itunes:new-feed-url`
+    /// naming its address, or its `podcast:guid`). A feed that moved is kept at its new address.
     public func add(feedURL: URL) async throws(PlaybackError) -> PodcastRecord {
         try await recording("addPodcast") { () async throws(PlaybackError) -> PodcastRecord in
             guard try store.podcasts().first(where: { $0.feedURL == feedURL }) == nil else {
@@ -66,7 +80,12 @@ public struct PodcastLibrary: Sendable {
             guard let feed = fetched.feed else {
                 throw PlaybackError(.invalidFeed, underlying: "an unconditional request was answered 304")
             }
-            return try store.addPodcast(feedURL: feedURL, feed: feed, validators: fetched.validators)
+            let movedTo = Set([fetched.permanentURL, feed.newFeedURL].compactMap { $0 })
+            guard try store.podcasts().first(where: { movedTo.contains($0.feedURL) }) == nil else {
+                throw PlaybackError(.alreadyInLibrary, underlying: "the feed moved to one already subscribed")
+            }
+            let added = try store.addPodcast(feedURL: feedURL, feed: feed, validators: fetched.validators)
+            return follow(added, fetched: fetched, feed: feed) ?? added
         }
     }
 
@@ -78,9 +97,33 @@ public struct PodcastLibrary: Sendable {
             let fetched = try await fetch(podcast.feedURL, validators: validators)
             guard let feed = fetched.feed else {
                 try store.markChecked(podcastID: podcast.id, validators: fetched.validators)
+                _ = follow(podcast, fetched: fetched, feed: nil)
                 return .notModified
             }
-            return .updated(try store.refreshPodcast(id: podcast.id, feed: feed, validators: fetched.validators))
+            var result = try store.refreshPodcast(id: podcast.id, feed: feed, validators: fetched.validators)
+            if let moved = follow(result.podcast, fetched: fetched, feed: feed) { result.podcast = moved }
+            return .updated(result)
+        }
+    }
+
+    /// Refreshes every subscription, each on its own (one dead feed is its outcome; the others
+    /// still refresh), a few at a time the way `importOPML` fetches: at most
+    /// `ResilienceDefaults.batchRequestsInFlight` feeds in flight and
+    /// `ResilienceDefaults.batchRequestsPerHost` to one host, so a library of many feeds is not
+    /// as slow as its slowest feeds added up, and one dead host's breaker still stops early.
+    /// The run spends one retry budget (the client's, or its own when the client has none).
+    ///
+    /// - Returns: one report per podcast, in `LibraryStore.podcasts()` order.
+    /// - Throws: only when the library cannot list its podcasts.
+    public func refreshAll() async throws(PlaybackError) -> [RefreshReport] {
+        let podcasts = try store.podcasts()
+        let run = budgeted()
+        return await Self.inLanes(podcasts.map(\.feedURL)) { index in
+            do throws(PlaybackError) {
+                return RefreshReport(podcast: podcasts[index], outcome: .success(try await run.refresh(podcasts[index])))
+            } catch {
+                return RefreshReport(podcast: podcasts[index], outcome: .failure(error))
+            }
         }
     }
 
@@ -92,26 +135,40 @@ public struct PodcastLibrary: Sendable {
     /// retry budget (the client's, or its own when the client has none).
     public func importOPML(_ data: Data) async throws(PlaybackError) -> [ImportOutcome] {
         let subscriptions = try OPMLParser.parse(data)
+        let run = budgeted()
+        return await Self.inLanes(subscriptions.map(\.feedURL)) { index in
+            let url = subscriptions[index].feedURL
+            do throws(PlaybackError) {
+                return .added(try await run.add(feedURL: url))
+            } catch {
+                return error.code == .alreadyInLibrary ? .alreadyThere(url) : .failed(url, error)
+            }
+        }
+    }
+
+    /// This library with a retry budget for one batch: its client's, or a fresh one.
+    private func budgeted() -> PodcastLibrary {
         var budgeted = self
         if budgeted.network.retryBudget == nil { budgeted.network.retryBudget = RetryBudget() }
-        let run = budgeted
-        var outcomes = [ImportOutcome?](repeating: nil, count: subscriptions.count)
-        let lanes = HostLanes.lanes(for: subscriptions.map(\.feedURL))
-        await withTaskGroup(of: [(Int, ImportOutcome)].self) { group in
+        return budgeted
+    }
+
+    /// Runs `work` for each of `urls`' indices in `HostLanes` lanes, a few lanes at a time, and
+    /// returns the outcomes in `urls`' order.
+    private static func inLanes<Outcome: Sendable>(
+        _ urls: [URL], _ work: @escaping @Sendable (Int) async -> Outcome
+    ) async -> [Outcome] {
+        var outcomes = [Outcome?](repeating: nil, count: urls.count)
+        let lanes = HostLanes.lanes(for: urls)
+        await withTaskGroup(of: [(Int, Outcome)].self) { group in
             var next = 0
             func launch() {
                 guard next < lanes.count else { return }
-                let lane = lanes[next].map { ($0, subscriptions[$0].feedURL) }
+                let lane = lanes[next]
                 next += 1
                 group.addTask {
-                    var done: [(Int, ImportOutcome)] = []
-                    for (index, url) in lane {
-                        do throws(PlaybackError) {
-                            done.append((index, .added(try await run.add(feedURL: url))))
-                        } catch {
-                            done.append((index, error.code == .alreadyInLibrary ? .alreadyThere(url) : .failed(url, error)))
-                        }
-                    }
+                    var done: [(Int, Outcome)] = []
+                    for index in lane { done.append((index, await work(index))) }
                     return done
                 }
             }
@@ -136,6 +193,36 @@ public struct PodcastLibrary: Sendable {
     private struct Fetched {
         var feed: PodcastFeed?
         var validators: FeedValidators
+        /// Where every redirect on the way permanently moved the feed (301, 308), if it did.
+        var permanentURL: URL?
+    }
+
+    /// Moves `podcast` to where its feed says it now lives (`itunes:new-feed-url`), else to where
+    /// a permanent redirect led, so later fetches go there directly; the old address may stop
+    /// answering once apps have followed. The move is best effort: the refresh already succeeded,
+    /// so an address another subscription holds, or a store failure, is logged and the podcast
+    /// stays where it was. Returns the moved podcast.
+    private func follow(_ podcast: PodcastRecord, fetched: Fetched, feed: PodcastFeed?) -> PodcastRecord? {
+        guard let target = [feed?.newFeedURL, fetched.permanentURL].compactMap({ $0 }).first(where: { $0 != podcast.feedURL }) else {
+            return nil
+        }
+        let fields: Logger.Metadata = ["podcast": "\(podcast.id)", "to": .string(WebAddress.display(target))]
+        do throws(PlaybackError) {
+            switch try store.moveFeed(podcastID: podcast.id, to: target) {
+            case .moved(let moved):
+                logger.notice("podcast feed moved", metadata: fields)
+                return moved
+            case .addressInUse:
+                logger.warning("podcast feed moved to an address another subscription has; kept where it was", metadata: fields)
+            case .refused:
+                logger.warning("podcast feed moved to an address that is not http(s); kept where it was", metadata: fields)
+            case .unchanged:
+                break
+            }
+        } catch {
+            logger.failure(error, "podcast feed move not kept", fields: ["podcast": "\(podcast.id)"])
+        }
+        return nil
     }
 
     private func fetch(_ url: URL, validators: FeedValidators) async throws(PlaybackError) -> Fetched {
@@ -146,13 +233,14 @@ public struct PodcastLibrary: Sendable {
             from: url, operation: "podcastFeed",
             options: .init(
                 timeout: options.timeout, maxBytes: options.maxBytes, policy: options.policy,
-                accept: "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.1", headers: headers))
-        if response.status == 304 { return Fetched(feed: nil, validators: validators) }
+                accept: "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.1", headers: headers,
+                tracksRedirects: true))
+        if response.status == 304 { return Fetched(feed: nil, validators: validators, permanentURL: response.permanentURL) }
         // Validators are opaque tokens the server gave; kept short and printable, never shown.
         let next = FeedValidators(
             etag: response.headers["etag"].map { TextSanitizer.singleLine($0, maxLength: 256) },
             lastModified: response.headers["last-modified"].map { TextSanitizer.singleLine($0, maxLength: 64) })
-        return Fetched(feed: try RSSParser.parse(response.body, feedURL: response.url), validators: next)
+        return Fetched(feed: try RSSParser.parse(response.body, feedURL: response.url), validators: next, permanentURL: response.permanentURL)
     }
 
     /// Runs `body`, recording its failure (a typed error only: no URL, no title) in the analytics.

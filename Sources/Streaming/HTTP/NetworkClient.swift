@@ -9,17 +9,24 @@ import PlayerCore
 /// or a 304 when the request was conditional (`If-None-Match` / `If-Modified-Since`).
 public struct NetworkResponse: Sendable {
     /// The URL asked for (after cache busting); redirects are followed by the shared client.
+    /// When they are followed here (`checkTarget` or `tracksRedirects`), the URL that answered.
     public let url: URL
     public let status: Int
     /// The first value of each header, by lower-cased name.
     public let headers: [String: String]
     public let body: Data
+    /// The URL that answered, when every redirect on the way to it was permanent (301 or 308):
+    /// where the resource now lives, so a caller that keeps the address (a feed subscription) can
+    /// move to it. Nil without redirects, with any temporary one (302, 303, 307: the old address
+    /// stays right), or when redirects were followed by the client, which does not tell.
+    public let permanentURL: URL?
 
-    public init(url: URL, status: Int, headers: [String: String], body: Data) {
+    public init(url: URL, status: Int, headers: [String: String], body: Data, permanentURL: URL? = nil) {
         self.url = url
         self.status = status
         self.headers = headers
         self.body = body
+        self.permanentURL = permanentURL
     }
 
     /// `Content-Type` without parameters, lower-cased (`audio/x-scpls`), or nil.
@@ -54,14 +61,18 @@ public struct NetworkClient: Sendable {
         /// are followed here, one checked hop at a time (at most `StreamingLimits.maxRedirects`),
         /// instead of by the client, so a redirect cannot lead where the check would refuse.
         public var checkTarget: (@Sendable (URL) async throws(PlaybackError) -> Void)?
+        /// Follow redirects here, one hop at a time, so the response can tell a permanent move
+        /// (`NetworkResponse.permanentURL`); the client's own redirect handling cannot.
+        public var tracksRedirects: Bool
 
         public init(
             timeout: Double = ResilienceDefaults.connectTimeout, maxBytes: Int = 1 << 20, cacheBusting: Bool = false,
             policy: BackoffPolicy = .network, accept: String = "*/*", headers: [String: String] = [:],
-            checkTarget: (@Sendable (URL) async throws(PlaybackError) -> Void)? = nil
+            checkTarget: (@Sendable (URL) async throws(PlaybackError) -> Void)? = nil, tracksRedirects: Bool = false
         ) {
             self.headers = headers
             self.checkTarget = checkTarget
+            self.tracksRedirects = tracksRedirects
             self.timeout = timeout
             self.maxBytes = maxBytes
             self.cacheBusting = cacheBusting
@@ -129,7 +140,7 @@ public struct NetworkClient: Sendable {
             throw PlaybackError(.streamUnavailable, underlying: "not an http(s) URL")
         }
         let target = options.cacheBusting ? Self.cacheBusted(url, at: now()) : url
-        let http = options.checkTarget == nil ? self.http : httpWithoutRedirects
+        let http = options.followsRedirectsHere ? httpWithoutRedirects : self.http
         let now = self.now
         return try await withRetry(
             operation, policy: options.policy, clock: clock, random: seed.map(SeededRandom.init(seed:)) ?? .systemSeeded(),
@@ -164,14 +175,21 @@ public struct NetworkClient: Sendable {
         return components.url ?? url
     }
 
-    /// One attempt: with `checkTarget`, each hop is checked and redirects are followed here.
+    /// One attempt: with `checkTarget` or `tracksRedirects`, redirects are followed here (each
+    /// hop checked), noting whether all of them were permanent.
     private static func fetchOnce(_ url: URL, http: HTTPClient, options: Options, now: @escaping @Sendable () -> Date) async throws -> NetworkResponse {
-        guard let check = options.checkTarget else { return try await request(url, http: http, options: options, now: now) }
+        guard options.followsRedirectsHere else { return try await request(url, http: http, options: options, now: now) }
         var target = url
-        for _ in 0...StreamingLimits.maxRedirects {
-            try await check(target)
+        var allPermanent = true
+        for hop in 0...StreamingLimits.maxRedirects {
+            try await options.checkTarget?(target)
             let response = try await request(target, http: http, options: options, now: now)
-            guard (300...399).contains(response.status) else { return response }
+            guard redirectStatuses.contains(response.status) else {
+                guard hop > 0, allPermanent else { return response }
+                return NetworkResponse(
+                    url: response.url, status: response.status, headers: response.headers, body: response.body, permanentURL: target)
+            }
+            allPermanent = allPermanent && permanentRedirectStatuses.contains(response.status)
             guard let location = response.headers["location"], let next = URL(string: location, relativeTo: target)?.absoluteURL,
                 ["http", "https"].contains(next.scheme?.lowercased() ?? "")
             else {
@@ -181,6 +199,11 @@ public struct NetworkClient: Sendable {
         }
         throw PlaybackError(.streamUnavailable, underlying: "more than \(StreamingLimits.maxRedirects) redirects")
     }
+
+    /// The statuses that send a GET elsewhere (the ones the client itself follows); 304 is an answer.
+    private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// Moved for good (RFC 9110 15.4.2, RFC 9110 15.4.9).
+    private static let permanentRedirectStatuses: Set<Int> = [301, 308]
 
     private static func request(_ url: URL, http: HTTPClient, options: Options, now: @escaping @Sendable () -> Date) async throws -> NetworkResponse {
         // AsyncHTTPClient's deadline ends at the response head: a server that sends its headers and
@@ -214,7 +237,7 @@ public struct NetworkClient: Sendable {
             throw HTTPErrorMapping.map(error)
         }
         let status = Int(response.status.code)
-        if options.checkTarget != nil, (300...399).contains(status) {
+        if options.followsRedirectsHere, redirectStatuses.contains(status) {
             // Followed by `fetchOnce`, after checking where it leads.
             return NetworkResponse(url: url, status: status, headers: headerMap(response.headers), body: Data())
         }
@@ -257,4 +280,7 @@ extension NetworkClient.Options {
     var isConditional: Bool {
         headers.keys.contains { ["if-none-match", "if-modified-since"].contains($0.lowercased()) }
     }
+
+    /// Redirects are followed by `NetworkClient` rather than by the HTTP client.
+    var followsRedirectsHere: Bool { checkTarget != nil || tracksRedirects }
 }

@@ -6,22 +6,26 @@ import PlayerKit
 /// What `tonearm podcast refresh` and `tonearm podcast import` do once their arguments are
 /// parsed: each feed's outcome on a line of its own, failures on stderr, and whether all went well.
 public enum PodcastCommands {
-    /// Refreshes one podcast (by id or title) or all; false when any feed failed.
+    /// Refreshes one podcast (by id or title) or, without one, all of them concurrently
+    /// (`PodcastLibrary.refreshAll`); lines come in podcast order either way. False when any feed failed.
     public static func refresh(_ podcast: String?, library: LibraryContext) async -> Bool {
-        let targets = await library.attempt("refreshPodcast") { () throws(PlaybackError) -> [PodcastRecord] in
-            if let podcast { return [try library.store.podcast(matching: podcast)] }
-            return try library.store.podcasts()
+        let reports = await library.attempt("refreshPodcast") { () async throws(PlaybackError) -> [PodcastLibrary.RefreshReport] in
+            guard let podcast else { return try await library.podcasts.refreshAll() }
+            let target = try library.store.podcast(matching: podcast)
+            do throws(PlaybackError) {
+                return [PodcastLibrary.RefreshReport(podcast: target, outcome: .success(try await library.podcasts.refresh(target)))]
+            } catch {
+                return [PodcastLibrary.RefreshReport(podcast: target, outcome: .failure(error))]
+            }
         }
         var failures = 0
-        for target in targets {
-            do throws(PlaybackError) {
-                switch try await library.podcasts.refresh(target) {
-                case .notModified: print("\(target.title): unchanged")
-                case .updated(let result): print("\(target.title): \(result.added) new, \(result.updated) updated")
-                }
-            } catch {
+        for report in reports {
+            switch report.outcome {
+            case .success(.notModified): print("\(report.podcast.title): unchanged")
+            case .success(.updated(let result)): print("\(report.podcast.title): \(result.added) new, \(result.updated) updated")
+            case .failure(let error):
                 failures += 1
-                CommandFailure.warn(error, about: target.title, operation: .feed)
+                CommandFailure.warn(error, about: report.podcast.title, operation: .feed)
             }
         }
         return failures == 0

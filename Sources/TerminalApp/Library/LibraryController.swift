@@ -43,6 +43,8 @@ public final class LibraryController: Sendable {
     private let directory: Result<StationDirectory, PlaybackError>
     /// Keeps the titles heard on stations, and likes the one playing.
     private let history: TitleHistoryRecorder
+    /// True while `R` refreshes every podcast, so a second press does not start a second batch.
+    private let refreshingPodcasts = Mutex(false)
 
     /// - Parameters:
     ///   - output: where sound goes; nil chooses PulseAudio when the first item plays.
@@ -189,6 +191,8 @@ public final class LibraryController: Sendable {
             like(onNowPlaying: open)
         case .download where !open:
             downloadSelected()
+        case .refreshAll where !open && model.withLock({ $0.tab == .podcasts }):
+            refreshPodcasts()
         case .add where !open && model.withLock({ $0.directoryQuery != nil }):
             keepFoundStation()
         case .add where !open:
@@ -468,6 +472,56 @@ public final class LibraryController: Sendable {
                 model.alert = error
                 model.alertOperation = .playback
                 model.changed()
+            }
+        }
+    }
+
+    /// `R` on the Podcasts tab: every feed fetched again, a few at a time (`refreshAll`), while
+    /// the list stays on screen loading; then the list shows the new counts, and a feed that
+    /// failed is an alert with its error (the first, when several did).
+    private func refreshPodcasts() {
+        let starts = refreshingPodcasts.withLock { running in
+            defer { running = true }
+            return !running
+        }
+        guard starts else { return }
+        model.withLock { model in
+            model.list = model.list.startLoading()
+            model.changed()
+        }
+        Task { [library, language] in
+            let failure: PlaybackError?
+            do throws(PlaybackError) {
+                failure = try await library.podcasts.refreshAll().lazy.compactMap { report -> PlaybackError? in
+                    if case .failure(let error) = report.outcome { error } else { nil }
+                }.first
+            } catch {
+                await library.analytics.record(error, operation: "refreshPodcast")
+                failure = error
+            }
+            self.refreshingPodcasts.withLock { $0 = false }
+            self.model.withLock { model in
+                // The listener may be on another tab by now; its list is not this one.
+                if model.tab == .podcasts { model.reload(library.store, analytics: library.analytics, language: language) }
+                if let failure {
+                    model.alert = failure
+                    model.alertOperation = .feed
+                }
+                model.changed()
+            }
+            // New episodes of podcasts that download them by themselves, shown as they come.
+            for podcast in (try? library.store.autoDownloadPodcasts()) ?? [] {
+                let outcomes = (try? await library.downloads.autoDownload(podcastID: podcast) { _ in self.refreshEpisodes() }) ?? []
+                let failed = outcomes.lazy.compactMap { outcome -> PlaybackError? in
+                    if case .failure(let error) = outcome.result { error } else { nil }
+                }.first
+                self.model.withLock { model in
+                    if let failed, model.alert == nil {
+                        model.alert = failed
+                        model.alertOperation = .download
+                    }
+                    model.changed()
+                }
             }
         }
     }

@@ -12,6 +12,8 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     case like
     /// Keep the selected episode on disk for listening without a network.
     case download
+    /// Fetch every podcast's feed again (the Podcasts tab).
+    case refreshAll
 
     /// The player command this key stands for, if it is one (Enter opens what is selected, so it
     /// is the screens' own).
@@ -31,7 +33,7 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .faster: .speed(.by(PlaybackSpeed.step))
         case .slower: .speed(.by(-PlaybackSpeed.step))
         case .loudness: .loudness(.cycle)
-        case .play, .up, .down, .add, .search, .help, .quit, .directory, .like, .download: nil
+        case .play, .up, .down, .add, .search, .help, .quit, .directory, .like, .download, .refreshAll: nil
         }
     }
 }

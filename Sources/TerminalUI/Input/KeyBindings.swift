@@ -8,7 +8,8 @@ public struct KeyBindings: Sendable, Hashable {
     /// z the sleep timer (off, 15, 30, 60 min, end of item), Z five minutes more, ] faster and
     /// [ slower (0.05x a press), L loudness levelling (off, track, session), f find stations in
     /// the directory, l like the song (h and l no longer seek: l is the like every radio app has),
-    /// d download the selected episode.
+    /// d download the selected episode,
+    /// R refresh every podcast (capital, as a batch of network requests should not be a slip of r).
     public static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
         .stop: [.character("s")], .next: [.character("n")], .seekBackward: [.left],
@@ -18,6 +19,7 @@ public struct KeyBindings: Sendable, Hashable {
         .sleep: [.character("z")], .sleepLonger: [.character("Z")], .faster: [.character("]")], .slower: [.character("[")],
         .loudness: [.character("L")], .directory: [.character("f")], .like: [.character("l")],
         .download: [.character("d")],
+        .refreshAll: [.character("R")],
     ])
 
     private init(uncheckedKeys: [KeyAction: [Key]]) {

@@ -74,6 +74,10 @@ public struct LibraryScreen: Sendable {
         } else if let inline = list.inlineError(in: language) {
             canvas.put("\(inline.icon.glyph) \(inline.message)", row: height - 4, column: 2, style: CellStyle(foreground: .indexed(208)),
                        maxWidth: width - 4)
+        } else if case .loading(let existing) = list, !existing.isEmpty {
+            // A reload over rows already shown (refreshing every podcast) keeps them, and says so here.
+            canvas.put("\(Spinner.frame(spinnerTick)) \(UIStrings.text(.loading, in: language))", row: height - 4, column: 2, style: .dim,
+                       maxWidth: width - 4)
         }
         canvas.put(String(repeating: "─", count: width), row: height - 3, column: 0, style: .dim)
         if let miniPlayer {

@@ -88,12 +88,14 @@ struct AtomFeedTests {
         #expect(feed.episodes[2].enclosure == nil)
     }
 
-    @Test func duplicateIDsKeepTheFirstEntry() throws {
-        let entry = { (title: String) in
-            "<entry><title>\(title)</title><id>urn:same</id><link rel=\"enclosure\" href=\"https://cdn.example.org/\(title).mp3\"/></entry>"
+    @Test func duplicateIDsKeepTheFirstEntryOfTheSameAudio() throws {
+        let entry = { (title: String, audio: String) in
+            "<entry><title>\(title)</title><id>urn:same</id><link rel=\"enclosure\" href=\"https://cdn.example.org/\(audio).mp3\"/></entry>"
         }
-        let feed = try RSSParser.parse(Self.feed(entry("a") + entry("b")), feedURL: Self.feedURL)
-        #expect(feed.episodes.map(\.title) == ["a"])
+        let feed = try RSSParser.parse(Self.feed(entry("a", "x") + entry("b", "x") + entry("c", "y")), feedURL: Self.feedURL)
+        // b repeats a's audio and is dropped; c is another episode under the same id.
+        #expect(feed.episodes.map(\.title) == ["a", "c"])
+        #expect(feed.episodes.first?.guid == "urn:same")
     }
 
     @Test func anAtomFeedInAnotherEncodingReadsAsDeclared() throws {
