@@ -144,16 +144,19 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
             if !ring.isEmpty {
                 let count = ring.read(into: buffer)
                 taken += count
-                var reached: String?
+                // Every title whose segment this read reached, in order: one read may cross
+                // several segments (the decoder's first probe does), and each song still counts
+                // (the history keeps them all; the screen ends on the newest).
+                var reached: [String] = []
                 while let first = pendingTitles.first, first.at < taken {
-                    reached = first.title
+                    reached.append(first.title)
                     pendingTitles.removeFirst()
                 }
                 let waiter = waitingForRoom
                 waitingForRoom = nil
                 condition.unlock()
                 waiter?.resume()
-                if let reached { onTitle(reached) }
+                reached.forEach(onTitle)
                 return count
             }
             switch phase {
