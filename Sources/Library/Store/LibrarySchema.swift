@@ -20,6 +20,7 @@ enum LibrarySchema {
         migrator.registerMigration("v7", migrate: addHistoryAndFavourites)
         migrator.registerMigration("v8", migrate: addDownloads)
         migrator.registerMigration("v9", migrate: addPodcastGUID)
+        migrator.registerMigration("v10", migrate: addQueue)
         return migrator
     }
 
@@ -209,6 +210,23 @@ enum LibrarySchema {
         try db.execute(sql: """
             ALTER TABLE podcast ADD COLUMN podcastGUID TEXT;
             CREATE INDEX podcast_byGUID ON podcast(podcastGUID);
+            """)
+    }
+
+    /// The listener's "up next" queue: entries in `position` order, each one episode, station or
+    /// session (exactly one of the three), each at most once; an entry goes with what it names.
+    private static func addQueue(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE queueEntry (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                position INTEGER NOT NULL,
+                episodeId INTEGER UNIQUE REFERENCES episode(id) ON DELETE CASCADE,
+                stationId INTEGER UNIQUE REFERENCES station(id) ON DELETE CASCADE,
+                sessionId INTEGER UNIQUE REFERENCES session(id) ON DELETE CASCADE,
+                addedAt REAL NOT NULL,
+                CHECK ((episodeId IS NOT NULL) + (stationId IS NOT NULL) + (sessionId IS NOT NULL) = 1)
+            );
+            CREATE INDEX queueEntry_byPosition ON queueEntry(position);
             """)
     }
 }

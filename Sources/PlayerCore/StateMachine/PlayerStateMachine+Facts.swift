@@ -237,7 +237,8 @@ extension PlayerStateMachine {
         guard case .crossfading(let from, let to, _, _) = state, let run = crossfade, let item = next else { return [] }
         promote(index: item.index, deck: run.to, position: run.toPosition, duration: item.duration)
         state = .playing(track: to)
-        return [.unload(run.from), .trackFinished(from)]
+        // A track the listener skipped did not finish: an episode skipped is not played.
+        return [.unload(run.from)] + (item.skipRequested ? [] : [.trackFinished(from)])
     }
 
     mutating func fadeOutCompleted() -> [PlayerEffect] {
@@ -258,9 +259,9 @@ extension PlayerStateMachine {
             }
             if let nextIndex = automaticNextIndex {
                 // No time was left to crossfade (unknown duration): play the next one after a gap.
-                let load = makeLoad(deck: activeDeck, track: queue[nextIndex].track, from: 0, purpose: .current)
+                let load = makeLoad(deck: activeDeck, track: queue[nextIndex].track, from: queue[nextIndex].loadStart, purpose: .current)
                 index = nextIndex
-                position = 0
+                position = queue[nextIndex].loadStart
                 duration = queue[nextIndex].track.duration
                 state = .preparing(track: queue[nextIndex].track)
                 return [.trackFinished(track), .unload(activeDeck), load]
@@ -271,18 +272,19 @@ extension PlayerStateMachine {
         case .preparingCrossfade(let current, let incoming):
             guard deck == activeDeck, let item = next else { return [] }
             if item.ready {
-                promote(index: item.index, deck: activeDeck.opposite, position: 0, duration: item.duration)
+                promote(index: item.index, deck: activeDeck.opposite, position: queue[item.index].loadStart, duration: item.duration)
                 state = .playing(track: incoming)
                 return [.start(activeDeck), .unload(activeDeck.opposite), .trackFinished(current)]
             }
             // The next is still loading: it becomes the current load.
             let oldDeck = activeDeck
             if let pending = pendingLoad {
-                pendingLoad = PendingLoad(id: pending.id, deck: pending.deck, purpose: .current, from: 0, startedAt: pending.startedAt)
+                pendingLoad = PendingLoad(
+                    id: pending.id, deck: pending.deck, purpose: .current, from: queue[item.index].loadStart, startedAt: pending.startedAt)
             }
             index = item.index
             activeDeck = oldDeck.opposite
-            position = 0
+            position = queue[item.index].loadStart
             duration = queue[item.index].track.duration
             next = nil
             state = .preparing(track: incoming)
@@ -398,7 +400,7 @@ extension PlayerStateMachine {
         guard let current = state.currentTrack, queue.indices.contains(nextIndex) else { return [] }
         let incoming = queue[nextIndex].track
         next = NextItem(index: nextIndex, skipRequested: skipping)
-        let load = makeLoad(deck: activeDeck.opposite, track: incoming, from: 0, purpose: .next)
+        let load = makeLoad(deck: activeDeck.opposite, track: incoming, from: queue[nextIndex].loadStart, purpose: .next)
         state = .preparingCrossfade(currentTrack: current, nextTrack: incoming)
         return [load]
     }

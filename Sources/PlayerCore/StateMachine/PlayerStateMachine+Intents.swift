@@ -54,7 +54,8 @@ extension PlayerStateMachine {
         manualRetryOf = nil
         outputMissing = false
         let track = request.items[0].track
-        position = track.isLive ? 0 : request.startPosition
+        // The request's own start wins; a queue whose first entry was partly played carries it there.
+        position = track.isLive ? 0 : (request.startPosition > 0 ? request.startPosition : request.items[0].startPosition)
         duration = track.duration
         var effects = releaseAll()
         effects.append(makeLoad(deck: activeDeck, track: track, from: position, purpose: .current))

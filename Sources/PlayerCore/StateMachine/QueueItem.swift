@@ -5,9 +5,28 @@ public struct QueueItem: Sendable, Hashable, Codable {
     public let track: Track
     /// The crossfade into the next item; nil uses the machine's default.
     public let crossfadeIntoNext: CrossfadeSpec?
+    /// Where the item starts when the player reaches it (a partly played episode further down a
+    /// listener's queue); ignored for live streams. The first item of a request starts at the
+    /// request's own `startPosition`.
+    public let startPosition: TimeInterval
 
-    public init(track: Track, crossfadeIntoNext: CrossfadeSpec? = nil) {
+    public init(track: Track, crossfadeIntoNext: CrossfadeSpec? = nil, startPosition: TimeInterval = 0) {
         self.track = track
         self.crossfadeIntoNext = crossfadeIntoNext
+        self.startPosition = startPosition.isFinite ? max(0, startPosition) : 0
     }
+
+    private enum CodingKeys: String, CodingKey { case track, crossfadeIntoNext, startPosition }
+
+    /// Items written before `startPosition` existed start at 0.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            track: try container.decode(Track.self, forKey: .track),
+            crossfadeIntoNext: try container.decodeIfPresent(CrossfadeSpec.self, forKey: .crossfadeIntoNext),
+            startPosition: try container.decodeIfPresent(TimeInterval.self, forKey: .startPosition) ?? 0)
+    }
+
+    /// Where a load of this item begins: its start position, or 0 for a live stream.
+    var loadStart: TimeInterval { track.isLive ? 0 : startPosition }
 }

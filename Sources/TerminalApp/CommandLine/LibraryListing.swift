@@ -48,6 +48,15 @@ public enum LibraryListing {
         return table + "\nPlay one with: tonearm play --episode ID; keep one for offline listening with: tonearm podcast download ID"
     }
 
+    /// The queue, first entry first, with how to change it.
+    public static func queue(_ entries: [QueueEntryRecord]) -> String {
+        guard !entries.isEmpty else { return "The queue is empty. Add to it with: tonearm queue add --episode ID" }
+        let table = TextTable.render(
+            header: ["#", "ENTRY", "KIND", "TITLE", "FROM"],
+            rows: entries.map { ["\($0.index + 1)", "\($0.id)", $0.kind, $0.title, $0.detail ?? "-"] })
+        return table + "\nPlay it with: tonearm queue play; change it with: tonearm queue move|remove ENTRY"
+    }
+
     /// Every download with its size and state, and what they use against the storage cap.
     public static func downloads(_ rows: [(DownloadRecord, EpisodeRecord)], cap: Int64?) -> String {
         let total = rows.reduce(Int64(0)) { $0 + $1.0.receivedBytes }
