@@ -213,8 +213,8 @@ extension TerminalScreenTests {
         let alert = try terminal.waitFor(timeout: 30) { $0.contains("Not Found") && $0.contains("[Enter] OK") }
         #expect(alert.matched, "screen:\n\(alert.screen)")
         try terminal.send("Enter")
-        // Sessions, History, Favourites, then Diagnostics.
-        for _ in 0..<4 { try terminal.send("Tab") }
+        // Up Next, Sessions, History, Favourites, then Diagnostics.
+        for _ in 0..<5 { try terminal.send("Tab") }
         let diagnostics = try terminal.waitFor(timeout: 10) { $0.contains("Errors: 1") && $0.contains("Resource.notFound") }
         #expect(diagnostics.matched, "screen:\n\(diagnostics.screen)")
         try terminal.send("q")

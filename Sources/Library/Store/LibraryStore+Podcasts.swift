@@ -174,7 +174,9 @@ enum PodcastQueries {
         SELECT p.*,
             (SELECT COUNT(*) FROM episode e WHERE e.podcastId = p.id) AS episodeCount,
             (SELECT COUNT(*) FROM episode e LEFT JOIN playbackPosition pp ON pp.episodeId = e.id
-                WHERE e.podcastId = p.id AND COALESCE(pp.played, 0) = 0) AS unplayedCount
+                WHERE e.podcastId = p.id AND COALESCE(pp.played, 0) = 0) AS unplayedCount,
+            (SELECT COUNT(*) FROM episode e LEFT JOIN playbackPosition pp ON pp.episodeId = e.id
+                WHERE e.podcastId = p.id AND COALESCE(pp.played, 0) = 0 AND COALESCE(pp.position, 0) = 0) AS newCount
         FROM podcast p
         """
 

@@ -31,6 +31,23 @@ extension LibraryStore {
     }
 
     /// Marks the episode finished (or, with `false`, not finished); its position is kept.
+    /// Marks every episode of the podcast played ("mark all played"); their places are kept.
+    public func markAllPlayed(podcastID: Int64) throws(PlaybackError) {
+        let savedAt = now().timeIntervalSince1970
+        try write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM podcast WHERE id = ?)", arguments: [podcastID]) == true else {
+                throw PlaybackError(.notInLibrary, underlying: "no podcast with that id")
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO playbackPosition (episodeId, position, duration, played, updatedAt)
+                        SELECT id, 0, NULL, 1, ? FROM episode WHERE podcastId = ?
+                    ON CONFLICT (episodeId) DO UPDATE SET played = 1, updatedAt = excluded.updatedAt
+                    """,
+                arguments: [savedAt, podcastID])
+        }
+    }
+
     public func markPlayed(episodeID: Int64, _ played: Bool = true) throws(PlaybackError) {
         let savedAt = now().timeIntervalSince1970
         try write { db in

@@ -20,11 +20,13 @@ public struct PodcastRecord: Sendable, Equatable, Codable {
     public var episodeCount: Int
     /// Episodes not marked played.
     public var unplayedCount: Int
+    /// Episodes never started and not marked played: what is new to the listener.
+    public var newCount: Int
 
     public init(
         id: Int64, title: String, author: String? = nil, summary: String? = nil, feedURL: URL, link: URL? = nil,
         imageURL: URL? = nil, etag: String? = nil, lastModified: String? = nil, addedAt: Date,
-        lastCheckedAt: Date? = nil, episodeCount: Int = 0, unplayedCount: Int = 0
+        lastCheckedAt: Date? = nil, episodeCount: Int = 0, unplayedCount: Int = 0, newCount: Int = 0
     ) {
         self.id = id
         self.title = title
@@ -39,6 +41,7 @@ public struct PodcastRecord: Sendable, Equatable, Codable {
         self.lastCheckedAt = lastCheckedAt
         self.episodeCount = episodeCount
         self.unplayedCount = unplayedCount
+        self.newCount = newCount
     }
 
     /// What to send with the next conditional request for the feed.
@@ -48,7 +51,7 @@ public struct PodcastRecord: Sendable, Equatable, Codable {
 }
 
 extension PodcastRecord {
-    /// Columns: the podcast table plus `episodeCount` and `unplayedCount` (see `PodcastQueries`).
+    /// Columns: the podcast table plus `episodeCount`, `unplayedCount` and `newCount` (see `PodcastQueries`).
     init(row: Row) throws {
         self.init(
             id: try row.decode(Int64.self, forColumn: "id"),
@@ -63,6 +66,7 @@ extension PodcastRecord {
             addedAt: try row.requiredDate("addedAt"),
             lastCheckedAt: try row.date("lastCheckedAt"),
             episodeCount: try row.decode(Int.self, forColumn: "episodeCount"),
-            unplayedCount: try row.decode(Int.self, forColumn: "unplayedCount"))
+            unplayedCount: try row.decode(Int.self, forColumn: "unplayedCount"),
+            newCount: try row.decode(Int.self, forColumn: "newCount"))
     }
 }

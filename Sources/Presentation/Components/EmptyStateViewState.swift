@@ -23,6 +23,7 @@ public struct EmptyStateViewState: Sendable, Hashable, Codable {
         case sessions
         case history
         case favourites
+        case queue
         /// A `/` search that matched nothing.
         case noSearchResults(query: String)
     }
@@ -50,6 +51,8 @@ public struct EmptyStateViewState: Sendable, Hashable, Codable {
             self.init(icon: .radio, title: t(.emptyHistoryTitle), message: t(.emptyHistoryMessage), actionTitle: nil)
         case .favourites:
             self.init(icon: .radio, title: t(.emptyFavouritesTitle), message: t(.emptyFavouritesMessage), actionTitle: nil)
+        case .queue:
+            self.init(icon: .episodes, title: t(.emptyQueueTitle), message: t(.emptyQueueMessage), actionTitle: nil)
         case .noSearchResults(let query):
             self.init(
                 icon: .search, title: t(.noResultsTitle),

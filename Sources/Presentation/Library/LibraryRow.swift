@@ -1,6 +1,6 @@
 /// The library's tabs, in the order the screen shows them.
 public enum LibraryTab: Int, Sendable, Hashable, CaseIterable {
-    case stations, podcasts, sessions, history, favourites, diagnostics
+    case stations, podcasts, queue, sessions, history, favourites, diagnostics
 }
 
 /// One row of a library list: text that was sanitised where it entered.

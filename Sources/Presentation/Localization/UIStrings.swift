@@ -51,6 +51,8 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey
     case connectionReconnecting
     /// A podcast's time saved by silence trimming, on the Podcasts tab.
     case silenceSaved
+    /// A podcast's episodes never started, on the Podcasts tab.
+    case podcastNew
     /// An episode's download on the Episodes list: kept, under way (percent), failed.
     case episodeDownloaded
     case episodeDownloading
@@ -88,6 +90,8 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey
     case emptySessionsAction
     case emptyHistoryTitle
     case emptyHistoryMessage
+    case emptyQueueTitle
+    case emptyQueueMessage
     case emptyFavouritesTitle
     case emptyFavouritesMessage
     case noResultsTitle

@@ -27,8 +27,8 @@ public enum LibraryListing {
     public static func podcasts(_ podcasts: [PodcastRecord]) -> String {
         guard !podcasts.isEmpty else { return "No podcasts yet. Add one with: tonearm podcast add FEED_URL" }
         return TextTable.render(
-            header: ["ID", "EPISODES", "NEW", "TITLE"],
-            rows: podcasts.map { ["\($0.id)", "\($0.episodeCount)", "\($0.unplayedCount)", $0.title] })
+            header: ["ID", "EPISODES", "UNPLAYED", "NEW", "TITLE"],
+            rows: podcasts.map { ["\($0.id)", "\($0.episodeCount)", "\($0.unplayedCount)", "\($0.newCount)", $0.title] })
     }
 
     public static func episodes(_ episodes: [EpisodeRecord]) -> String {

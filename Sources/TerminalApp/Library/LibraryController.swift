@@ -34,7 +34,7 @@ public final class LibraryController: Sendable {
     private let updates = Mutex<Task<Void, Never>?>(nil)
     /// Said on stderr once the screen is gone (writing while curses draws would garble it).
     private let laterWarnings = Mutex<[String]>([])
-    private let recorder = Mutex<EpisodeProgressRecorder?>(nil)
+    private let recorder = Mutex<(@Sendable (PlayerUpdate) -> Void)?>(nil)
     /// Keeps the volume and speed the listener sets (the speed per podcast while one of its episodes plays).
     private let listeningSettings: ListeningSettings
     /// One monitor for the offline banner and the player's reconnect pausing.
@@ -191,6 +191,16 @@ public final class LibraryController: Sendable {
             like(onNowPlaying: open)
         case .download where !open:
             downloadSelected()
+        case .enqueue where !open:
+            enqueueSelected()
+        case .moveUp where !open, .moveDown where !open:
+            moveSelectedEntry(by: action == .moveUp ? -1 : 1)
+        case .remove where !open && model.withLock({ $0.tab == .queue }):
+            removeSelectedEntry()
+        case .markPlayed where !open:
+            markSelectedPlayed()
+        case .markAllPlayed where !open:
+            markPodcastPlayed()
         case .refreshAll where !open && model.withLock({ $0.tab == .podcasts }):
             refreshPodcasts()
         case .add where !open && model.withLock({ $0.directoryQuery != nil }):
@@ -323,6 +333,94 @@ public final class LibraryController: Sendable {
             } catch {
                 fail(error, operation: "playSession")
             }
+        case .queued(let entry):
+            // The queue from this entry on, in order.
+            do throws(PlaybackError) {
+                let plan = try library.queueToPlay(from: entry.id)
+                if let (_, error) = plan.skipped.first {
+                    model.withLock { model in
+                        model.alert = error
+                        model.alertOperation = .playback
+                    }
+                }
+                guard let request = plan.request else { return }
+                play(.play(request), episode: nil, queue: plan, operation: "playQueue")
+            } catch {
+                fail(error, operation: "playQueue")
+            }
+        }
+    }
+
+    // MARK: The queue and played marks
+
+    /// `u` on an episode, a station or a session: puts it at the end of the queue (an alert says
+    /// when it is there already).
+    private func enqueueSelected() {
+        let target: QueueTarget? = switch model.withLock({ $0.selectedEntry }) {
+        case .episode(let record)?: .episode(record.id)
+        case .station(let record)?: .station(record.id)
+        case .session(let record)?: .session(record.id)
+        default: nil
+        }
+        guard let target else { return }
+        change("enqueue") { () throws(PlaybackError) in try library.store.enqueue(target) }
+    }
+
+    /// `K` / `J` on the Queue tab: the selected entry one place up or down, the selection with it.
+    private func moveSelectedEntry(by step: Int) {
+        guard case .queued(let entry)? = model.withLock({ $0.selectedEntry }) else { return }
+        change("moveInQueue") { () throws(PlaybackError) in try library.store.moveInQueue(entryID: entry.id, to: entry.index + step) }
+        model.withLock { model in
+            model.selection = max(0, min(model.list.items.count - 1, model.selection + step))
+            model.changed()
+        }
+    }
+
+    /// `X` on the Queue tab: the entry leaves the queue (what it names stays in the library).
+    private func removeSelectedEntry() {
+        guard case .queued(let entry)? = model.withLock({ $0.selectedEntry }) else { return }
+        change("dequeue") { () throws(PlaybackError) in try library.store.removeFromQueue(entryID: entry.id) }
+    }
+
+    /// `m` on an episode: played, or unplayed again (its place kept for a new listen from the start).
+    private func markSelectedPlayed() {
+        guard case .episode(let record)? = model.withLock({ $0.selectedEntry }) else { return }
+        change("markPlayed") { () throws(PlaybackError) in try library.store.markPlayed(episodeID: record.id, !record.played) }
+    }
+
+    /// `M` on a podcast, or in its Episodes list: every episode of it played.
+    private func markPodcastPlayed() {
+        let podcast: Int64? = model.withLock { model in
+            switch (model.selectedEntry, model.episodesOf?.entry) {
+            case (_, .podcast(let podcast)?): podcast.id
+            case (.podcast(let podcast)?, _): podcast.id
+            default: nil
+            }
+        }
+        guard let podcast else { return }
+        change("markPlayed") { () throws(PlaybackError) in try library.store.markAllPlayed(podcastID: podcast) }
+    }
+
+    /// Runs a change of the library, then shows the list again; a failure is an alert.
+    private func change(_ operation: AnalyticsIdentifier, _ body: () throws(PlaybackError) -> Void) {
+        do throws(PlaybackError) {
+            try body()
+            model.withLock { $0.reload(library.store, analytics: library.analytics, language: language) }
+        } catch {
+            Task { [library] in await library.analytics.record(error, operation: operation) }
+            model.withLock { model in
+                model.alert = error
+                model.alertOperation = .playback
+                model.changed()
+            }
+        }
+    }
+
+    /// Reloads `tab` when it is the one shown.
+    private func refreshTab(_ tab: LibraryScreen.Tab) {
+        model.withLock { model in
+            guard model.tab == tab else { return }
+            model.reload(library.store, analytics: library.analytics, language: language)
         }
     }
 
@@ -575,8 +673,24 @@ public final class LibraryController: Sendable {
     }
 
     /// Starts `intent` on the app's one player (made on first use), with Now Playing open.
-    private func play(_ replacement: PlayerEvent.Replacement, episode: Int64?, operation: AnalyticsIdentifier) {
-        recorder.withLock { $0 = episode.map { EpisodeProgressRecorder(store: library.store, episodeID: $0) } }
+    /// - Parameter queue: the queue's plan when `replacement` plays the queue (its recorder keeps
+    ///   the queue and each episode's place), else nil.
+    private func play(_ replacement: PlayerEvent.Replacement, episode: Int64?, queue: QueuePlan? = nil, operation: AnalyticsIdentifier) {
+        let observe: (@Sendable (PlayerUpdate) -> Void)?
+        if let queue {
+            let recorder = QueueRecorder(store: library.store, plan: queue)
+            observe = { [weak self] update in
+                recorder.observe(update)
+                // What ended or was moved past leaves the queue: the Queue tab shows it at once.
+                if case .state = update { self?.refreshTab(.queue) }
+            }
+        } else if let episode {
+            let recorder = EpisodeProgressRecorder(store: library.store, episodeID: episode)
+            observe = { recorder.observe($0) }
+        } else {
+            observe = nil
+        }
+        recorder.withLock { $0 = observe }
         model.withLock { $0.nowPlayingOpen = true; $0.changed() }
         // An episode plays at its podcast's own speed, anything else at the default.
         let podcast = episode.flatMap { try? library.store.episode(id: $0).podcastID }
@@ -639,7 +753,7 @@ public final class LibraryController: Sendable {
                 self.listeningSettings.observe(update)
                 self.history.observe(update)
                 self.observer?(update)
-                self.recorder.withLock { $0 }?.observe(update)
+                self.recorder.withLock { $0 }?(update)
                 self.model.withLock { model in
                     let before = model.player.version
                     model.player.apply(update)

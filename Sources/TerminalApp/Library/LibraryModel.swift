@@ -17,6 +17,8 @@ enum LibraryEntry: Sendable {
     case heard(HeardTitle)
     /// A song the listener liked.
     case favourite(FavouriteSong)
+    /// An entry of the queue.
+    case queued(QueueEntryRecord)
 }
 
 /// The library screen's view model, with the library's records as its entries.
@@ -61,10 +63,15 @@ extension LibraryViewModel where Entry == LibraryEntry {
             let saved = try store.trimmedSilenceByPodcastID()
             return try store.podcasts().map { podcast in
                 var detail = "\(podcast.unplayedCount)/\(podcast.episodeCount)"
+                if podcast.newCount > 0 { detail = Texts.format(UIString.podcastNew, in: language, podcast.newCount) + "  " + detail }
                 if let seconds = saved[podcast.id], seconds >= 1 {
                     detail += "  " + Texts.format(UIString.silenceSaved, in: language, TimeText.clock(seconds))
                 }
                 return (LibraryRow(title: podcast.title, detail: detail), .podcast(podcast))
+            }
+        case .queue:
+            return try store.queue().map { entry in
+                (LibraryRow(title: "\(entry.index + 1). \(entry.title)", detail: entry.detail), .queued(entry))
             }
         case .sessions:
             return try store.sessions().map { (LibraryRow(title: $0.name, detail: "\($0.stageCount)"), .session($0)) }

@@ -12,6 +12,14 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     case like
     /// Keep the selected episode on disk for listening without a network.
     case download
+    /// Put the selected episode, station or session at the end of the queue.
+    case enqueue
+    /// Move the selected queue entry one place up or down.
+    case moveUp, moveDown
+    /// Take the selected entry off the queue.
+    case remove
+    /// Mark the selected episode played (or unplayed again); every episode of a podcast.
+    case markPlayed, markAllPlayed
     /// Fetch every podcast's feed again (the Podcasts tab).
     case refreshAll
 
@@ -33,7 +41,8 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .faster: .speed(.by(PlaybackSpeed.step))
         case .slower: .speed(.by(-PlaybackSpeed.step))
         case .loudness: .loudness(.cycle)
-        case .play, .up, .down, .add, .search, .help, .quit, .directory, .like, .download, .refreshAll: nil
+        case .play, .up, .down, .add, .search, .help, .quit, .directory, .like, .download, .refreshAll, .enqueue, .moveUp, .moveDown, .remove, .markPlayed,
+            .markAllPlayed: nil
         }
     }
 }

@@ -8,7 +8,9 @@ public struct KeyBindings: Sendable, Hashable {
     /// z the sleep timer (off, 15, 30, 60 min, end of item), Z five minutes more, ] faster and
     /// [ slower (0.05x a press), L loudness levelling (off, track, session), f find stations in
     /// the directory, l like the song (h and l no longer seek: l is the like every radio app has),
-    /// d download the selected episode,
+    /// d download the selected episode, u add it (or a station or session) to the queue, K and J
+    /// move a queue entry up and down, X takes it off the queue, m marks an episode played (or
+    /// not), M marks all of a podcast's episodes played,
     /// R refresh every podcast (capital, as a batch of network requests should not be a slip of r).
     public static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
@@ -18,7 +20,8 @@ public struct KeyBindings: Sendable, Hashable {
         .volumeUp: [.character("+"), .character("="), .character("0")], .volumeDown: [.character("-"), .character("9")],
         .sleep: [.character("z")], .sleepLonger: [.character("Z")], .faster: [.character("]")], .slower: [.character("[")],
         .loudness: [.character("L")], .directory: [.character("f")], .like: [.character("l")],
-        .download: [.character("d")],
+        .download: [.character("d")], .enqueue: [.character("u")], .moveUp: [.character("K")], .moveDown: [.character("J")],
+        .remove: [.character("X")], .markPlayed: [.character("m")], .markAllPlayed: [.character("M")],
         .refreshAll: [.character("R")],
     ])
 

@@ -164,6 +164,7 @@ public struct LibraryScreen: Sendable {
         case .sessions, .diagnostics: .sessions
         case .history: .history
         case .favourites: .favourites
+        case .queue: .queue
         }
     }
 
@@ -262,7 +263,7 @@ public struct LibraryScreen: Sendable {
             let move = [bindings.primaryKey(.up), bindings.primaryKey(.down)].compactMap { $0?.description }.joined()
             hints.append("\(move) \(TerminalStrings.text(.move, in: language))")
             hints.append("Tab \(TerminalStrings.text(.nextTab, in: language))")
-            if [.stations, .podcasts, .sessions].contains(tab), !visibleItems.isEmpty { hint(.play, TerminalStrings.text(.open, in: language)) }
+            if [.stations, .podcasts, .queue, .sessions].contains(tab), !visibleItems.isEmpty { hint(.play, TerminalStrings.text(.open, in: language)) }
             if [.history, .favourites].contains(tab), !visibleItems.isEmpty { hint(.like, TerminalStrings.text(.like, in: language)) }
             if directoryQuery != nil {
                 hint(.add, TerminalStrings.text(.addToLibrary, in: language))
@@ -271,6 +272,10 @@ public struct LibraryScreen: Sendable {
             }
             if tab == .stations { hint(.directory, TerminalStrings.text(.find, in: language)) }
             if tab == .podcasts, episodesOf != nil, !visibleItems.isEmpty { hint(.download, TerminalStrings.text(.download, in: language)) }
+            if [.stations, .sessions].contains(tab) || (tab == .podcasts && episodesOf != nil), directoryQuery == nil, !visibleItems.isEmpty {
+                hint(.enqueue, TerminalStrings.text(.enqueue, in: language))
+            }
+            if tab == .queue, !visibleItems.isEmpty { hint(.remove, TerminalStrings.text(.takeOff, in: language)) }
             if list.error != nil { hint(.retry, UIStrings.text(.tryAgain, in: language)) }
             if tab != .diagnostics { hint(.search, TerminalStrings.text(.search, in: language)) }
             if let control = miniPlayer?.primaryControl, control.isEnabled {

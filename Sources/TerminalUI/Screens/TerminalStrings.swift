@@ -5,7 +5,7 @@ import Presentation
 /// catalogs (`terminal.…`); everything else comes from Presentation's own keys.
 public enum TerminalStrings {
     enum Key: String, TextKey {
-        case nowPlaying, help, quit, dismiss, keys, move, nextTab, open, add, search, find, addToLibrary, like, download
+        case nowPlaying, help, quit, dismiss, keys, move, nextTab, open, add, search, find, addToLibrary, like, download, enqueue, takeOff
 
         var catalogKey: String { "terminal.\(rawValue)" }
     }
@@ -19,6 +19,7 @@ public enum TerminalStrings {
         switch tab {
         case .stations: name = "stations"
         case .podcasts: name = "podcasts"
+        case .queue: name = "queue"
         case .sessions: name = "sessions"
         case .history: name = "history"
         case .favourites: name = "favourites"

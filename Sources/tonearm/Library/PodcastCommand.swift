@@ -11,11 +11,44 @@ struct PodcastCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "podcast",
         abstract:
-            "Podcast subscriptions: add, list, episodes, refresh, remove, import, export, download, downloads, auto-download, trim-silence, stats.",
+            "Podcast subscriptions: add, list, episodes, refresh, remove, import, export, download, downloads, auto-download, mark, mark-all-played, trim-silence, stats.",
         subcommands: [
             Add.self, List.self, Episodes.self, Refresh.self, Remove.self, Import.self, Export.self, Download.self, Downloads.self,
-            AutoDownload.self, TrimSilence.self, Stats.self,
+            AutoDownload.self, Mark.self, MarkAllPlayed.self, TrimSilence.self, Stats.self,
         ])
+
+    struct Mark: LibrarySubcommand {
+        static let configuration = CommandConfiguration(abstract: "Mark an episode played or unplayed.")
+        @Argument(help: "The episode's id.") var episode: Int64
+        @Argument(help: "played or unplayed.") var mark: PlayedMark
+
+        enum PlayedMark: String, ExpressibleByArgument { case played, unplayed }
+
+        @OptionGroup var logging: LoggingOptions
+
+        func run(on library: LibraryContext) async throws {
+            let record = await library.attempt("markPlayed") { () throws(PlaybackError) -> EpisodeRecord in
+                try library.store.markPlayed(episodeID: episode, mark == .played)
+                return try library.store.episode(id: episode)
+            }
+            print("\(record.title): \(mark.rawValue)")
+        }
+    }
+
+    struct MarkAllPlayed: LibrarySubcommand {
+        static let configuration = CommandConfiguration(commandName: "mark-all-played", abstract: "Mark every episode of a podcast played.")
+        @Argument(help: "The podcast's id or title.") var podcast: String
+        @OptionGroup var logging: LoggingOptions
+
+        func run(on library: LibraryContext) async throws {
+            let record = await library.attempt("markPlayed") { () throws(PlaybackError) -> PodcastRecord in
+                let record = try library.store.podcast(matching: podcast)
+                try library.store.markAllPlayed(podcastID: record.id)
+                return record
+            }
+            print("\(record.title): all \(record.episodeCount) episodes played")
+        }
+    }
 
     struct Download: LibrarySubcommand {
         static let configuration = CommandConfiguration(
