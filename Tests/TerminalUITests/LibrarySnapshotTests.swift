@@ -59,6 +59,9 @@ struct LibrarySnapshotTests {
                 list: .loaded([Row(title: "Jazz Radio Blues", detail: "✓ MP3 128k · FR · jazz, blues"), Row(title: "HLS Jazz", detail: "AAC 96k · DE · jazz")]),
                 directoryQuery: "jazz country:DE", language: language)))
             out.append(("directory-none-\(l)", LibraryScreen(tab: .stations, list: .empty, directoryQuery: "nothing-matches", language: language)))
+            out.append(("stations-confirm-remove-\(l)", LibraryScreen(
+                tab: .stations, list: .loaded(stations), confirmation: TerminalStrings.confirmRemove("Night FM", in: language), language: language)))
+            out.append(("stations-undo-\(l)", LibraryScreen(tab: .stations, list: .loaded(stations), undo: "Night FM", language: language)))
             out.append(("queue-empty-\(l)", LibraryScreen(tab: .queue, list: .empty, language: language)))
             out.append(("queue-\(l)", LibraryScreen(
                 tab: .queue, list: .loaded([Row(title: "1. Episode 42", detail: "The Swift Show"), Row(title: "2. Night FM", detail: "Jazz")]),

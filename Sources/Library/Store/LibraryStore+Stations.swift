@@ -34,6 +34,21 @@ extension LibraryStore {
         try read { db in try StationQueries.station(db, id: StationQueries.id(db, named: named)) }
     }
 
+    /// Renames the station with `id`; a name another station has (ignoring case) is `.alreadyInLibrary`.
+    @discardableResult
+    public func renameStation(id: Int64, to name: String) throws(PlaybackError) -> StationRecord {
+        let name = try LibraryText.requiredName(name, "station name")
+        let key = LibraryText.key(name)
+        return try write { db in
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM station WHERE nameKey = ? AND id <> ?)", arguments: [key, id]) == true {
+                throw PlaybackError(.alreadyInLibrary, underlying: "another station has that name")
+            }
+            try db.execute(sql: "UPDATE station SET name = ?, nameKey = ? WHERE id = ?", arguments: [name, key, id])
+            if db.changesCount == 0 { throw PlaybackError(.notInLibrary, underlying: "no station with that id") }
+            return try StationQueries.station(db, id: id)
+        }
+    }
+
     /// Removes the station `station(named:)` finds.
     public func removeStation(named: String) throws(PlaybackError) {
         try write { db in

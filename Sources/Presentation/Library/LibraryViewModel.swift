@@ -28,17 +28,25 @@ public struct LibraryViewModel<Entry: Sendable>: Sendable {
     public var diagnostics: ErrorAnalyticsSummary?
     public var retries: RetryStatisticsSummary?
     public var helpShown = false
+    /// A removal waiting for the listener's yes: the question (which names what goes) and the entry.
+    public var confirmation: (question: String, entry: Entry)?
+    /// What was removed last while the screen is open, with its name: hidden from the lists and
+    /// removed from the library only when the screen closes (or at the next removal), so Undo
+    /// brings it back whole (a podcast with its episodes, places and downloads).
+    public var pendingRemoval: (entry: Entry, name: String)?
     /// The full Now Playing screen is open (after Enter on something to play).
     public var nowPlayingOpen = false
     public var player = NowPlayingModel()
     /// Bumped on every change, so the drawing loop redraws only when something changed.
     public private(set) var version = 0
 
-    public enum PromptPurpose: Sendable {
+    public enum PromptPurpose: Sendable, Equatable {
         /// Adds what is typed to the current tab (a station's name and address, a feed).
         case add
         /// Searches the station directory for what is typed.
         case findStations
+        /// Renames the station with this id to what is typed.
+        case rename(Int64)
     }
 
     public init() {}

@@ -114,6 +114,7 @@ public final class LibraryController: Sendable {
     /// Stops what plays (an episode's place is saved), then waits until every update (the save
     /// among them) has reached the recorder and every error is recorded.
     func finish() async {
+        commitPendingRemoval()
         guard let session = session.withLock({ $0 }) else { return }
         await session.finish()
         await updates.withLock { $0 }?.value
@@ -157,6 +158,9 @@ public final class LibraryController: Sendable {
             } else if model.alert != nil {
                 if key == .enter || key == .escape || bindings.action(for: key) == .dismiss { model.alert = nil; model.changed() }
                 typing = true
+            } else if model.confirmation != nil {
+                typing = true
+                answerConfirmation(&model, yes: key == .character("y") || key == .character("Y"))
             } else if model.prompt != nil || model.typingSearch {
                 typing = true
                 directorySearch = edit(&model, key)
@@ -197,6 +201,17 @@ public final class LibraryController: Sendable {
             moveSelectedEntry(by: action == .moveUp ? -1 : 1)
         case .remove where !open && model.withLock({ $0.tab == .queue }):
             removeSelectedEntry()
+        case .remove where !open:
+            askToRemoveSelected()
+        case .undo where !open:
+            undoRemoval()
+        case .rename where !open:
+            model.withLock { model in
+                guard case .station(let record)? = model.selectedEntry, model.directoryQuery == nil else { return }
+                model.promptPurpose = .rename(record.id)
+                model.prompt = (TerminalStrings.prompt(.rename, in: language), record.name)
+                model.changed()
+            }
         case .markPlayed where !open:
             markSelectedPlayed()
         case .markAllPlayed where !open:
@@ -247,8 +262,13 @@ public final class LibraryController: Sendable {
         case .backspace:
             if let prompt = model.prompt { model.prompt = (prompt.label, String(prompt.text.dropLast())) } else { model.search = String((model.search ?? "").dropLast()) }
         case .character(let c):
-            if model.prompt != nil { model.prompt?.text.append(c) } else { model.search = (model.search ?? "") + String(c) }
-            model.selection = 0
+            if model.prompt != nil {
+                model.prompt?.text.append(c)
+            } else {
+                // A new search starts at its first match.
+                model.search = (model.search ?? "") + String(c)
+                model.selection = 0
+            }
         default:
             return nil
         }
@@ -348,6 +368,76 @@ public final class LibraryController: Sendable {
             } catch {
                 fail(error, operation: "playQueue")
             }
+        }
+    }
+
+    // MARK: Removing, with undo
+
+    /// `X` on a station, a podcast (in the podcast list) or a session: asks first, naming it.
+    private func askToRemoveSelected() {
+        model.withLock { model in
+            guard model.directoryQuery == nil, model.episodesOf == nil, let entry = model.selectedEntry, let name = entry.removableName else { return }
+            model.confirmation = (TerminalStrings.confirmRemove(name, in: language), entry)
+            model.changed()
+        }
+    }
+
+    /// y removes what the question named: it leaves the lists at once, and the library when the
+    /// screen closes or at the next removal, so `U` can still bring it back whole. Any other key
+    /// keeps it.
+    private func answerConfirmation(_ model: inout LibraryModel, yes: Bool) {
+        guard let asked = model.confirmation else { return }
+        model.confirmation = nil
+        if yes, let name = asked.entry.removableName {
+            if let earlier = model.pendingRemoval { commitRemoval(earlier.entry) }
+            model.pendingRemoval = (asked.entry, name)
+            logger.info("library item removed (undo possible until the screen closes)", metadata: ["kind": .string(Self.kind(asked.entry))])
+            model.reload(library.store, analytics: library.analytics, language: language)
+        }
+        model.changed()
+    }
+
+    /// `U`: the last removal comes back.
+    private func undoRemoval() {
+        model.withLock { model in
+            guard model.pendingRemoval != nil else { return }
+            model.pendingRemoval = nil
+            model.reload(library.store, analytics: library.analytics, language: language)
+        }
+    }
+
+    /// Removes from the library what the listener removed on the screen (nothing is left half-done:
+    /// each is one transaction; a podcast's downloaded files go with it).
+    private func commitRemoval(_ entry: LibraryEntry) {
+        do throws(PlaybackError) {
+            switch entry {
+            case .station(let record): try library.store.removeStation(named: record.name)
+            case .podcast(let record):
+                try library.store.removePodcast(id: record.id)
+                library.downloads.removeOrphans()
+            case .session(let record): try library.store.removeSession(named: record.name)
+            default: return
+            }
+        } catch {
+            Task { [library] in await library.analytics.record(error, operation: "removeFromLibrary") }
+        }
+    }
+
+    /// Carries out a removal still waiting for its undo (the screen is closing).
+    func commitPendingRemoval() {
+        let pending = model.withLock { model -> LibraryEntry? in
+            defer { model.pendingRemoval = nil }
+            return model.pendingRemoval?.entry
+        }
+        if let pending { commitRemoval(pending) }
+    }
+
+    private static func kind(_ entry: LibraryEntry) -> String {
+        switch entry {
+        case .station: "station"
+        case .podcast: "podcast"
+        case .session: "session"
+        default: "other"
         }
     }
 
@@ -626,6 +716,18 @@ public final class LibraryController: Sendable {
 
     /// What the user typed into the add prompt.
     private func submit(_ text: String, into model: inout LibraryModel) {
+        if case .rename(let station) = model.promptPurpose {
+            model.promptPurpose = .add
+            do throws(PlaybackError) {
+                try library.store.renameStation(id: station, to: text)
+                model.reload(library.store, analytics: library.analytics, language: language)
+            } catch {
+                Task { [library] in await library.analytics.record(error, operation: "renameStation") }
+                model.alert = error
+                model.alertOperation = .playback
+            }
+            return
+        }
         switch model.tab {
         case .stations:
             // A station is one row in the store: kept at once, on the thread that reads the keys,

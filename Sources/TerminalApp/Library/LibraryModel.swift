@@ -21,6 +21,28 @@ enum LibraryEntry: Sendable {
     case queued(QueueEntryRecord)
 }
 
+extension LibraryEntry {
+    /// True when both stand for the same station, podcast or session of the library.
+    func isSameItem(as other: LibraryEntry) -> Bool {
+        switch (self, other) {
+        case (.station(let a), .station(let b)): a.id == b.id
+        case (.podcast(let a), .podcast(let b)): a.id == b.id
+        case (.session(let a), .session(let b)): a.id == b.id
+        default: false
+        }
+    }
+
+    /// What removing it from the library takes away, by name: nil for what cannot be removed here.
+    var removableName: String? {
+        switch self {
+        case .station(let record): record.name
+        case .podcast(let record): record.title
+        case .session(let record): record.name
+        default: nil
+        }
+    }
+}
+
 /// The library screen's view model, with the library's records as its entries.
 typealias LibraryModel = LibraryViewModel<LibraryEntry>
 
@@ -37,7 +59,14 @@ extension LibraryViewModel where Entry == LibraryEntry {
         reload(loaded)
     }
 
+    /// The rows of the current tab, without what waits to be removed.
     private func rows(_ store: LibraryStore, language: Language) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
+        let all = try allRows(store, language: language)
+        guard let pending = pendingRemoval?.entry else { return all }
+        return all.filter { !$0.1.isSameItem(as: pending) }
+    }
+
+    private func allRows(_ store: LibraryStore, language: Language) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
         switch tab {
         case .stations:
             if directoryQuery != nil {
@@ -109,6 +138,7 @@ extension LibraryViewModel where Entry == LibraryEntry {
             tab: tab, list: list, episodesOf: episodesOf?.title, directoryQuery: directoryQuery, selection: selection, search: search, diagnostics: diagnostics,
             retries: retries, miniPlayer: mini, connectivity: player.connectivity,
             alert: alert.map { ErrorAlertViewState(error: $0, language: language, operation: alertOperation) },
-            prompt: prompt, language: language, bindings: bindings, spinnerTick: tick)
+            prompt: prompt, confirmation: confirmation?.question, undo: pendingRemoval?.name, language: language, bindings: bindings,
+            spinnerTick: tick)
     }
 }

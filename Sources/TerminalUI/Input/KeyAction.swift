@@ -16,8 +16,13 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     case enqueue
     /// Move the selected queue entry one place up or down.
     case moveUp, moveDown
-    /// Take the selected entry off the queue.
+    /// Take the selected entry off the queue; remove the selected station, podcast or session
+    /// from the library (after a yes to a question that names it).
     case remove
+    /// Bring back what was removed last while the screen is open.
+    case undo
+    /// Rename the selected station.
+    case rename
     /// Mark the selected episode played (or unplayed again); every episode of a podcast.
     case markPlayed, markAllPlayed
     /// Fetch every podcast's feed again (the Podcasts tab).
@@ -42,7 +47,7 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .slower: .speed(.by(-PlaybackSpeed.step))
         case .loudness: .loudness(.cycle)
         case .play, .up, .down, .add, .search, .help, .quit, .directory, .like, .download, .refreshAll, .enqueue, .moveUp, .moveDown, .remove, .markPlayed,
-            .markAllPlayed: nil
+            .markAllPlayed, .undo, .rename: nil
         }
     }
 }

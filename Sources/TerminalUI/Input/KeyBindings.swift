@@ -9,8 +9,9 @@ public struct KeyBindings: Sendable, Hashable {
     /// [ slower (0.05x a press), L loudness levelling (off, track, session), f find stations in
     /// the directory, l like the song (h and l no longer seek: l is the like every radio app has),
     /// d download the selected episode, u add it (or a station or session) to the queue, K and J
-    /// move a queue entry up and down, X takes it off the queue, m marks an episode played (or
-    /// not), M marks all of a podcast's episodes played,
+    /// move a queue entry up and down, X takes it off the queue (or removes a station, podcast or
+    /// session after a yes), U brings back the last removal, e renames a station, m marks an
+    /// episode played (or not), M marks all of a podcast's episodes played,
     /// R refresh every podcast (capital, as a batch of network requests should not be a slip of r).
     public static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
@@ -21,7 +22,8 @@ public struct KeyBindings: Sendable, Hashable {
         .sleep: [.character("z")], .sleepLonger: [.character("Z")], .faster: [.character("]")], .slower: [.character("[")],
         .loudness: [.character("L")], .directory: [.character("f")], .like: [.character("l")],
         .download: [.character("d")], .enqueue: [.character("u")], .moveUp: [.character("K")], .moveDown: [.character("J")],
-        .remove: [.character("X")], .markPlayed: [.character("m")], .markAllPlayed: [.character("M")],
+        .remove: [.character("X")], .markPlayed: [.character("m")], .markAllPlayed: [.character("M")], .undo: [.character("U")],
+        .rename: [.character("e")],
         .refreshAll: [.character("R")],
     ])
 

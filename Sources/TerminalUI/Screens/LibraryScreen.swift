@@ -26,6 +26,10 @@ public struct LibraryScreen: Sendable {
     public var alert: ErrorAlertViewState?
     /// A one-line text field (adding a station or a feed): its prompt and what is typed so far.
     public var prompt: (label: String, text: String)?
+    /// A question waiting for y or n before something is removed.
+    public var confirmation: String?
+    /// The name of what was removed last and can still be brought back.
+    public var undo: String?
     public var language: Language
     public var bindings: KeyBindings
     public var spinnerTick: Int
@@ -35,9 +39,11 @@ public struct LibraryScreen: Sendable {
         search: String? = nil,
         diagnostics: ErrorAnalyticsSummary? = nil, retries: RetryStatisticsSummary? = nil, miniPlayer: MiniPlayerViewState? = nil,
         connectivity: Connectivity = .unknown,
-        alert: ErrorAlertViewState? = nil, prompt: (label: String, text: String)? = nil, language: Language,
-        bindings: KeyBindings = .standard, spinnerTick: Int = 0
+        alert: ErrorAlertViewState? = nil, prompt: (label: String, text: String)? = nil, confirmation: String? = nil,
+        undo: String? = nil, language: Language, bindings: KeyBindings = .standard, spinnerTick: Int = 0
     ) {
+        self.confirmation = confirmation
+        self.undo = undo
         self.tab = tab
         self.list = list
         self.episodesOf = episodesOf
@@ -67,7 +73,9 @@ public struct LibraryScreen: Sendable {
         } else {
             drawList(&canvas, rows: body)
         }
-        if let prompt {
+        if let confirmation {
+            canvas.put("\(confirmation) y / n", row: height - 4, column: 2, style: CellStyle(bold: true, reverse: true), maxWidth: width - 4)
+        } else if let prompt {
             canvas.put("\(prompt.label): \(prompt.text)█", row: height - 4, column: 2, style: .bold, maxWidth: width - 4)
         } else if let search {
             canvas.put("/\(search)", row: height - 4, column: 2, style: .bold, maxWidth: width - 4)
@@ -259,7 +267,11 @@ public struct LibraryScreen: Sendable {
         }
         if alert != nil {
             hints.append("Enter \(UIStrings.text(.ok, in: language))")
+        } else if confirmation != nil {
+            hints.append("y \(TerminalStrings.text(.yes, in: language))")
+            hints.append("n \(TerminalStrings.text(.no, in: language))")
         } else {
+            if let undo { hint(.undo, TerminalStrings.undoRemoval(undo, in: language)) }
             let move = [bindings.primaryKey(.up), bindings.primaryKey(.down)].compactMap { $0?.description }.joined()
             hints.append("\(move) \(TerminalStrings.text(.move, in: language))")
             hints.append("Tab \(TerminalStrings.text(.nextTab, in: language))")

@@ -5,7 +5,7 @@ import Presentation
 /// catalogs (`terminal.…`); everything else comes from Presentation's own keys.
 public enum TerminalStrings {
     enum Key: String, TextKey {
-        case nowPlaying, help, quit, dismiss, keys, move, nextTab, open, add, search, find, addToLibrary, like, download, enqueue, takeOff
+        case nowPlaying, help, quit, dismiss, keys, move, nextTab, open, add, search, find, addToLibrary, like, download, enqueue, takeOff, yes, no
 
         var catalogKey: String { "terminal.\(rawValue)" }
     }
@@ -51,7 +51,7 @@ public enum TerminalStrings {
     }
 
     public enum Prompt: String, Sendable, TextKey {
-        case station, feed, directory
+        case station, feed, directory, rename
 
         public var catalogKey: String { "terminal.prompt.\(rawValue)" }
     }
@@ -64,6 +64,16 @@ public enum TerminalStrings {
     /// The label of the add prompt, or of the directory's search prompt.
     public static func prompt(_ prompt: Prompt, in language: Language) -> String {
         Texts.string(prompt, in: language)
+    }
+
+    /// "Remove “Night FM” from the library?"
+    public static func confirmRemove(_ name: String, in language: Language) -> String {
+        Texts.format("terminal.confirmRemove", in: language, TextSanitizer.singleLine(name, maxLength: 60))
+    }
+
+    /// The hint that brings a removal back: "Undo removing Night FM".
+    static func undoRemoval(_ name: String, in language: Language) -> String {
+        Texts.format("terminal.undoRemoval", in: language, TextSanitizer.singleLine(name, maxLength: 40))
     }
 
     /// An action's name in the help overlay.

@@ -214,6 +214,8 @@ struct PodcastCommand: AsyncParsableCommand {
                 try library.store.removePodcast(id: record.id)
                 return record
             }
+            // Its downloaded episodes go with it.
+            library.downloads.removeOrphans()
             print("Removed \(removed.title)")
         }
     }
