@@ -40,6 +40,10 @@ public struct NowPlayingModel: Sendable {
     public var sleepTimer: SleepTimer?
     public var sleepNow: PlayerTime?
     public var sleepReceived = Date()
+    /// The current item's chapters, once the player has said them (nil: none).
+    public var chapters: ChapterList?
+    /// The chapter the position is in, as the player said (nil: none, or before the first).
+    public var chapter: ChapterPosition?
     /// Bumped on every change, so the drawing loop redraws only when something changed.
     public var version = 0
 
@@ -64,6 +68,10 @@ public struct NowPlayingModel: Sendable {
             // Another song: the like shown was for the last one.
             if metadata.title != self.metadata?.title || metadata.artist != self.metadata?.artist { liked = false }
             self.metadata = metadata
+        case .notice(.chapters(let list), _):
+            chapters = list
+        case .notice(.chapter(let position), _):
+            chapter = position
         case .notice(.nonFatal(let error), _), .notice(.serviceProblem(let error), _):
             inlineError = error
         case .notice:
