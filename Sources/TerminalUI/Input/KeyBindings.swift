@@ -9,7 +9,9 @@ public struct KeyBindings: Sendable, Hashable {
     /// [ slower (0.05x a press), L loudness levelling (off, track, session), f find stations in
     /// the directory, l like the song (h and l no longer seek: l is the like every radio app has),
     /// d download the selected episode,
-    /// R refresh every podcast (capital, as a batch of network requests should not be a slip of r).
+    /// R refresh every podcast (capital, as a batch of network requests should not be a slip of r),
+    /// p the previous chapter and c the list of chapters (n is the next chapter in an item with
+    /// chapters, see `KeyAction.command`).
     public static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
         .stop: [.character("s")], .next: [.character("n")], .seekBackward: [.left],
@@ -20,6 +22,7 @@ public struct KeyBindings: Sendable, Hashable {
         .loudness: [.character("L")], .directory: [.character("f")], .like: [.character("l")],
         .download: [.character("d")],
         .refreshAll: [.character("R")],
+        .previousChapter: [.character("p")], .chapters: [.character("c")],
     ])
 
     private init(uncheckedKeys: [KeyAction: [Key]]) {

@@ -3,13 +3,19 @@ import Presentation
 
 extension Canvas {
     /// The `?` overlay: every action with its keys, in a box over the screen; any key closes it.
+    /// When the actions do not fit one column under each other, they are laid out in two, so
+    /// none is cut off on an ordinary terminal.
     public mutating func drawHelp(_ bindings: KeyBindings, language: Language) {
-        let lines = KeyAction.allCases.map { action in
-            let keys = (bindings.keys[action] ?? []).map(\.description).joined(separator: " ")
-            return "\(keys.padding(toLength: 14, withPad: " ", startingAt: 0)) \(TerminalStrings.actionName(action, in: language))"
+        let entries = KeyAction.allCases.map { action in
+            ((bindings.keys[action] ?? []).map(\.description).joined(separator: " "), TerminalStrings.actionName(action, in: language))
         }
-        let width = min(48, self.width - 4)
-        let height = min(lines.count + 4, self.height - 2)
+        let rowsAvailable = max(1, self.height - 6)
+        let columns = entries.count > rowsAvailable && self.width >= 60 ? 2 : 1
+        let keyWidth = columns == 1 ? 14 : (entries.map(\.0.count).max() ?? 0) + 1
+        let lines = entries.map { keys, name in "\(keys.padding(toLength: keyWidth, withPad: " ", startingAt: 0)) \(name)" }
+        let perColumn = (lines.count + columns - 1) / columns
+        let width = columns == 1 ? min(48, self.width - 4) : min(100, self.width - 4)
+        let height = min(perColumn + 4, self.height - 2)
         let top = max(0, (self.height - height) / 2)
         let left = max(0, (self.width - width) / 2)
         let frame = CellStyle(foreground: .indexed(39), bold: true)
@@ -17,6 +23,10 @@ extension Canvas {
         for y in 1..<(height - 1) { put("│" + String(repeating: " ", count: width - 2) + "│", row: top + y, column: left, style: frame) }
         put("└" + String(repeating: "─", count: width - 2) + "┘", row: top + height - 1, column: left, style: frame)
         putCentered(TerminalStrings.text(.keys, in: language), row: top + 1, style: .bold, in: left..<(left + width))
-        for (offset, line) in lines.prefix(height - 4).enumerated() { put(line, row: top + 3 + offset, column: left + 2, maxWidth: width - 4) }
+        let columnWidth = (width - 4 - (columns - 1) * 2) / columns
+        for (index, line) in lines.enumerated() where index % perColumn < height - 4 {
+            let column = index / perColumn
+            put(line, row: top + 3 + index % perColumn, column: left + 2 + column * (columnWidth + 2), maxWidth: columnWidth)
+        }
     }
 }
