@@ -29,12 +29,16 @@ public struct KeyBindings: Sendable, Hashable {
         keys = uncheckedKeys
     }
 
-    /// `standard` with the actions in `overrides` bound to their keys instead.
+    /// `standard` with the actions in `overrides` bound to their keys instead. A key the listener
+    /// binds is taken from the action it had by default (binding `p` to pause leaves the previous
+    /// chapter without a key rather than refusing the file): a configuration written before a
+    /// standard key was added keeps working.
     ///
-    /// - Throws: `KeyBindingError` for a key name that is not a key, or for a key bound to two
-    ///   actions.
+    /// - Throws: `KeyBindingError` for a key name that is not a key, or for a key the overrides
+    ///   bind to two actions.
     public init(overriding overrides: [KeyAction: [String]]) throws(KeyBindingError) {
         var keys = Self.standard.keys
+        var taken: Set<Key> = []
         for (action, names) in overrides {
             var parsed: [Key] = []
             for name in names {
@@ -42,6 +46,10 @@ public struct KeyBindings: Sendable, Hashable {
                 parsed.append(key)
             }
             keys[action] = parsed
+            taken.formUnion(parsed)
+        }
+        for action in KeyAction.allCases where overrides[action] == nil {
+            keys[action] = keys[action]?.filter { !taken.contains($0) }
         }
         var owner: [Key: KeyAction] = [:]
         for action in KeyAction.allCases {
