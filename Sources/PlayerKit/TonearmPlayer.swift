@@ -6,8 +6,9 @@ import Services
 import Streaming
 
 /// The player with every layer plugged in: files and network sources (`StreamingDecoderFactory`),
-/// ICY titles through the metadata and artwork services into `.notice(.metadata)`, and the
-/// connectivity monitor into reconnect pausing. Front ends (the CLI, the terminal UI, MPRIS) use
+/// ICY titles through the metadata and artwork services into `.notice(.metadata)`, an episode's
+/// JSON chapters through the chapters service (`ChapterSource`), and the connectivity monitor
+/// into reconnect pausing. Front ends (the CLI, the terminal UI, MPRIS) use
 /// `player` for everything else.
 public final class TonearmPlayer: Sendable {
     /// How the services are set up.
@@ -15,6 +16,8 @@ public final class TonearmPlayer: Sendable {
         public var network: NetworkClient
         public var metadata: MetadataService.Configuration
         public var artwork: ArtworkService.Configuration
+        /// An episode's JSON chapters: the same address rules as artwork.
+        public var chapters: ChaptersService.Configuration
         public var streaming: StreamingDecoderFactory.Options
         /// Nil: assume online (no monitor).
         public var connectivity: ConnectivityMonitor?
@@ -30,7 +33,8 @@ public final class TonearmPlayer: Sendable {
 
         public init(
             network: NetworkClient = .shared, metadata: MetadataService.Configuration = .init(),
-            artwork: ArtworkService.Configuration = .init(), streaming: StreamingDecoderFactory.Options = .init(),
+            artwork: ArtworkService.Configuration = .init(), chapters: ChaptersService.Configuration? = nil,
+            streaming: StreamingDecoderFactory.Options = .init(),
             connectivity: ConnectivityMonitor? = nil, analytics: ErrorAnalytics? = nil, logger: Logger = .silent,
             loudnessStore: (any LoudnessStore)? = nil, buffering: NetworkBuffering = NetworkBuffering()
         ) {
@@ -41,6 +45,8 @@ public final class TonearmPlayer: Sendable {
             self.network = network
             self.metadata = metadata
             self.artwork = artwork
+            // Unless told otherwise, chapters may come from where artwork may.
+            self.chapters = chapters ?? ChaptersService.Configuration(allowPrivateAddresses: artwork.allowPrivateAddresses)
             self.streaming = streaming
             self.connectivity = connectivity
         }
@@ -70,7 +76,9 @@ public final class TonearmPlayer: Sendable {
         }
         let player = AudioPlayer(
             output: output, options: options, decoders: factory, clock: clock, random: random, analytics: services.analytics,
-            logger: services.logger)
+            logger: services.logger,
+            chapterSource: FeedChapters(
+                service: ChaptersService(network: services.network, configuration: services.chapters, analytics: services.analytics)))
         self.player = player
         let pipeline = NowPlayingPipeline(
             metadata: MetadataService(network: services.network, configuration: services.metadata, analytics: services.analytics),
@@ -98,5 +106,15 @@ public final class TonearmPlayer: Sendable {
         streamEvents.finish()
         tasks.forEach { $0.cancel() }
         await player.shutdown()
+    }
+}
+
+/// An episode's chapters from its feed's JSON chapters document, for the player.
+struct FeedChapters: ChapterSource {
+    let service: ChaptersService
+
+    func chapters(for track: Track) async -> Result<ChapterList, PlaybackError>? {
+        guard let url = track.chaptersURL else { return nil }
+        return await service.chapters(at: url, trackID: track.id)
     }
 }

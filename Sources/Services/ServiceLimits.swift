@@ -22,3 +22,9 @@ extension ServiceLimits {
     /// Directory searches kept in memory.
     public static let directoryMemoryEntries = 32
 }
+
+extension ServiceLimits {
+    /// Largest Podcasting 2.0 JSON chapters document, bytes (a few hundred chapters with links are
+    /// under 100 kB).
+    public static let maxChaptersBytes = 1024 * 1024
+}

@@ -76,6 +76,46 @@ struct EventLineTests {
         #expect(adaptive["gain"] is NSNull, "no gain yet: levelled adaptively")
     }
 
+    @Test func stdinChapterCommands() {
+        #expect(HeadlessInput.parse("chapter next") == .chapter(.next))
+        #expect(HeadlessInput.parse("Chapter PREVIOUS") == .chapter(.previous))
+        #expect(HeadlessInput.parse("chapter prev") == .chapter(.previous))
+        #expect(HeadlessInput.parse("chapter 3") == .chapter(.number(3)))
+        #expect(HeadlessInput.parse("chapter 0") == nil)
+        #expect(HeadlessInput.parse("chapter -1") == nil)
+        #expect(HeadlessInput.parse("chapter") == nil)
+        #expect(HeadlessInput.parse("next") == .next, "plain next stays the next item")
+    }
+
+    @Test func chapterEventsAndTheChapterFieldOnPositionsAndStates() throws {
+        let list = ChapterList(
+            trackID: "e", origin: .feed, chapters: [Chapter(start: 0, end: 62.5, title: "Intro"), Chapter(start: 62.5, title: nil)])
+        let chapters = try Self.object(.notice(.chapters(list), audioTime: 0.3))
+        #expect(chapters["event"] as? String == "chapters")
+        #expect(chapters["origin"] as? String == "feed")
+        let entries = try #require(chapters["chapters"] as? [[String: Any]])
+        #expect(entries.map { $0["start"] as? Double } == [0, 62.5])
+        #expect(entries[0]["end"] as? Double == 62.5 && entries[1]["end"] is NSNull && entries[1]["title"] is NSNull)
+        let none = try Self.object(.notice(.chapters(nil), audioTime: 1))
+        #expect((none["chapters"] as? [Any])?.isEmpty == true && none["origin"] is NSNull)
+
+        let position = ChapterPosition(index: 1, count: 2, title: nil)
+        let entered = try Self.object(.notice(.chapter(position), audioTime: 62.6))
+        #expect(entered["event"] as? String == "chapter")
+        #expect((entered["chapter"] as? [String: Any])?["index"] as? Int == 1)
+
+        func line(_ update: PlayerUpdate, chapter: ChapterPosition?) throws -> [String: Any] {
+            let text = EventLine.json(for: update, language: .english, chapter: chapter)
+            return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        }
+        let moving = try line(.position(seconds: 63, duration: 100, audioTime: 63), chapter: position)
+        #expect((moving["chapter"] as? [String: Any])?["count"] as? Int == 2)
+        let state = try line(.state(.idle, audioTime: 63, now: PlayerTime(seconds: 0)), chapter: position)
+        #expect((state["chapter"] as? [String: Any])?["index"] as? Int == 1)
+        #expect(try line(.volume(Volume(0.5), audioTime: 1), chapter: position)["chapter"] == nil, "only positions and states")
+        #expect(try line(.position(seconds: 1, duration: nil, audioTime: 1), chapter: nil)["chapter"] == nil)
+    }
+
     @Test func stdinLoudnessCommands() {
         #expect(HeadlessInput.parse("loudness track") == .loudness(.to(.track)))
         #expect(HeadlessInput.parse("Loudness SESSION") == .loudness(.to(.session)))

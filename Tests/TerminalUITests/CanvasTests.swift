@@ -66,7 +66,14 @@ struct KeyBindingTests {
     @Test func severalKeysMayMapToOneActionButOneKeyNeverToTwo() throws {
         let custom = try KeyBindings(overriding: [.quit: ["q", "Q", "esc"]])
         #expect(custom.action(for: .character("Q")) == .quit && custom.action(for: .escape) == .quit)
-        #expect(throws: KeyBindingError.keyBoundTwice("s", .stop, .quit)) { try KeyBindings(overriding: [.quit: ["s"]]) }
+        // Two of the listener's own bindings on one key are a clash.
+        #expect(throws: KeyBindingError.keyBoundTwice("s", .stop, .quit)) { try KeyBindings(overriding: [.quit: ["s"], .stop: ["s"]]) }
+        // A key the listener binds is taken from the action it had by default: a configuration
+        // that put pause on p before p was the previous chapter still loads.
+        let taken = try KeyBindings(overriding: [.pauseResume: ["p", "space"]])
+        #expect(taken.action(for: .character("p")) == .pauseResume)
+        #expect(taken.keys[.previousChapter]?.isEmpty == true)
+        #expect(taken.action(for: .character("c")) == .chapters, "the other defaults stay")
         #expect(throws: KeyBindingError.unknownKey("ctrl-alt-banana")) { try KeyBindings(overriding: [.quit: ["ctrl-alt-banana"]]) }
         // A control character is not a key name.
         #expect(throws: KeyBindingError.unknownKey("\u{1B}")) { try KeyBindings(overriding: [.quit: ["\u{1B}"]]) }

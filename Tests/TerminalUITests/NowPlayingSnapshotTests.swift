@@ -66,4 +66,48 @@ struct NowPlayingSnapshotTests {
         #expect(line[text.distance(from: text.startIndex, to: resume.lowerBound)].style.dim == false)
         #expect(line[text.distance(from: text.startIndex, to: skip.lowerBound)].style.dim == true)
     }
+
+    /// An episode with twelve chapters, the third playing: the chapter line under the podcast,
+    /// and the list `c` opens with the playing one marked.
+    static func chaptered(_ language: Language, listOpen: Bool) -> NowPlayingScreen {
+        var screen = Self.screen("playing", language)
+        let titles = [
+            "Cold open", "Welcome back", "The interview, part one", "Listener mail", "A \u{202E}word from sponsors", "The interview, part two",
+            "News in brief", "Corrections", "What we are reading", "Quiz", "Credits", "Outtakes",
+        ]
+        let chapters = ChapterList(
+            trackID: "episode", origin: .feed,
+            chapters: titles.enumerated().map { Chapter(start: Double($0.offset) * 300, title: $0.element) })
+        screen.chapters = ChapterViewState(chapters: chapters, current: chapters.current(at: 754), language: language)
+        screen.showsChapterList = listOpen
+        return screen
+    }
+
+    @Test(arguments: [Language.english, .russian])
+    func theChapterPlayingAndTheListOfChapters(language: Language) {
+        let line = Self.chaptered(language, listOpen: false).render(width: 80, height: 24).text
+        #expect(line.contains(language == .english ? "Chapter 3/12: The interview, part one" : "Глава 3 из 12: The interview, part one"))
+        assertSnapshot(of: line, as: .lines, named: "chapter-\(language.rawValue)-80x24", testName: "nowPlaying")
+        for (width, height) in Self.sizes {
+            let list = Self.chaptered(language, listOpen: true).render(width: width, height: height).text
+            #expect(list.contains("▶  3  10:00  The interview, part one"))
+            #expect(!list.contains("\u{202E}"))
+            assertSnapshot(of: list, as: .lines, named: "chapters-list-\(language.rawValue)-\(width)x\(height)", testName: "nowPlaying")
+        }
+    }
+
+    /// The help overlay lists every action, the chapter keys among them; on a terminal too short
+    /// for one column it uses two, so none is cut off.
+    @Test(arguments: [Language.english, .russian])
+    func theHelpOverlayListsEveryAction(language: Language) {
+        for (width, height) in Self.sizes {
+            var canvas = Self.screen("playing", language).render(width: width, height: height)
+            canvas.drawHelp(.standard, language: language)
+            let text = canvas.text
+            for action in KeyAction.allCases {
+                #expect(text.contains(String(TerminalStrings.actionName(action, in: language).prefix(12))), "\(action) at \(width)x\(height)")
+            }
+            assertSnapshot(of: text, as: .lines, named: "help-\(language.rawValue)-\(width)x\(height)", testName: "nowPlaying")
+        }
+    }
 }

@@ -10,6 +10,8 @@ public protocol AudioDecoder: AnyObject {
     var skippedCorruptPackets: Int { get }
     /// The source's metadata tags (a ReplayGain or R128 gain among them), if it has any.
     var tags: [String: String] { get }
+    /// The source's own chapters (ID3 `CHAP`, an MP4 chapter track), in order; empty for most.
+    var chapters: [Chapter] { get }
     /// Decodes up to `maxFrames` frames of interleaved stereo Float32 at 48 kHz into `buffer` and
     /// returns how many it wrote; 0 means the end of the source. A truncated source ends cleanly.
     func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(PlaybackError) -> Int
@@ -26,6 +28,7 @@ public protocol AudioDecoder: AnyObject {
 extension AudioDecoder {
     public func interrupt() {}
     public var tags: [String: String] { [:] }
+    public var chapters: [Chapter] { [] }
     public var isFiniteRecording: Bool { false }
 }
 

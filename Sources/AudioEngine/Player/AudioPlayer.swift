@@ -74,6 +74,11 @@ public actor AudioPlayer {
     private var decodedAhead: Double?
     /// The audio time of the last connection update.
     private var connectionPublishedAt: Double?
+    /// Where feed chapters come from; nil: only a file's own.
+    private let chapterSource: (any ChapterSource)?
+    private var chapters = KnownChapters()
+    /// The track on each deck, so chapters of items no longer on one are forgotten.
+    private var deckTracks: [DeckID: String] = [:]
 
     public init<C: Clock>(
         output: any AudioSink,
@@ -82,8 +87,10 @@ public actor AudioPlayer {
         clock: C = ContinuousClock(),
         random: SeededRandom = .systemSeeded(),
         analytics: ErrorAnalytics? = nil,
-        logger: Logger = Logger(label: "tonearm.player", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "tonearm.player", factory: { _ in SwiftLogNoOpLogHandler() }),
+        chapterSource: (any ChapterSource)? = nil
     ) where C.Duration == Duration {
+        self.chapterSource = chapterSource
         self.analytics = analytics.map(PlayerAnalytics.init)
         self.log = PlayerLog(logger: logger)
         // A sink that does not pace itself (a file) is rendered: in real-time mode nothing would
@@ -136,6 +143,19 @@ public actor AudioPlayer {
 
     /// How loudness is levelled.
     public var loudness: LoudnessLevelling { machine.loudness }
+
+    /// The current item's chapters, as last published (nil: none known).
+    public var currentChapters: ChapterList? { chapters.publishedList }
+
+    /// The current item's position as last reported, with the item's id.
+    private var lastPosition: (trackID: String?, seconds: Double)?
+
+    /// The current item's position as last reported (nil before its first report), for commands
+    /// relative to it that come without a screen's model (stdin's `chapter next`).
+    public var currentPosition: Double? {
+        guard let lastPosition, lastPosition.trackID == machine.state.currentTrack?.id else { return nil }
+        return lastPosition.seconds
+    }
 
     /// Opens the output and starts rendering. No sound server -> `audioOutputUnavailable`.
     public func start() throws(PlaybackError) {
@@ -231,6 +251,10 @@ public actor AudioPlayer {
         case .loadFailed(let id, let error): event = .loadFailed(id, error, at: now)
         case .position(let node, let position, let duration, let buffered):
             event = .positionChanged(node, position: position)
+            if node == machine.activeDeck {
+                lastPosition = (machine.state.currentTrack?.id, position)
+                if let change = chapters.positionChange(at: position) { continuation.yield(.notice(.chapter(change), audioTime: audioTime)) }
+            }
             continuation.yield(.position(seconds: position, duration: duration ?? machine.currentDuration, audioTime: audioTime))
             if node == machine.activeDeck {
                 decodedAhead = buffered
@@ -375,6 +399,40 @@ public actor AudioPlayer {
             lastPublished = state
             continuation.yield(.state(state, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
             publishLoudness()
+            publishChapters()
+        }
+    }
+
+    /// The current item's chapters when they differ from those told (a new item, or chapters
+    /// that arrived), with the chapter its position is in.
+    private func publishChapters() {
+        let current = machine.state.currentTrack?.id
+        guard let change = chapters.listChange(current: current) else { return }
+        if chapters.clearPosition() { continuation.yield(.notice(.chapter(nil), audioTime: audioTime)) }
+        continuation.yield(.notice(.chapters(change), audioTime: audioTime))
+        if let last = lastPosition, last.trackID == current, let moved = chapters.positionChange(at: last.seconds) {
+            continuation.yield(.notice(.chapter(moved), audioTime: audioTime))
+        }
+    }
+
+    /// Chapters learned for an item (its file's, or its feed's document).
+    private func learned(_ list: ChapterList) {
+        guard deckTracks.values.contains(list.trackID) else { return }
+        log.chapters(list)
+        chapters.learned(list)
+        publishChapters()
+    }
+
+    /// Asks the chapter source for a loading item's feed chapters, once per item.
+    private func askChapters(for track: Track) {
+        guard let source = chapterSource, track.chaptersURL != nil, chapters.asks(track.id) else { return }
+        let log = self.log
+        Task { [weak self] in
+            switch await source.chapters(for: track) {
+            case .success(let list)?: await self?.learned(list)
+            case .failure(let error)?: log.chaptersUnavailable(error)
+            case nil: break
+            }
         }
     }
 
@@ -467,6 +525,9 @@ public actor AudioPlayer {
     private func load(_ id: LoadID, deck node: DeckID, track: Track, from: Double) {
         loads.removeValue(forKey: node)?.load.cancel()
         if node == machine.activeDeck { decodedAhead = nil }
+        deckTracks[node] = track.id
+        chapters.keep(only: Set(deckTracks.values))
+        askChapters(for: track)
         let mailbox = connections
         let wakeUps = connectionWakeUps
         let clock = self.clock
@@ -493,6 +554,11 @@ public actor AudioPlayer {
             do throws(PlaybackError) {
                 var track = track
                 let decoder = try decoders.makeDecoder(for: track, load: cancellation)
+                let embedded = decoder.chapters
+                if !embedded.isEmpty {
+                    let list = ChapterList(trackID: track.id, origin: .embedded, chapters: embedded)
+                    Task { await self?.learned(list) }
+                }
                 // Known before the first frame: a kept measurement, else the file's own tag. A file
                 // without either is measured: in the background in real time, at once when
                 // rendering (nothing waits to hear it, and every frame gets its gain).

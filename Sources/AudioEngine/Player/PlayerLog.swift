@@ -86,6 +86,16 @@ struct PlayerLog: Sendable {
     }
 
     /// A service beside playback failed (artwork, a status API); playback goes on.
+    /// Chapters were found for the item loading: how many and from where, never their titles.
+    func chapters(_ list: ChapterList) {
+        logger.info("chapters", metadata: Self.metadata(["count": String(list.count), "origin": list.origin.rawValue]))
+    }
+
+    /// An item's chapters document could not be had: it plays without chapters.
+    func chaptersUnavailable(_ error: PlaybackError) {
+        logger.notice("chapters unavailable; playing without them", metadata: Self.metadata(LogFields.error(error)))
+    }
+
     func serviceProblem(_ error: PlaybackError) {
         logger.warning("service problem", metadata: Self.metadata(LogFields.error(error)))
     }

@@ -60,7 +60,7 @@ public struct EpisodeRecord: Sendable, Equatable, Codable {
     /// The episode as the player knows it; its id is the library id, so a saved position can be
     /// written back with `LibraryStore.savePosition(episodeID:)`.
     public var episode: Episode {
-        Episode(id: String(id), title: title, podcastTitle: podcastTitle, audioURL: audioURL, duration: duration)
+        Episode(id: String(id), title: title, podcastTitle: podcastTitle, audioURL: audioURL, duration: duration, chaptersURL: chaptersURL)
     }
 }
 

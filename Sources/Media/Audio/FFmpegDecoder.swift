@@ -50,6 +50,11 @@ public final class FFmpegDecoder: @unchecked Sendable {
     /// The container's and the audio stream's metadata (stream entries win), for loudness tags.
     /// Untrusted text, bounded: at most `MediaLimits.maxTags` entries of bounded length.
     public let tags: [String: String]
+    /// The container's chapters (ID3v2 `CHAP` frames in an mp3, an MP4/M4A chapter track, Matroska
+    /// and Ogg chapters), each converted from its own time base to seconds, titled by its
+    /// `title` metadata, sanitised, sorted and bounded by `ChapterList`; empty when it has none.
+    /// Read once while opening, as FFmpeg parses them with the header.
+    public let chapters: [Chapter]
     /// The audio stream's bit rate in bits per second as its parameters (or the container) state
     /// it; nil when neither does. What a live stream's buffered bytes are worth in seconds.
     public let bitRate: Int?
@@ -174,6 +179,7 @@ public final class FFmpegDecoder: @unchecked Sendable {
         duration = opened.duration
         isSeekable = opened.isSeekable
         tags = opened.tags
+        chapters = opened.chapters
         bitRate = opened.bitRate
         endFrame = opened.endSeconds.map { Int64(($0 * Double(max(1, outputRate))).rounded()) }
         phase = opened.handles.codec == nil ? .finished : .decoding
@@ -543,6 +549,7 @@ extension FFmpegDecoder {
         var sampleRate = AudioFormat.sampleRate
         var channelCount = AudioFormat.channelCount
         var tags: [String: String] = [:]
+        var chapters: [Chapter] = []
         var bitRate: Int?
 
         /// An input with no bytes: a decoder that ends at once.
@@ -694,6 +701,7 @@ extension FFmpegDecoder {
         let streamRate = parameters.pointee.bit_rate, containerRate = format.pointee.bit_rate
         opened.bitRate = streamRate > 0 ? Int(streamRate) : containerRate > 0 ? Int(containerRate) : nil
         opened.tags = tags(in: format.pointee.metadata).merging(tags(in: stream.pointee.metadata)) { _, stream in stream }
+        opened.chapters = chapters(of: format)
         if let descriptor = avcodec_descriptor_get(parameters.pointee.codec_id),
             descriptor.pointee.props & AV_CODEC_PROP_LOSSY != 0
         {
@@ -713,6 +721,34 @@ extension FFmpegDecoder {
             tags[String(cString: key)] = String(cString: value)
         }
         return tags
+    }
+
+    /// The container's chapters in seconds. A file is untrusted: at most `ChapterList.maxCount`
+    /// are read, a zero or negative time base or a non-finite time drops the chapter, a negative
+    /// start is clamped to 0, and titles are cut at a tag's bound. Times are taken as the
+    /// container states them, not moved by the stream's start time: that start is an encoder's
+    /// delay (an mp3's LAME priming), which the decoder trims, so chapter times written against
+    /// the original audio already match the positions the decoder reports.
+    private static func chapters(of format: UnsafeMutablePointer<AVFormatContext>) -> [Chapter] {
+        let count = min(Int(format.pointee.nb_chapters), ChapterList.maxCount)
+        guard count > 0, let list = format.pointee.chapters else { return [] }
+        let nothing = tonearm_av_nopts_value()
+        var chapters: [Chapter] = []
+        for index in 0..<count {
+            guard let chapter = list[index] else { continue }
+            let base = chapter.pointee.time_base
+            guard base.num > 0, base.den > 0 else { continue }
+            let seconds = av_q2d(base)
+            let start = Double(chapter.pointee.start) * seconds
+            let end = chapter.pointee.end == nothing ? nil : Double(chapter.pointee.end) * seconds
+            guard start.isFinite, start > -1 else { continue }
+            var title: String?
+            if let entry = av_dict_get(chapter.pointee.metadata, "title", nil, 0), let value = entry.pointee.value {
+                title = String(decoding: UnsafeRawBufferPointer(start: value, count: strnlen(value, 1024)), as: UTF8.self)
+            }
+            chapters.append(Chapter(start: max(0, start), end: end, title: title))
+        }
+        return ChapterList(trackID: "", origin: .embedded, chapters: chapters).chapters
     }
 
     private static func duration(

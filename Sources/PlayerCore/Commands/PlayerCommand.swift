@@ -13,6 +13,12 @@ import Foundation
 /// - `seekBy`: from the position last shown, never before 0.
 /// - `open`: always accepted; it replaces what plays (`PlayerEvent.replace`).
 /// - `volume`, `sleep`, `speed`, `trimSilence`, `loudness`: always accepted, in every state.
+/// - `chapter`: a seek to a chapter's start, worked out from the item's chapters and the position
+///   last shown (`ChapterList`'s rules): `next` goes to the next chapter's start, and in the last
+///   chapter, or for an item without chapters, means `next` (the next item), so one key serves
+///   both; `previous` restarts the current chapter, or within `ChapterList.restartWindow` of its
+///   start goes to the one before, and means nothing without chapters; `number(n)` (from 1) goes
+///   to that chapter's start.
 public enum PlayerCommand: Sendable, Equatable {
     case playPause
     case play
@@ -35,11 +41,24 @@ public enum PlayerCommand: Sendable, Equatable {
     case speed(SpeedChange)
     case trimSilence(Bool)
     case loudness(LoudnessChange)
+    /// Move between the current item's chapters.
+    case chapter(ChapterMove)
+
+    /// Where a `chapter` command goes.
+    public enum ChapterMove: Sendable, Equatable {
+        case next
+        case previous
+        /// The chapter numbered from 1, as front ends show it.
+        case number(Int)
+    }
 
     /// The intent this command means in `state`, or nil when it means nothing there.
     /// - Parameter position: the current track's position as last published, for relative seeks.
     /// - Parameter current: the levelling in force, for `loudness(.cycle)`.
-    public func intent(in state: PlayerState, position: TimeInterval?, loudness current: LoudnessLevelling = .off) -> PlayerEvent? {
+    /// - Parameter chapters: the current item's chapters as last published, for `chapter`.
+    public func intent(
+        in state: PlayerState, position: TimeInterval?, loudness current: LoudnessLevelling = .off, chapters: ChapterList? = nil
+    ) -> PlayerEvent? {
         func first(_ actions: [PlayerAction]) -> PlayerEvent? {
             actions.first(where: state.allows).flatMap(Self.event)
         }
@@ -71,7 +90,31 @@ public enum PlayerCommand: Sendable, Equatable {
             return .setSilenceTrimming(on)
         case .loudness(let change):
             return .setLoudness(change.applied(to: current))
+        case .chapter(let move):
+            // Chapters of another item (published for the one that played before) mean nothing here.
+            let list = chapters.flatMap { $0.trackID == state.currentTrack?.id && !$0.isEmpty ? $0 : nil }
+            return chapterIntent(move, in: state, position: position ?? 0, chapters: list)
         }
+    }
+
+    private func chapterIntent(_ move: ChapterMove, in state: PlayerState, position: TimeInterval, chapters: ChapterList?) -> PlayerEvent? {
+        let target: TimeInterval?
+        switch move {
+        case .next:
+            guard let chapters, let start = chapters.nextStart(after: position) else { return first(of: [.skip], in: state) }
+            target = start
+        case .previous:
+            target = chapters?.previousStart(before: position)
+        case .number(let number):
+            guard let chapters, number >= 1, number <= chapters.count else { return nil }
+            target = chapters.chapters[number - 1].start
+        }
+        guard let target, state.allows(.seek) else { return nil }
+        return .seek(to: target)
+    }
+
+    private func first(of actions: [PlayerAction], in state: PlayerState) -> PlayerEvent? {
+        actions.first(where: state.allows).flatMap(Self.event)
     }
 
     /// The action a front end names when the state refuses the command (for its message).
@@ -85,7 +128,7 @@ public enum PlayerCommand: Sendable, Equatable {
         case .retryNow: .retryNow
         case .cancelRetry: .cancelRetry
         case .reset: .reset
-        case .seekBy, .seekTo: .seek
+        case .seekBy, .seekTo, .chapter: .seek
         case .open: .play
         case .volume, .sleep, .speed, .trimSilence, .loudness: .resume  // never refused: every state accepts them
         }

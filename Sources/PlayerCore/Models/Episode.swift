@@ -8,13 +8,18 @@ public struct Episode: Sendable, Hashable, Codable, Identifiable {
     public let podcastTitle: String?
     public let audioURL: URL?
     public let duration: TimeInterval?
+    /// The feed's `podcast:chapters` document, when it names one.
+    public let chaptersURL: URL?
 
-    public init(id: String, title: String, podcastTitle: String? = nil, audioURL: URL?, duration: TimeInterval? = nil) {
+    public init(
+        id: String, title: String, podcastTitle: String? = nil, audioURL: URL?, duration: TimeInterval? = nil, chaptersURL: URL? = nil
+    ) {
         self.id = id
         self.title = TextSanitizer.singleLine(title)
         self.podcastTitle = TextSanitizer.optionalSingleLine(podcastTitle)
         self.audioURL = audioURL
         self.duration = duration
+        self.chaptersURL = chaptersURL
     }
 
     /// The playable track, or `missingAudioURL` when the feed gave no usable enclosure.
@@ -24,7 +29,7 @@ public struct Episode: Sendable, Hashable, Codable, Identifiable {
         }
         return Track(
             id: "episode:\(id)", url: audioURL, kind: .episode, title: title, artist: nil,
-            album: podcastTitle, duration: duration)
+            album: podcastTitle, duration: duration, chaptersURL: chaptersURL)
     }
 }
 

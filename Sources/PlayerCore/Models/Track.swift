@@ -38,6 +38,9 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     /// A session stage: how loud the whole session is, so session levelling gives every stage one
     /// gain and they keep their relative loudness.
     public var sessionLoudness: Loudness?
+    /// An episode's Podcasting 2.0 JSON chapters document (the feed's `podcast:chapters`), fetched
+    /// while it plays; nil for everything else.
+    public let chaptersURL: URL?
 
     public init(
         id: String,
@@ -50,7 +53,8 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         volume: Float = 1,
         loop: SourceLoop? = nil,
         loudness: Loudness? = nil,
-        sessionLoudness: Loudness? = nil
+        sessionLoudness: Loudness? = nil,
+        chaptersURL: URL? = nil
     ) {
         self.id = id
         self.url = url
@@ -63,6 +67,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         self.loop = kind == .liveStream ? nil : loop
         self.loudness = kind == .liveStream ? nil : loudness
         self.sessionLoudness = kind == .liveStream ? nil : sessionLoudness
+        self.chaptersURL = kind == .liveStream ? nil : chaptersURL
     }
 
     /// A live stream has no end; its connection ending is a drop, not a finish.
@@ -103,7 +108,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     public func asRecording() -> Track {
         Track(
             id: id, url: url, kind: kind == .liveStream ? .episode : kind, title: title, artist: artist, album: album,
-            duration: duration, volume: volume, loop: loop)
+            duration: duration, volume: volume, loop: loop, chaptersURL: chaptersURL)
     }
 
     /// A copy with another id and, optionally, a known duration (used for probing).
@@ -111,6 +116,6 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         Track(
             id: id ?? self.id, url: url, kind: kind, title: title, artist: artist, album: album,
             duration: duration ?? self.duration, volume: volume, loop: loop, loudness: loudness,
-            sessionLoudness: sessionLoudness)
+            sessionLoudness: sessionLoudness, chaptersURL: chaptersURL)
     }
 }

@@ -51,6 +51,12 @@ public enum PlayerNotice: Sendable, Equatable {
     /// A service beside playback failed (the artwork, a status API): front ends show it as an
     /// inline error; the service has recorded it in the analytics already.
     case serviceProblem(PlaybackError)
+    /// The current item's chapters, when they become known and when the item changes (nil: the
+    /// new item has none). Not told for an item without chapters after another without them.
+    case chapters(ChapterList?)
+    /// The chapter the current item's position is in, when that changes (nil: none, or before the
+    /// first chapter). Told just before the position update that moved into it.
+    case chapter(ChapterPosition?)
 }
 
 /// A change of where sound goes that the listener should know about.

@@ -13,7 +13,9 @@ extension LibraryContext {
         let start = try store.resumePosition(episodeID: id)
         var episode = record.episode
         if let file = downloads.playableFile(episodeID: id) {
-            episode = Episode(id: episode.id, title: episode.title, podcastTitle: episode.podcastTitle, audioURL: file, duration: episode.duration)
+            episode = Episode(
+                id: episode.id, title: episode.title, podcastTitle: episode.podcastTitle, audioURL: file, duration: episode.duration,
+                chaptersURL: episode.chaptersURL)
         }
         do throws(PlaybackError) {
             return .play(PlayRequest(track: try episode.track(), startPosition: start))

@@ -6,6 +6,8 @@ extension TonearmPlayer.Services {
     /// The services for playing `tracks`: titles (with the station's identity strings and an
     /// optional status API), artwork (with the station's logo), and a connectivity monitor only
     /// when a source is off this machine, since a loopback stream plays without a network.
+    /// `allowPrivateArtwork` lets artwork and an episode's chapters come from loopback and private
+    /// addresses.
     public static func forStreams(
         _ tracks: [Track], identities: [String] = [], status: MetadataService.StatusSource? = nil, stationLogo: URL? = nil,
         allowPrivateArtwork: Bool = false

@@ -20,6 +20,7 @@ final class StreamDecoder: AudioDecoder, @unchecked Sendable {
     var duration: Double? { decoder.duration }
     var skippedCorruptPackets: Int { decoder.skippedCorruptPackets }
     var tags: [String: String] { decoder.tags }
+    var chapters: [Chapter] { decoder.chapters }
 
     func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(PlaybackError) -> Int {
         try decoder.read(into: buffer, maxFrames: maxFrames)

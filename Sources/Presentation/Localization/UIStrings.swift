@@ -57,6 +57,10 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey
     case episodeDownloaded
     case episodeDownloading
     case episodeDownloadFailed
+    /// The chapter playing ("Chapter 3/12: Title"), and the list's heading.
+    case chapter
+    case chapterUntitled
+    case chapters
     // Controls.
     case controlPlay
     case controlPause

@@ -40,6 +40,23 @@ public struct NowPlayingModel: Sendable {
     public var sleepTimer: SleepTimer?
     public var sleepNow: PlayerTime?
     public var sleepReceived = Date()
+    /// The current item's chapters, once the player has said them (nil: none).
+    public var chapters: ChapterList?
+    /// The chapter the position is in, as the player said (nil: none, or before the first).
+    public var chapter: ChapterPosition?
+    /// The listener opened the list of chapters (`c`); it closes with the same key.
+    public private(set) var showsChapters = false
+
+    /// Opens or closes the list of chapters; there is nothing to open for an item without them.
+    public mutating func toggleChapters() {
+        showsChapters = !showsChapters && chapters?.isEmpty == false
+        version += 1
+    }
+
+    /// The chapter line and list for the current item; nil without chapters.
+    public func chapterView(language: Language) -> ChapterViewState? {
+        ChapterViewState(chapters: chapters, current: chapter, language: language)
+    }
     /// Bumped on every change, so the drawing loop redraws only when something changed.
     public var version = 0
 
@@ -64,6 +81,11 @@ public struct NowPlayingModel: Sendable {
             // Another song: the like shown was for the last one.
             if metadata.title != self.metadata?.title || metadata.artist != self.metadata?.artist { liked = false }
             self.metadata = metadata
+        case .notice(.chapters(let list), _):
+            chapters = list
+            if list?.isEmpty ?? true { showsChapters = false }
+        case .notice(.chapter(let position), _):
+            chapter = position
         case .notice(.nonFatal(let error), _), .notice(.serviceProblem(let error), _):
             inlineError = error
         case .notice:

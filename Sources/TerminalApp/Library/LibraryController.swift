@@ -216,6 +216,8 @@ public final class LibraryController: Sendable {
             markSelectedPlayed()
         case .markAllPlayed where !open:
             markPodcastPlayed()
+        case .chapters where open:
+            model.withLock { $0.player.toggleChapters(); $0.changed() }
         case .refreshAll where !open && model.withLock({ $0.tab == .podcasts }):
             refreshPodcasts()
         case .add where !open && model.withLock({ $0.directoryQuery != nil }):
@@ -768,8 +770,10 @@ public final class LibraryController: Sendable {
     /// state reads it.
     private func send(_ action: KeyAction, state: PlayerState) {
         guard let player = session.withLock({ $0 })?.player,
-            let intent = action.command?.intent(
-                in: state, position: model.withLock { $0.player.position }, loudness: model.withLock { $0.player.loudness } ?? .off)
+            let intent = model.withLock({ model in
+                action.command?.intent(
+                    in: state, position: model.player.position, loudness: model.player.loudness ?? .off, chapters: model.player.chapters)
+            })
         else { return }
         Task { try? await player.send(intent) }
     }

@@ -26,6 +26,14 @@ import Presentation
 ///   (`bitrate` in kbit/s and `buffered` in seconds, null until known; `reconnects` and `stalls`
 ///   in the last hour; `quality` is `good`, `fair` or `poor`). While `reconnecting` is true the
 ///   state is still `playing`: the buffer plays while the stream is asked for again.
+/// - `{"t": 0.3, "event": "chapters", "origin": "embedded", "chapters": [{"index": 0, "start": 0,
+///   "end": 62.5, "title": "Intro"}]}` — the current item's chapters when they become known and
+///   when the item changes (`chapters` empty: the new item has none; `origin` is `embedded`, the
+///   file's own, or `feed`, the podcast's JSON chapters; `end` null when not given).
+/// - `{"t": 62.6, "event": "chapter", "chapter": {"index": 1, "count": 3, "title": "Main"}}` —
+///   when the position moves into another chapter (`chapter` null before the first). While an
+///   item with chapters plays, every position and state event carries the same `chapter` field
+///   (`index` from 0, `count`, `title` or null).
 ///
 /// A track is `{"id", "kind", "title", "duration"}` (never its URL, which may carry credentials);
 /// an error is `{"code", "type", "retryable", "recoverable", "message", "suggestion"}`.
@@ -35,10 +43,18 @@ public enum EventLine {
     ///   - speed: the rate the current item plays at, for the position events.
     ///   - reconnecting: a reconnect in the background is under way (the last connection event
     ///     said so): a `playing` state event then carries `"reconnecting": true`.
+    ///   - chapter: the chapter playing, as last published, for the position and state events.
     public static func json(
-        for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil, speed: Double = 1, reconnecting: Bool = false
+        for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil, speed: Double = 1, reconnecting: Bool = false,
+        chapter: ChapterPosition? = nil
     ) -> String {
-        let object = dictionary(for: update, language: language, sleep: sleep, speed: speed, reconnecting: reconnecting)
+        var object = dictionary(for: update, language: language, sleep: sleep, speed: speed, reconnecting: reconnecting)
+        if let chapter {
+            switch update {
+            case .position, .state: object["chapter"] = chapterFields(chapter)
+            default: break
+            }
+        }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
             return "{\"event\":\"error\"}"
         }
@@ -66,6 +82,18 @@ public enum EventLine {
                 "t": rounded(t), "event": "metadata", "title": m.title ?? NSNull(), "artist": m.artist ?? NSNull(),
                 "station": m.station ?? NSNull(), "artwork": m.artwork.rawValue,
             ]
+        case .notice(.chapters(let list), let t):
+            return [
+                "t": rounded(t), "event": "chapters", "origin": list?.origin.rawValue ?? NSNull(),
+                "chapters": (list?.chapters ?? []).enumerated().map { index, chapter in
+                    [
+                        "index": index, "start": rounded(chapter.start), "end": chapter.end.map(rounded) ?? NSNull(),
+                        "title": chapter.title ?? NSNull(),
+                    ] as [String: Any]
+                },
+            ]
+        case .notice(.chapter(let position), let t):
+            return ["t": rounded(t), "event": "chapter", "chapter": position.map(chapterFields) ?? NSNull()]
         case .notice(let notice, let t):
             var o = noticeFields(notice, language: language)
             o["t"] = rounded(t)
@@ -166,7 +194,13 @@ public enum EventLine {
         case .metadata(let m): return ["notice": "metadata", "title": m.title ?? NSNull()]
         case .serviceProblem(let e): return ["notice": "serviceProblem", "error": error(e, language: language)]
         case .silenceTrimmed(let t, let seconds): return ["notice": "silenceTrimmed", "track": track(t), "seconds": rounded(seconds)]
+        case .chapters(let list): return ["notice": "chapters", "count": list?.count ?? 0]
+        case .chapter(let position): return ["notice": "chapter", "chapter": position.map(chapterFields) ?? NSNull()]
         }
+    }
+
+    static func chapterFields(_ chapter: ChapterPosition) -> [String: Any] {
+        ["index": chapter.index, "count": chapter.count, "title": chapter.title ?? NSNull()]
     }
 
     static func track(_ t: Track) -> [String: Any] {

@@ -5,7 +5,9 @@ import PlayerCore
 /// (or `play`), `stop`, `skip` (or `next`), `seek SECONDS`, `retry` (also `retry-now`, `cancel`,
 /// `reset`), `volume 0.5` (or `50%`, `+5%`, `-5%`), `sleep 20m` (or `90s`, `1h`, `end`, `+5m`,
 /// `cancel`), `speed 1.5` (or `1.5x`, `+0.25`, `-0.25`), `trim-silence on|off`,
-/// `loudness off|track|session`. Each is a `PlayerCommand`, read by the state like a key or an MPRIS call.
+/// `loudness off|track|session`, `chapter next|previous|N` (N from 1; `next` in the last chapter,
+/// or without chapters, is the next item, as `n` is; plain `next` is always the next item).
+/// Each is a `PlayerCommand`, read by the state like a key or an MPRIS call.
 public enum HeadlessInput {
     /// The command a line asks for, or nil for a line that is not a command.
     public static func parse(_ line: String) -> PlayerCommand? {
@@ -31,6 +33,14 @@ public enum HeadlessInput {
             return LoudnessMode.parse(String(words[1])).map { .loudness(.to($0)) }
         case ("speed", 2):
             return SpeedChange.parse(String(words[1])).map(PlayerCommand.speed)
+        case ("chapter", 2):
+            switch words[1] {
+            case "next": return .chapter(.next)
+            case "previous", "prev": return .chapter(.previous)
+            default:
+                guard let number = Int(words[1]), number >= 1 else { return nil }
+                return .chapter(.number(number))
+            }
         case ("sleep", 2):
             return SleepRequest.parse(String(words[1])).map(PlayerCommand.sleep)
         default: return nil

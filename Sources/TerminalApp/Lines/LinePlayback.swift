@@ -43,7 +43,13 @@ public struct LinePlayback: Sendable {
             if jsonEvents {
                 let speed = latest.speed?.rate(for: latest.state.currentTrack) ?? 1
                 let reconnecting = latest.connection?.reconnecting ?? false
-                Self.write(EventLine.json(for: update, language: language, sleep: latest.sleepTimer, speed: speed, reconnecting: reconnecting) + "\n")
+                // The chapter this update leaves playing: a chapter notice comes just before its position.
+                var after = latest
+                after.apply(update)
+                Self.write(
+                    EventLine.json(
+                        for: update, language: language, sleep: latest.sleepTimer, speed: speed, reconnecting: reconnecting,
+                        chapter: after.chapter) + "\n")
             }
             progress?.update(audioTime: update.audioTime)
             let volumeBefore = latest.volume
@@ -92,7 +98,10 @@ public struct LinePlayback: Sendable {
                     continue
                 }
                 let state = await player.state
-                guard let intent = command.intent(in: state, position: nil, loudness: await player.loudness) else {
+                guard
+                    let intent = command.intent(
+                        in: state, position: await player.currentPosition, loudness: await player.loudness, chapters: await player.currentChapters)
+                else {
                     let refused = PlaybackError.invalidTransition(command.action, in: state.name)
                     FileHandle.standardError.write(Data("tonearm: \(refused.message(in: Language.current))\n".utf8))
                     continue

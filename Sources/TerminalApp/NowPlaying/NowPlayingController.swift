@@ -99,11 +99,14 @@ public final class NowPlayingController: Sendable {
         case .like:
             if like?() == true { model.withLock { $0.markLiked() } }
             return
+        case .chapters:
+            model.withLock { $0.toggleChapters() }
+            return
         default:
             break
         }
-        let loudness = model.withLock { $0.loudness } ?? .off
-        guard let intent = action.command?.intent(in: state, position: position, loudness: loudness) else { return }
+        let (loudness, chapters) = model.withLock { ($0.loudness ?? .off, $0.chapters) }
+        guard let intent = action.command?.intent(in: state, position: position, loudness: loudness, chapters: chapters) else { return }
         Task { [player] in try? await player.send(intent) }
     }
 }

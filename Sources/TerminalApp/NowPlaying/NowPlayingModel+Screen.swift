@@ -14,6 +14,7 @@ extension NowPlayingModel {
             spinnerTick: tick, volumeText: volumeText(language: language), sleepText: sleepText(language: language),
             speedText: speedText(language: language), loudnessText: loudnessText(language: language),
             likedText: liked ? "♥ " + Texts.string("terminal.liked", in: language) : nil,
-            connection: connectionText(language: language).map { ($0, connection?.rating ?? .good) })
+            connection: connectionText(language: language).map { ($0, connection?.rating ?? .good) },
+            chapters: chapterView(language: language), showsChapterList: showsChapters)
     }
 }

@@ -27,6 +27,10 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     case markPlayed, markAllPlayed
     /// Fetch every podcast's feed again (the Podcasts tab).
     case refreshAll
+    /// The start of this chapter, or of the one before within its first seconds (Now Playing).
+    case previousChapter
+    /// Show or hide the list of the item's chapters (Now Playing).
+    case chapters
 
     /// The player command this key stands for, if it is one (Enter opens what is selected, so it
     /// is the screens' own).
@@ -35,7 +39,11 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .pauseResume: .playPause
         case .stop: .stop
         case .dismiss: .cancelRetry
-        case .next: .next
+        // One key for "next": the next chapter while an item with chapters plays (the last chapter
+        // goes on to the next item), the next item otherwise. A separate key would leave `n`
+        // skipping a whole episode, which is rarely what a listener inside one means.
+        case .next: .chapter(.next)
+        case .previousChapter: .chapter(.previous)
         case .seekBackward: .seekBy(-PlayerControl.seekBackwardSeconds)
         case .seekForward: .seekBy(PlayerControl.seekForwardSeconds)
         case .retry: .retry
@@ -47,7 +55,7 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .slower: .speed(.by(-PlaybackSpeed.step))
         case .loudness: .loudness(.cycle)
         case .play, .up, .down, .add, .search, .help, .quit, .directory, .like, .download, .refreshAll, .enqueue, .moveUp, .moveDown, .remove, .markPlayed,
-            .markAllPlayed, .undo, .rename: nil
+            .markAllPlayed, .undo, .rename, .chapters: nil
         }
     }
 }

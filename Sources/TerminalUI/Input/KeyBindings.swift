@@ -12,7 +12,9 @@ public struct KeyBindings: Sendable, Hashable {
     /// move a queue entry up and down, X takes it off the queue (or removes a station, podcast or
     /// session after a yes), U brings back the last removal, e renames a station, m marks an
     /// episode played (or not), M marks all of a podcast's episodes played,
-    /// R refresh every podcast (capital, as a batch of network requests should not be a slip of r).
+    /// R refresh every podcast (capital, as a batch of network requests should not be a slip of r),
+    /// p the previous chapter and c the list of chapters (n is the next chapter in an item with
+    /// chapters, see `KeyAction.command`).
     public static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
         .stop: [.character("s")], .next: [.character("n")], .seekBackward: [.left],
@@ -25,18 +27,23 @@ public struct KeyBindings: Sendable, Hashable {
         .remove: [.character("X")], .markPlayed: [.character("m")], .markAllPlayed: [.character("M")], .undo: [.character("U")],
         .rename: [.character("e")],
         .refreshAll: [.character("R")],
+        .previousChapter: [.character("p")], .chapters: [.character("c")],
     ])
 
     private init(uncheckedKeys: [KeyAction: [Key]]) {
         keys = uncheckedKeys
     }
 
-    /// `standard` with the actions in `overrides` bound to their keys instead.
+    /// `standard` with the actions in `overrides` bound to their keys instead. A key the listener
+    /// binds is taken from the action it had by default (binding `p` to pause leaves the previous
+    /// chapter without a key rather than refusing the file): a configuration written before a
+    /// standard key was added keeps working.
     ///
-    /// - Throws: `KeyBindingError` for a key name that is not a key, or for a key bound to two
-    ///   actions.
+    /// - Throws: `KeyBindingError` for a key name that is not a key, or for a key the overrides
+    ///   bind to two actions.
     public init(overriding overrides: [KeyAction: [String]]) throws(KeyBindingError) {
         var keys = Self.standard.keys
+        var taken: Set<Key> = []
         for (action, names) in overrides {
             var parsed: [Key] = []
             for name in names {
@@ -44,6 +51,10 @@ public struct KeyBindings: Sendable, Hashable {
                 parsed.append(key)
             }
             keys[action] = parsed
+            taken.formUnion(parsed)
+        }
+        for action in KeyAction.allCases where overrides[action] == nil {
+            keys[action] = keys[action]?.filter { !taken.contains($0) }
         }
         var owner: [Key: KeyAction] = [:]
         for action in KeyAction.allCases {

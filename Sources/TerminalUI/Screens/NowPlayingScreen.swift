@@ -32,13 +32,20 @@ public struct NowPlayingScreen: Sendable {
     /// A live stream's connection ("Connection: good · 128 kbit/s · 4.1 s buffered") and its
     /// rating, which colours the dot before it; nil hides it.
     public var connection: (text: String, rating: ConnectionQuality.Rating)?
+    /// The chapter playing, under the subtitle, and the list `c` opens; nil for an item without.
+    public var chapters: ChapterViewState?
+    /// The list of chapters is open: drawn in a box over the screen.
+    public var showsChapterList: Bool
 
     public init(
         view: NowPlayingViewState, artwork: ArtworkPixels? = nil, accent: TerminalColor = .indexed(39),
         inlineError: InlineErrorViewState? = nil, language: Language, bindings: KeyBindings = .standard, spinnerTick: Int = 0,
         volumeText: String? = nil, sleepText: String? = nil, speedText: String? = nil, loudnessText: String? = nil,
-        likedText: String? = nil, connection: (text: String, rating: ConnectionQuality.Rating)? = nil
+        likedText: String? = nil, connection: (text: String, rating: ConnectionQuality.Rating)? = nil,
+        chapters: ChapterViewState? = nil, showsChapterList: Bool = false
     ) {
+        self.chapters = chapters
+        self.showsChapterList = showsChapterList
         self.connection = connection
         self.loudnessText = loudnessText
         self.likedText = likedText
@@ -76,7 +83,36 @@ public struct NowPlayingScreen: Sendable {
             canvas.put(suffix, row: height - 3, column: 2 + used, style: CellStyle(foreground: .indexed(208), bold: true))
         }
         drawHints(&canvas, row: height - 1)
+        if showsChapterList, let chapters, view.errorView == nil { drawChapterList(chapters, on: &canvas) }
         return canvas
+    }
+
+    /// The list of chapters in a box over the screen, scrolled so the playing one (marked ▶)
+    /// shows.
+    private func drawChapterList(_ chapters: ChapterViewState, on canvas: inout Canvas) {
+        let width = min(64, canvas.width - 4)
+        let height = min(chapters.rows.count + 4, canvas.height - 2)
+        guard width > 10, height > 4 else { return }
+        let top = max(0, (canvas.height - height) / 2)
+        let left = max(0, (canvas.width - width) / 2)
+        let frame = CellStyle(foreground: accent, bold: true)
+        canvas.put("┌" + String(repeating: "─", count: width - 2) + "┐", row: top, column: left, style: frame)
+        for y in 1..<(height - 1) {
+            canvas.put("│" + String(repeating: " ", count: width - 2) + "│", row: top + y, column: left, style: frame)
+        }
+        canvas.put("└" + String(repeating: "─", count: width - 2) + "┘", row: top + height - 1, column: left, style: frame)
+        canvas.putCentered(chapters.heading, row: top + 1, style: .bold, in: left..<(left + width))
+        let visible = height - 4
+        let first = max(0, min((chapters.currentIndex ?? 0) - visible / 2, chapters.rows.count - visible))
+        let numberWidth = String(chapters.rows.count).count
+        let startWidth = chapters.rows.map(\.start.count).max() ?? 0
+        for (offset, row) in chapters.rows.dropFirst(first).prefix(visible).enumerated() {
+            let marker = row.isCurrent ? "▶" : " "
+            let number = String(repeating: " ", count: max(0, numberWidth - row.number.count)) + row.number
+            let start = String(repeating: " ", count: max(0, startWidth - row.start.count)) + row.start
+            let style = row.isCurrent ? CellStyle(foreground: accent, bold: true) : CellStyle.plain
+            canvas.put("\(marker) \(number)  \(start)  \(row.title)", row: top + 3 + offset, column: left + 2, style: style, maxWidth: width - 4)
+        }
     }
 
     private func drawHeader(_ canvas: inout Canvas) {
@@ -97,6 +133,7 @@ public struct NowPlayingScreen: Sendable {
         }
         line(view.title, CellStyle(bold: true))
         if let subtitle = view.subtitle { line(subtitle, CellStyle(foreground: accent)) }
+        if let chapter = chapters?.currentText { line(chapter, CellStyle(foreground: accent)) }
         row += 1
         // A crossfade says what it is doing in full ("Transitioning to X (47%)"); other states
         // use the short status.
@@ -213,6 +250,8 @@ public struct NowPlayingScreen: Sendable {
         }
         if let key = bindings.primaryKey(.help) { hints.append("\(key) \(TerminalStrings.text(.help, in: language))") }
         if let key = bindings.primaryKey(.quit) { hints.append("\(key) \(TerminalStrings.text(.quit, in: language))") }
+        // Last: on a narrow terminal it is the one cut, never quit.
+        if let chapters, let key = bindings.primaryKey(.chapters) { hints.append("\(key) \(chapters.heading)") }
         let text = " " + hints.joined(separator: "  ")
         canvas.put(text.padding(toLength: max(text.count, canvas.width), withPad: " ", startingAt: 0), row: row, column: 0, style: .reverse)
     }

@@ -34,6 +34,7 @@ final class RadioHarness: @unchecked Sendable {
         network: NetworkBuffering = NetworkBuffering(),
         streaming: StreamingDecoderFactory.Options = .init(),
         metadata: MetadataService.Configuration = .init(),
+        chapters: ChaptersService.Configuration? = nil,
         connectivity: ConnectivityMonitor? = nil,
         output: any AudioSink = NullSink(realtime: true),
         mode: RenderMode = .realtime,
@@ -47,7 +48,7 @@ final class RadioHarness: @unchecked Sendable {
             output: output,
             options: AudioPlayer.Options(configuration: configuration, mode: mode, lookahead: lookahead, network: network),
             services: TonearmPlayer.Services(
-                metadata: metadata, artwork: artwork, streaming: streaming, connectivity: connectivity, analytics: analytics,
+                metadata: metadata, artwork: artwork, chapters: chapters, streaming: streaming, connectivity: connectivity, analytics: analytics,
                 logger: logger),
             random: SeededRandom(seed: 4))
         try await composed.player.start()
