@@ -22,13 +22,13 @@ struct DownloadProgressTests {
         for received in stride(from: Int64(0), through: 1_000_000, by: 50_000) {
             progress.handle(.progress(episodeID: 1, FileDownload.Progress(received: received, total: 1_000_000)))
         }
-        progress.handle(.finished(episodeID: 1, bytes: 1_000_000))
+        progress.handle(.finished(episodeID: 1, bytes: 1_000_000, seconds: 0.25))
         progress.finish()
         let lines = written.value.split(separator: "\n").map(String.init)
         #expect(lines.first == "download: Trains: started")
         #expect(lines.filter { $0.hasPrefix("download: Trains: ") && $0.contains("%") }.count == 9, "\(lines)")
         #expect(lines.contains("download: Trains: 40% (0.4 MB of 1.0 MB)"))
-        #expect(lines.last == "Downloaded Trains (1.0 MB)")
+        #expect(lines.last == "Downloaded Trains (1.0 MB in 0.25 s)")
         #expect(!written.value.contains("\u{1B}") && !written.value.contains("\r"))
     }
 
@@ -47,8 +47,8 @@ struct DownloadProgressTests {
         // Redrawn in place: a carriage return, the line cleared, both downloads on it.
         #expect(written.value.hasPrefix("\r\u{1B}[K") && !written.value.contains("\n"))
         #expect(written.value.contains("One") && written.value.contains("Two [######------] 50%"), "\(written.value.debugDescription)")
-        progress.handle(.finished(episodeID: 1, bytes: 2_000_000))
-        #expect(written.value.contains("Downloaded One (2.0 MB)\n"))
+        progress.handle(.finished(episodeID: 1, bytes: 2_000_000, seconds: 1.5))
+        #expect(written.value.contains("Downloaded One (2.0 MB in 1.50 s)\n"))
     }
 
     @Test(arguments: [

@@ -24,7 +24,8 @@ public struct EpisodeDownloads: Sendable {
     public enum Event: Sendable, Equatable {
         case started(episodeID: Int64, title: String)
         case progress(episodeID: Int64, FileDownload.Progress)
-        case finished(episodeID: Int64, bytes: Int64)
+        /// `seconds`: from the first request to the file named complete (0 when it was already whole).
+        case finished(episodeID: Int64, bytes: Int64, seconds: Double)
         case failed(episodeID: Int64, PlaybackError)
         /// A download deleted to keep under the storage cap or the podcast's "keep the newest N".
         case removed(episodeID: Int64, title: String)
@@ -108,9 +109,12 @@ public struct EpisodeDownloads: Sendable {
             return nil
         }
         events(.started(episodeID: id, title: episode.title))
+        let started = ContinuousClock.now
         do throws(PlaybackError) {
             let record = try await fetch(episode, events: events)
-            events(.finished(episodeID: id, bytes: record.receivedBytes))
+            let elapsed = started.duration(to: .now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            events(.finished(episodeID: id, bytes: record.receivedBytes, seconds: seconds))
             return Outcome(episode: episode, result: .success(record))
         } catch {
             logger.failure(error, "episode download failed", fields: ["episode": String(id)])

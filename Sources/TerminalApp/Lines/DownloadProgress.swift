@@ -54,10 +54,10 @@ public final class DownloadProgress: Sendable {
                 guard tenth > running.lastTenth, tenth > 0, tenth < 10 else { return nil }
                 drawn.running[id]?.lastTenth = tenth
                 return "download: \(running.title): \(tenth * 10)% (\(Self.megabytes(progress.received)) of \(Self.megabytes(progress.total ?? 0)))\n"
-            case .finished(let id, let bytes):
+            case .finished(let id, let bytes, let seconds):
                 let title = drawn.running.removeValue(forKey: id)?.title ?? "episode \(id)"
                 drawn.order.removeAll { $0 == id }
-                return clearBar(&drawn) + "Downloaded \(title) (\(Self.megabytes(bytes)))\n" + (isTerminal ? bar(&drawn, force: true) ?? "" : "")
+                return clearBar(&drawn) + "Downloaded \(title) (\(Self.megabytes(bytes)) in \(String(format: "%.2f", seconds)) s)\n" + (isTerminal ? bar(&drawn, force: true) ?? "" : "")
             case .failed(let id, _):
                 drawn.running.removeValue(forKey: id)
                 drawn.order.removeAll { $0 == id }
