@@ -41,6 +41,12 @@ final class RadioHarness: @unchecked Sendable {
         lookahead: Double? = nil,
         logger: Logger = .silent
     ) async throws {
+        // Circuit breakers of this harness's own: the process's shared ones are keyed by host and
+        // port, and a loopback port a server of another test failed on a moment ago may come
+        // back for this test's server, whose requests would then be refused as circuitOpen.
+        let breakers = HostCircuitBreakers()
+        var streaming = streaming
+        if streaming.breakers === HostCircuitBreakers.shared { streaming.breakers = breakers }
         var artwork = ArtworkService.Configuration()
         artwork.allowPrivateAddresses = true
         artwork.cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-art-\(UUID().uuidString)")
@@ -48,7 +54,7 @@ final class RadioHarness: @unchecked Sendable {
             output: output,
             options: AudioPlayer.Options(configuration: configuration, mode: mode, lookahead: lookahead, network: network),
             services: TonearmPlayer.Services(
-                metadata: metadata, artwork: artwork, chapters: chapters, streaming: streaming, connectivity: connectivity, analytics: analytics,
+                network: NetworkClient(breakers: breakers), metadata: metadata, artwork: artwork, chapters: chapters, streaming: streaming, connectivity: connectivity, analytics: analytics,
                 logger: logger),
             random: SeededRandom(seed: 4))
         try await composed.player.start()
