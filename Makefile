@@ -27,6 +27,10 @@ TEST_TIMEOUT ?= 1500
 
 test: deps
 	$(SWIFT) build --build-tests
+	@# The build has just written gigabytes. On ext4 the first fsync a test makes (SQLite's, a
+	@# downloaded episode's) would wait for all of it to reach the disk, holding one of the two
+	@# threads of the concurrency pool for most of a minute and stalling every player under test.
+	sync
 	timeout --kill-after=30 $(TEST_TIMEOUT) stdbuf -oL -eL $(SWIFT) test
 
 bench: deps

@@ -197,7 +197,7 @@ private final class DownloadRun: Sendable {
         } catch {
             throw HTTPErrorMapping.map(error)
         }
-        try writer.sync()
+        try await writer.sync()
         progress(FileDownload.Progress(received: written, total: validators.length))
         if let total = validators.length, written != total {
             // A body that ended early (a server closing a keep-alive body short): the next try
@@ -256,8 +256,15 @@ private final class FileAppender {
     }
 
     /// Waits until the bytes are on the disk: only then may the caller name the file complete.
-    func sync() throws(PlaybackError) {
-        guard fsync(descriptor) == 0 else { throw PlaybackError.from(errno: errno, underlying: "syncing the download failed") }
+    /// On a thread of its own: an fsync can wait for everything else the system has written (on
+    /// ext4, seconds to a minute after a large write), and must not hold a thread of the
+    /// concurrency pool, which the player needs, meanwhile.
+    func sync() async throws(PlaybackError) {
+        let descriptor = self.descriptor
+        let failure: Int32? = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: fsync(descriptor) == 0 ? nil : errno) }.start()
+        }
+        if let failure { throw PlaybackError.from(errno: failure, underlying: "syncing the download failed") }
     }
 
     func close() {
