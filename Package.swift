@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(
             name: "PlayerCoreTests",
             dependencies: [
-                "PlayerCore", "Presentation",
+                "PlayerCore", "Presentation", "TestProcesses",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],

@@ -1,12 +1,15 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 @testable import Library
 
 private let day: TimeInterval = 24 * 3600
 
-@Suite("Library store: persistent error analytics")
+/// Off the cooperative pool: writing and summarising tens of thousands of events is a minute of
+/// synchronous SQLite work that would otherwise hold the pool's threads (see `BlockingTrait`).
+@Suite("Library store: persistent error analytics", .blocking)
 struct SQLiteErrorEventStoreTests {
     @Test func recordsResolvesAndExportsThroughErrorAnalytics() async throws {
         let temporary = try TemporaryDirectory()

@@ -1,11 +1,15 @@
 import Foundation
 import PlayerCore
 import PropertyBased
+import TestProcesses
 import Testing
 
 /// Random event sequences against the invariants of the machine. PropertyBased prints the seed of
 /// a failing run (`.fixedSeed(...)`) and shrinks the sequence, so a failure reproduces exactly.
-@Suite("State machine properties")
+/// Off the cooperative pool: its thousands of random sequences are a minute of CPU in a debug
+/// build, and on two cores they would hold both of the pool's threads while the players of the
+/// radio tests wait for them.
+@Suite("State machine properties", .blocking)
 struct StateMachinePropertyTests {
     static let sequences = 10_000
 

@@ -15,10 +15,11 @@ struct ChapterPlaybackTests {
         #"{"version":"1.2.0","chapters":[{"startTime":0,"title":"Feed intro"},{"startTime":2,"title":"Feed middle"},{"startTime":4,"title":"Feed end"}]}"#
             .utf8)
 
-    /// Six seconds of tone; with `embedded`, chapters at 0, 1.5 and 3 s written into the file.
+    /// A minute of tone (so a busy machine's late chapters still find it playing; the tests stop it
+    /// long before its end); with `embedded`, chapters at 0, 1.5 and 3 s written into the file.
     static func file(embedded: Bool, in fixtures: AudioFixtures) throws -> URL {
         let output = fixtures.url(embedded ? "embedded.mp3" : "plain.mp3")
-        var arguments = ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=6"]
+        var arguments = ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=60"]
         if embedded {
             let meta = try fixtures.write(
                 "meta.txt",
