@@ -25,13 +25,18 @@ run: build
 # the log is line-buffered so it shows which tests were still running.
 TEST_TIMEOUT ?= 1500
 
+# At most this many tests at once. Unbounded, Swift Testing starts every test together, and the
+# hundreds of short ones queue ahead of the radio tests' players on the two threads of the
+# concurrency pool for most of a minute (a fresh clone saw a player publish nothing for 60 s).
+TEST_PARALLEL ?= 12
+
 test: deps
 	$(SWIFT) build --build-tests
 	@# The build has just written gigabytes. On ext4 the first fsync a test makes (SQLite's, a
 	@# downloaded episode's) would wait for all of it to reach the disk, holding one of the two
 	@# threads of the concurrency pool for most of a minute and stalling every player under test.
 	sync
-	timeout --kill-after=30 $(TEST_TIMEOUT) stdbuf -oL -eL $(SWIFT) test
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_PARALLEL) timeout --kill-after=30 $(TEST_TIMEOUT) stdbuf -oL -eL $(SWIFT) test
 
 bench: deps
 	@bash scripts/bench.sh

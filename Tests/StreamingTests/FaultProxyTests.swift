@@ -187,7 +187,11 @@ struct FaultProxyTests {
         let port = proxy.port
         await onOwnThreadNonThrowing { proxy.stop() }
         #expect(proxy.openConnectionCount == 0)
-        #expect(throws: (any Error).self, "the listener is closed") { close(try IcecastServer.connect(port: port)) }
+        // The listener is closed: a connection to its port is refused, or (the port freed, another
+        // test's server may have taken it at once) at least never reaches this proxy.
+        let seen = proxy.connectionCount
+        if let socket = try? IcecastServer.connect(port: port) { close(socket) }
+        #expect(proxy.connectionCount == seen, "the stopped proxy accepted a connection")
     }
 
     // MARK: - Icecast harness faults
