@@ -8,8 +8,13 @@
 enum StableHash {
     /// `tonearm-fnv1a64:` and 16 lowercase hex digits; the prefix keeps it apart from real guids.
     static func identifier(for text: String) -> String {
+        "tonearm-fnv1a64:" + hex(text)
+    }
+
+    /// The hash as 16 lowercase hex digits.
+    static func hex(_ text: String) -> String {
         let hex = String(fnv1a64(text), radix: 16)
-        return "tonearm-fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     static func fnv1a64(_ text: String) -> UInt64 {

@@ -73,9 +73,7 @@ extension DownloadRecord {
 /// Nothing of a remote title reaches the file system.
 public enum DownloadFileName {
     public static func make(episodeID: Int64, audioURL: URL, audioType: String?) -> String {
-        let hex = String(StableHash.fnv1a64(audioURL.absoluteString), radix: 16)
-        let hash = String(repeating: "0", count: 16 - hex.count) + hex
-        return "episode-\(episodeID)-\(hash).\(fileExtension(audioURL: audioURL, audioType: audioType))"
+        return "episode-\(episodeID)-\(StableHash.hex(audioURL.absoluteString)).\(fileExtension(audioURL: audioURL, audioType: audioType))"
     }
 
     static func fileExtension(audioURL: URL, audioType: String?) -> String {

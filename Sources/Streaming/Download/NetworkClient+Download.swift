@@ -119,7 +119,7 @@ private final class DownloadRun: Sendable {
             if let ifRange = known?.ifRange { request.headers.add(name: "If-Range", value: ifRange) }
         }
         let fields = ["host": LogRedaction.host(url) ?? "?", "url": LogRedaction.url(url), "operation": operation, "from": String(start)]
-        logger.debug("download request", metadata: Self.metadata(fields))
+        logger.debug("download request", metadata: NetworkClient.metadata(fields))
         let response: HTTPClientResponse
         do {
             response = try await http.execute(request, deadline: .now() + .milliseconds(Int64(options.idleTimeout * 1000)))
@@ -154,7 +154,7 @@ private final class DownloadRun: Sendable {
             // The server ignored the range, or its file changed and If-Range said so.
             if start > 0 {
                 truncate = true
-                logger.notice("download restarts from the first byte", metadata: Self.metadata(fields.merging(["status": "200"]) { a, _ in a }))
+                logger.notice("download restarts from the first byte", metadata: NetworkClient.metadata(fields.merging(["status": "200"]) { a, _ in a }))
                 state.withLock { $0.restarts += 1 }
             }
         default:
@@ -205,26 +205,20 @@ private final class DownloadRun: Sendable {
             throw PlaybackError(.connectionLost, underlying: "the body ended at byte \(written) of \(total)")
         }
         logger.debug(
-            "download complete", metadata: Self.metadata(fields.merging(["status": String(status), "bytes": String(written)]) { a, _ in a }))
+            "download complete", metadata: NetworkClient.metadata(fields.merging(["status": String(status), "bytes": String(written)]) { a, _ in a }))
         return FileDownload.Outcome(
             bytes: written, validators: validators, mediaType: mediaType, resumedFrom: resumedFrom, restarts: state.withLock { $0.restarts })
     }
 
     /// Empties the partial file so the next request starts at byte 0.
     private func restart(because reason: String, fields: [String: String]) -> FileDownload.Outcome? {
-        logger.notice("download restarts from the first byte", metadata: Self.metadata(fields.merging(["reason": reason]) { a, _ in a }))
+        logger.notice("download restarts from the first byte", metadata: NetworkClient.metadata(fields.merging(["reason": reason]) { a, _ in a }))
         _ = truncate(file.path, 0)
         state.withLock {
             $0.restarts += 1
             $0.known = nil
         }
         return nil
-    }
-
-    private static func metadata(_ fields: [String: String]) -> Logger.Metadata {
-        var metadata = Logger.Metadata()
-        for (key, value) in fields { metadata[key] = .string(value) }
-        return metadata
     }
 }
 

@@ -49,7 +49,7 @@ extension NetworkClient {
         }
     }
 
-    private static func metadata(_ fields: [String: String]) -> Logger.Metadata {
+    static func metadata(_ fields: [String: String]) -> Logger.Metadata {
         var metadata = Logger.Metadata()
         for (key, value) in fields { metadata[key] = .string(value) }
         return metadata
