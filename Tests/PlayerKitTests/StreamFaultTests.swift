@@ -221,11 +221,22 @@ struct StreamFaultTests {
         try await radio.playUntilPlaying(URL(string: server.baseURL + "/;")!)
         #expect(await radio.waitUntil("the first title", timeout: 10) { radio.metadata.contains { $0.title == "First" } })
         #expect(radio.metadata.first { $0.title == "First" }?.station == "Legacy FM")
-        let reconnecting = await radio.waitFor("reconnecting", timeout: 20) { $0.name == .reconnecting }
-        guard case .reconnecting(_, _, _, _, let cause)? = reconnecting else { return }
-        #expect(cause.code == .connectionLost)
-        await radio.waitFor("playing again", timeout: 20, fresh: true) { $0.name == .playing }
+        // The drop is mended either way, as a lost connection: heard, when the whole 3 s came while
+        // the stream was still opening (the reconnect waits for that audio to play out and is
+        // shown), or unheard, when the end came while it played (asked again in the background).
+        let recoveries = {
+            radio.updates.compactMap { update -> PlaybackError.Code? in
+                if case .notice(.recovered(let error, by: .automaticRetry), _) = update { error.code } else { nil }
+            }
+        }
+        #expect(await radio.waitUntil("the drop mended", timeout: 30) { !recoveries().isEmpty })
+        #expect(recoveries().first == .connectionLost, "\(recoveries())")
+        let causes = radio.states.compactMap { state -> PlaybackError.Code? in
+            if case .reconnecting(_, _, _, _, let cause) = state { cause.code } else { nil }
+        }
+        #expect(causes.allSatisfy { $0 == .connectionLost }, "\(causes)")
         #expect(await radio.waitUntil("the second title", timeout: 10) { radio.metadata.contains { $0.title == "Second" } })
+        #expect(await radio.waitUntil("playing again", timeout: 20) { radio.states.last?.name == .playing })
         #expect(!radio.names.contains(.finished) && !radio.names.contains(.failed))
         // One refused attempt through AsyncHTTPClient, then every request on the legacy path.
         #expect(server.requestHeads.count == 3)

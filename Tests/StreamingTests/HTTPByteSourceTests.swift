@@ -193,6 +193,21 @@ struct HTTPByteSourceTests {
         #expect(server.requestHeads.count == 3)
     }
 
+    /// One socket read may bring several body parts while the buffer is full: they wait their
+    /// turn, none is lost or put before another.
+    @Test("A SHOUTcast v1 answer far larger than the buffer reaches the reader whole and in order")
+    func icyStatusLineBodyLargerThanTheBuffer() async throws {
+        let audio = (0..<600_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 11) }
+        let server = try RawTCPServer(response: Array("ICY 200 OK\r\nicy-name: Legacy\r\nContent-Type: audio/mpeg\r\n\r\n".utf8) + audio)
+        defer { server.stop() }
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!, capacity: 16 * 1024, endOfBodyIsEnd: true)
+        defer { source.close() }
+        let bytes = try await onThread { try readBytes(source, count: 1 << 20, timeout: 20) }
+        #expect(bytes.count == audio.count)
+        let same = bytes == audio
+        #expect(same, "the bytes read differ from the answer's")
+    }
+
     @Test("A SHOUTcast v1 live stream that ends has dropped, and a refusal is still typed")
     func icyStatusLineFaults() async throws {
         let live = try RawTCPServer(response: Array("ICY 200 OK\r\nicy-name: Legacy\r\n\r\n".utf8) + [UInt8](repeating: 0xFF, count: 4096))

@@ -15,8 +15,11 @@ import Synchronization
 /// handled by one piece of code. Plain TCP only and no redirects: SHOUTcast v1 servers speak
 /// neither TLS nor redirects.
 ///
-/// Backpressure: while a body part's future is pending the channel reads nothing more, so TCP
-/// flow control reaches the server (as AsyncHTTPClient's delegate futures do).
+/// Backpressure: the sink gets one body part at a time, the next once the last one's future has
+/// completed, and while one is pending the channel asks the socket for nothing more, so TCP flow
+/// control reaches the server (as AsyncHTTPClient's delegate futures do). One socket read may
+/// still bring several parts (NIO reads up to `maxMessagesPerRead` times per read request): they
+/// wait in order in the handler, never at the sink, whose buffer may be full.
 final class LegacyIcyRequest: Sendable {
     private struct State {
         var channel: (any Channel)?
@@ -77,8 +80,8 @@ final class LegacyIcyRequest: Sendable {
         return (path.isEmpty ? "/" : path) + query
     }
 
-    /// Writes the request when the channel becomes active, passes the answer to the sink, and
-    /// holds reads while the sink has not taken the last body part.
+    /// Writes the request when the channel becomes active, passes the answer to the sink one body
+    /// part at a time, and holds reads while a part waits.
     private final class ResponseHandler: ChannelDuplexHandler {
         typealias InboundIn = HTTPClientResponsePart
         typealias OutboundIn = HTTPClientRequestPart
@@ -87,7 +90,12 @@ final class LegacyIcyRequest: Sendable {
         private let request: HTTPRequestHead
         private let sink: any HTTPResponseSink
         private var finished = false
-        private var deliveries = 0
+        /// A part is with the sink, its future not yet complete.
+        private var delivering = false
+        /// Parts that came while one was with the sink, oldest first.
+        private var waiting = CircularBuffer<ByteBuffer>()
+        /// How the answer ended, once it did while parts were still waiting: told after them.
+        private var endAfterWaiting: (() -> Void)?
         private var heldRead = false
 
         init(request: HTTPRequestHead, sink: any HTTPResponseSink) {
@@ -111,22 +119,31 @@ final class LegacyIcyRequest: Sendable {
                     finish(context: context) { sink.failed(error) }
                 }
             case .body(let buffer):
-                deliveries += 1
-                let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-                sink.body(buffer, on: context.eventLoop).hop(to: context.eventLoop).whenComplete { result in
-                    bound.value.handler.delivered(result, context: bound.value.context)
-                }
+                if delivering { waiting.append(buffer) } else { deliver(buffer, context: context) }
             case .end:
-                finish(context: context) { sink.ended() }
+                endWhenDelivered(context: context) { [sink] in sink.ended() }
             }
         }
 
-        /// A body part was taken (or refused): reads resume once none is pending.
+        private func deliver(_ buffer: ByteBuffer, context: ChannelHandlerContext) {
+            delivering = true
+            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+            sink.body(buffer, on: context.eventLoop).hop(to: context.eventLoop).whenComplete { result in
+                bound.value.handler.delivered(result, context: bound.value.context)
+            }
+        }
+
+        /// A body part was taken (or refused): the next waiting part goes, else the end, else reads resume.
         private func delivered(_ result: Result<Void, any Error>, context: ChannelHandlerContext) {
-            deliveries -= 1
+            delivering = false
+            guard !finished else { return }
             switch result {
             case .success:
-                if deliveries == 0, heldRead {
+                if let next = waiting.popFirst() {
+                    deliver(next, context: context)
+                } else if let end = endAfterWaiting {
+                    finish(context: context, report: end)
+                } else if heldRead {
                     heldRead = false
                     context.read()
                 }
@@ -136,8 +153,14 @@ final class LegacyIcyRequest: Sendable {
             }
         }
 
+        /// Tells how the answer ended once every part before it is with the sink.
+        private func endWhenDelivered(context: ChannelHandlerContext, _ report: @escaping () -> Void) {
+            guard delivering else { return finish(context: context, report: report) }
+            if endAfterWaiting == nil { endAfterWaiting = report }
+        }
+
         func read(context: ChannelHandlerContext) {
-            if deliveries > 0 { heldRead = true } else { context.read() }
+            if delivering { heldRead = true } else { context.read() }
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -145,7 +168,8 @@ final class LegacyIcyRequest: Sendable {
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            finish(context: context) { sink.failed(ChannelError.eof) }
+            // After an `.end` this changes nothing; otherwise the connection closed mid-answer.
+            endWhenDelivered(context: context) { [sink] in sink.failed(ChannelError.eof) }
             context.fireChannelInactive()
         }
 
