@@ -16,7 +16,8 @@ import Synchronization
 /// A download writes `<name>.part` and renames it to `<name>` only once the file is whole and on
 /// the disk, so nothing named as complete ever holds a part; what a failed or cut try fetched stays
 /// for the next, which continues at the byte (`NetworkClient.download`). The store keeps where each
-/// stands, so `tonearm podcast episodes`, the Episodes list and a later run all see it.
+/// stands, so `tonearm podcast episodes`, the Episodes list and a later run all see it. One
+/// episode is downloaded by one downloader at a time, across processes (`EpisodeFileLock`).
 ///
 /// A value type over shared, thread-safe parts, like `PodcastLibrary`.
 public struct EpisodeDownloads: Sendable {
@@ -129,12 +130,18 @@ public struct EpisodeDownloads: Sendable {
             throw PlaybackError(.missingAudioURL, underlying: "the episode has no http(s) enclosure")
         }
         let fileName = DownloadFileName.make(episodeID: episode.id, audioURL: audioURL, audioType: episode.audioType)
+        try makeDirectory()
+        let logger = self.logger
+        let lock = try await EpisodeFileLock.acquire("episode-\(episode.id)", in: directory) {
+            logger.notice("another download of this episode is running; waiting for it", metadata: ["episode": .string(String(episode.id))])
+        }
+        defer { lock.release() }
+        // Checked under the lock: the download waited for may have finished the file.
         if let existing = try store.download(episodeID: episode.id), existing.state == .downloaded, existing.fileName == fileName,
             FileManager.default.fileExists(atPath: file(fileName).path)
         {
             return existing
         }
-        try makeDirectory()
         let record = try store.beginDownload(episodeID: episode.id, fileName: fileName)
         let partial = file(record.partialFileName)
         let known = record.etag != nil || record.lastModified != nil || record.totalBytes != nil

@@ -41,8 +41,9 @@ struct EpisodeDownloadsTests {
             episodes.first { $0.audioURL?.lastPathComponent == "episode-\(n).wav" }!
         }
 
+        /// The episodes folder's files, without the folder of the downloads' lock files.
         func files() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: downloads.directory.path)) ?? []).sorted()
+            ((try? FileManager.default.contentsOfDirectory(atPath: downloads.directory.path)) ?? []).filter { $0 != ".locks" }.sorted()
         }
     }
 
@@ -163,6 +164,35 @@ struct EpisodeDownloadsTests {
         #expect(outcomes.allSatisfy { (try? $0.result.get()) != nil })
         #expect(running.withLock { $0.most } == 2)
         #expect(outcomes.map(\.episode.id) == (1...4).map { setup.episode($0).id }, "outcomes in the order asked")
+    }
+
+    /// Two downloaders of one episode (two processes, or two batches of one) never write its
+    /// partial file together: the second waits for the first, then finds the file whole and
+    /// fetches nothing.
+    @Test func twoDownloadersOfOneEpisodeTakeTurnsAndTheFileIsTheServers() async throws {
+        let source = Self.bytes(1, size: 600_000)
+        let server = try Self.server(count: 1, files: { _ in source }) { _, request, data in
+            // A pause mid-body keeps the first download running while the second asks.
+            var response = TestHTTPServer.Response.file(data, for: request, etag: "\"v1\"", contentType: "audio/wav")
+            if TestHTTPServer.Response.requestedStart(request) == nil {
+                response.body = [.bytes(Data(data.prefix(200_000))), .pause(0.5), .bytes(Data(data.dropFirst(200_000)))]
+            }
+            return response
+        }
+        defer { server.stop() }
+        let setup = try await Setup(server: server, episodes: 1)
+        let other = EpisodeDownloads(store: setup.store, network: NetworkClient(clock: ImmediateClock(), seed: 3, breakers: nil))
+        #expect(other.directory == setup.downloads.directory)
+        let id = setup.episode(1).id
+        async let first = setup.downloads.download([id])
+        async let second = other.download([id])
+        let outcomes = await first + second
+        let records = try outcomes.map { try $0.result.get() }
+        #expect(records.count == 2 && records.allSatisfy { $0.state == .downloaded && $0.receivedBytes == Int64(source.count) })
+        let fileName = try #require(records.first?.fileName)
+        #expect(try Data(contentsOf: setup.downloads.directory.appendingPathComponent(fileName)) == source)
+        #expect(setup.files() == [fileName], "no partial file is left")
+        #expect(server.requests.filter { $0.path.hasPrefix("/episode-") }.count == 1, "the second downloader fetched nothing")
     }
 
     /// A real full disk under the episodes folder: a typed error, the download marked failed, and
