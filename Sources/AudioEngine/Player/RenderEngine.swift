@@ -484,6 +484,14 @@ final class RenderEngine: @unchecked Sendable {
             }
         }
         awaitingData.remove(deck.node)
+        if !blocking, underrunning.contains(deck.node) {
+            // An underrunning deck stays silent until it holds its refill threshold again (or its
+            // source has ended): played as they trickle in, fragments would stutter while the
+            // listener is told "buffering", and the fill shown would never grow.
+            guard deck.bufferedFrames >= refillFrames(for: deck) || deck.sourceEnded || deck.isStopped else { return (0, true) }
+            underrunning.remove(deck.node)
+            emit(.refilled(deck.node))
+        }
         // Rendering blocks until the decoder delivers. A network deck says when that wait begins
         // and ends (the machine decides whether the wait is worth showing), never whether it is
         // too long; no lockstep, the wait is the point.
@@ -516,14 +524,9 @@ final class RenderEngine: @unchecked Sendable {
             }
         } else if blocking {
             // Rendering: underruns were handled around the blocking pull.
-        } else if result.frames < frames {
-            if !underrunning.contains(deck.node) {
-                underrunning.insert(deck.node)
-                emit(.underrun(deck.node))
-            }
-        } else if underrunning.contains(deck.node), deck.bufferedFrames >= refillFrames(for: deck) {
-            underrunning.remove(deck.node)
-            emit(.refilled(deck.node))
+        } else if result.frames < frames, !underrunning.contains(deck.node) {
+            underrunning.insert(deck.node)
+            emit(.underrun(deck.node))
         }
         return (result.frames, true)
     }
