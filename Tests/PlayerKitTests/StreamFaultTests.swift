@@ -5,6 +5,7 @@ import PlayerKit
 import Presentation
 import Services
 import Streaming
+import Synchronization
 import TestProcesses
 import Testing
 
@@ -18,6 +19,38 @@ struct StreamFaultTests {
         private let lock = NSLock()
         private var count = 0
         func next() -> Int { lock.withLock { count += 1; return count } }
+    }
+
+    /// A live stream that drops and stays down until the test lets it back: the first request gets
+    /// `first`; later ones are cut before any audio until `back` is set, then get `good`.
+    ///
+    /// Whether the player notices a drop while the stream is still opening or once it plays is a
+    /// race on a busy machine: while playing it asks again at once, in the background, and a
+    /// server that answered would mend the drop unheard. Down until the test sees the visible
+    /// reconnect, the drop is heard whichever way the race went.
+    final class DropThenBack: Sendable {
+        let server: TestHTTPServer
+        private let isBack = Switch()
+
+        private final class Switch: Sendable {
+            private let value = Mutex(false)
+            var isOn: Bool { value.withLock { $0 } }
+            func turnOn() { value.withLock { $0 = true } }
+        }
+
+        init(first: TestHTTPServer.Response, good: TestHTTPServer.Response) throws {
+            let requests = Counter()
+            let isBack = self.isBack
+            server = try TestHTTPServer { _ in
+                if requests.next() == 1 { return first }
+                guard isBack.isOn else {
+                    return TestHTTPServer.Response(status: 200, headers: RadioFixtures.icyHeaders(metaint: nil), body: [.cut])
+                }
+                return good
+            }
+        }
+
+        func comeBack() { isBack.turnOn() }
     }
 
     static func liveAnswer(titles: [String] = [], metaint: Int = 8192) throws -> TestHTTPServer.Response {
@@ -245,22 +278,21 @@ struct StreamFaultTests {
     }
 
     @Test func aCutInsideAnICYBlockIsADropThatReconnects() async throws {
-        let counter = Counter()
         let audio = try RadioFixtures.audio()
         let metaint = 16_000
-        let good = try Self.liveAnswer(metaint: metaint)
-        let server = try TestHTTPServer { _ in
-            guard counter.next() == 1 else { return good }
-            // 3 s of audio, then a block that announces 64 bytes and is cut after 5.
-            var body = RadioFixtures.icyBody(audio.prefix(metaint * 3), metaint: metaint, titles: ["A - B", "C - D"])
-            body.removeLast(RadioFixtures.metadataBlock("StreamTitle='C - D';").count)
-            body.append(contentsOf: [4] + Array("Strea".utf8))
-            return TestHTTPServer.Response(status: 200, headers: RadioFixtures.icyHeaders(metaint: metaint), body: [.bytes(body), .cut])
-        }
+        // 3 s of audio, then a block that announces 64 bytes and is cut after 5.
+        var body = RadioFixtures.icyBody(audio.prefix(metaint * 3), metaint: metaint, titles: ["A - B", "C - D"])
+        body.removeLast(RadioFixtures.metadataBlock("StreamTitle='C - D';").count)
+        body.append(contentsOf: [4] + Array("Strea".utf8))
+        let stream = try DropThenBack(
+            first: TestHTTPServer.Response(status: 200, headers: RadioFixtures.icyHeaders(metaint: metaint), body: [.bytes(body), .cut]),
+            good: try Self.liveAnswer(metaint: metaint))
+        let server = stream.server
         defer { server.stop() }
         let radio = try await RadioHarness()
         try await radio.play(server.url("/live"))
         let reconnecting = await radio.waitFor("reconnecting", timeout: 20) { $0.name == .reconnecting }
+        stream.comeBack()
         guard case .reconnecting(_, _, _, _, let cause)? = reconnecting else { return }
         #expect(cause.isRetryable)
         #expect([.connectionLost, .malformedData].contains(cause.code))
@@ -355,13 +387,11 @@ struct StreamFaultTests {
     }
 
     @Test func offlineSpendsNoAttemptsAndTheNetworkComingBackReconnectsAtOnce() async throws {
-        let counter = Counter()
         let audio = try RadioFixtures.audio()
-        let good = try Self.liveAnswer()
-        let server = try TestHTTPServer { _ in
-            guard counter.next() == 1 else { return good }
-            return TestHTTPServer.Response(status: 200, headers: RadioFixtures.icyHeaders(metaint: nil), body: [.bytes(audio.prefix(48_000)), .cut])
-        }
+        let stream = try DropThenBack(
+            first: TestHTTPServer.Response(status: 200, headers: RadioFixtures.icyHeaders(metaint: nil), body: [.bytes(audio.prefix(48_000)), .cut]),
+            good: try Self.liveAnswer())
+        let server = stream.server
         defer { server.stop() }
         let probe = SwitchableProbe(online: true)
         let monitor = ConnectivityMonitor(probe: probe, interval: 0.1)
@@ -371,6 +401,7 @@ struct StreamFaultTests {
         let waiting = await radio.waitFor("waiting for the network", timeout: 20) {
             if case .reconnecting(_, _, _, nil, _) = $0 { true } else { false }
         }
+        stream.comeBack()
         #expect(waiting?.statusText(in: .english).hasPrefix("Waiting for network") == true)
         let requestsWhileOffline = server.requests.count
         try await Task.sleep(for: .seconds(3))
