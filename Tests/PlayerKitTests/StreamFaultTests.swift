@@ -22,7 +22,7 @@ struct StreamFaultTests {
     }
 
     /// A live stream that drops and stays down until the test lets it back: the first request gets
-    /// `first`; later ones are cut before any audio until `back` is set, then get `good`.
+    /// `first`; later ones are cut before any audio until `comeBack()`, then get `good`.
     ///
     /// Whether the player notices a drop while the stream is still opening or once it plays is a
     /// race on a busy machine: while playing it asks again at once, in the background, and a
