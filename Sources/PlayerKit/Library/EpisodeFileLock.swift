@@ -42,13 +42,11 @@ final class EpisodeFileLock: Sendable {
             throw PlaybackError.from(errno: busy, underlying: "cannot lock the download's lock file")
         }
         onWait()
-        let failure: Int32? = await withCheckedContinuation { continuation in
-            Thread {
-                while flock(descriptor, LOCK_EX) != 0 {
-                    if errno != EINTR { return continuation.resume(returning: errno) }
-                }
-                continuation.resume(returning: nil)
-            }.start()
+        let failure: Int32? = await BlockingCall.onOwnThread {
+            while flock(descriptor, LOCK_EX) != 0 {
+                if errno != EINTR { return errno }
+            }
+            return nil
         }
         if let failure {
             _ = close(descriptor)

@@ -36,6 +36,6 @@ public enum SessionLoudness {
         _ replacement: PlayerEvent.Replacement, mode: LoudnessMode, store: (any LoudnessStore)?
     ) async -> PlayerEvent.Replacement {
         guard mode == .session, case .play(let request) = replacement, request.items.count > 1 else { return replacement }
-        return .play(await BlockingAsync.onThread { prepare(request, store: store) })
+        return .play(await BlockingCall.onOwnThread { prepare(request, store: store) })
     }
 }

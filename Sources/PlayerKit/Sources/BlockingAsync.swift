@@ -2,23 +2,11 @@ import AudioEngine
 import Foundation
 import PlayerCore
 
-/// The two bridges between blocking work and async code, written by hand because the standard
-/// library has neither, on purpose.
-///
-/// `run` runs async work from a loader thread and waits for it. Decoder factories run on their
-/// own threads (never the concurrency pool), so blocking there is safe; `load` cancellation
-/// cancels the task.
-///
-/// `onThread` is the other way: blocking work (decoding a whole file to measure it) awaited from
-/// async code on a thread of its own. On the concurrency pool it would hold one of its few
-/// threads (two on a 2-core machine) and every actor would wait.
-public enum BlockingAsync {
-    public static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: work()) }
-        }
-    }
-
+/// Async work run from a loader thread, which waits for it: written by hand because the standard
+/// library has no such bridge, on purpose. Decoder factories run on their own threads (never the
+/// concurrency pool), so blocking there is safe; `load` cancellation cancels the task. The other
+/// way (blocking work awaited from async code) is `BlockingCall.onOwnThread`.
+enum BlockingAsync {
     static func run<T: Sendable>(
         cancellation: LoadCancellation, _ work: @escaping @Sendable () async throws(PlaybackError) -> T
     ) throws(PlaybackError) -> T {

@@ -255,9 +255,7 @@ private final class FileAppender {
     /// concurrency pool, which the player needs, meanwhile.
     func sync() async throws(PlaybackError) {
         let descriptor = self.descriptor
-        let failure: Int32? = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: fsync(descriptor) == 0 ? nil : errno) }.start()
-        }
+        let failure: Int32? = await BlockingCall.onOwnThread { fsync(descriptor) == 0 ? nil : errno }
         if let failure { throw PlaybackError.from(errno: failure, underlying: "syncing the download failed") }
     }
 

@@ -30,7 +30,7 @@ public enum LoudnessMeasurement {
                 line = Line(file: path, lufs: kept.integrated, source: kept.source.rawValue, kept: true, seconds: 0)
             } else {
                 let started = ContinuousClock.now
-                let result = await BlockingAsync.onThread { Result { () throws(PlaybackError) in try FileLoudness.measure(url) } }
+                let result = await BlockingCall.onOwnThread { Result { () throws(PlaybackError) in try FileLoudness.measure(url) } }
                 let elapsed = ContinuousClock.now - started
                 switch result {
                 case .success(let measured?):
