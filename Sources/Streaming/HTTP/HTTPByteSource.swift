@@ -434,6 +434,9 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
             let written = ring.write(audio, from: 0)
             condition.broadcast()
             guard written < audio.count else { return eventLoop.makeSucceededVoidFuture() }
+            // A sink takes one part at a time (`HTTPResponseSink`): a second one here would replace
+            // the bytes still waiting.
+            assert(pending == nil, "a body part came before the last one was taken")
             let promise = eventLoop.makePromise(of: Void.self)
             pending = (audio, written, promise)
             return promise.futureResult

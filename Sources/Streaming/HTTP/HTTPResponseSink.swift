@@ -7,7 +7,8 @@ import NIOHTTP1
 protocol HTTPResponseSink: Sendable {
     /// The head; throwing refuses the answer (a bad status, a web page).
     func head(_ head: HTTPResponseHead) throws
-    /// One body part; the future completes when the next may be read (backpressure).
+    /// One body part; the future completes when the next may be read (backpressure). The next
+    /// part comes only after that: the sink holds at most one part it could not take.
     func body(_ buffer: ByteBuffer, on eventLoop: any EventLoop) -> EventLoopFuture<Void>
     /// The body ended normally.
     func ended()
