@@ -63,6 +63,7 @@ public final class FaultProxy: @unchecked Sendable {
     /// Live connections: id -> (client fd, upstream fd or -1). Only their threads close them.
     private var live: [Int: (client: Int32, upstream: Int32)] = [:]
     private var _connectionCount = 0
+    private var _listening = true
     private var _bytesDownstream = 0
 
     /// Starts listening at once. `upstreamHost` must be an IPv4 address.
@@ -95,6 +96,8 @@ public final class FaultProxy: @unchecked Sendable {
 
     /// Connections accepted so far (including refused and cut ones).
     public var connectionCount: Int { lock.withLock { _connectionCount } }
+    /// Whether the listening socket is still open (false once `stop()` has closed it).
+    public var isListening: Bool { lock.withLock { _listening } }
     /// Connections open right now.
     public var openConnectionCount: Int { lock.withLock { live.count } }
     /// Bytes sent to clients so far, all connections, heads included.
@@ -122,7 +125,10 @@ public final class FaultProxy: @unchecked Sendable {
     // MARK: - Threads
 
     private func acceptLoop() {
-        defer { Glibc.close(listener) }
+        defer {
+            Glibc.close(listener)
+            lock.withLock { _listening = false }
+        }
         while !lock.withLock({ stopped }) {
             var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 50) > 0 else { continue }
