@@ -179,6 +179,7 @@ let package = Package(
         .target(
             name: "TestProcesses",
             dependencies: [
+                "PlayerCore",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

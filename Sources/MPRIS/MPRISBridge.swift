@@ -39,7 +39,7 @@ public final class MPRISBridge: Sendable {
         let bridge = Mutex<MPRISBridge?>(nil)
         let started = MPRISService.start { command in
             guard let self = bridge.withLock({ $0 }) else { return }
-            Task { await self.perform(command, on: player, quit: quit) }
+            Task(executorPreference: player.executor) { await self.perform(command, on: player, quit: quit) }
         }
         switch started {
         case .success((let service, _)):

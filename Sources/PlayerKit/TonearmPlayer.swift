@@ -63,7 +63,7 @@ public final class TonearmPlayer: Sendable {
 
     public init<C: Clock>(
         output: any AudioSink, options: AudioPlayer.Options = .init(), services: Services = .init(),
-        clock: C = ContinuousClock(), random: SeededRandom = .systemSeeded()
+        clock: C = SystemClock(), random: SeededRandom = .systemSeeded()
     ) where C.Duration == Duration {
         var services = services
         let budget = services.network.retryBudget ?? RetryBudget(clock: clock)

@@ -46,7 +46,7 @@ public struct ConsolePlayback: Sendable {
         _ intent: PlayerEvent, on session: PlaybackSession, observer: (@Sendable (PlayerUpdate) -> Void)?
     ) async throws(PlaybackError) -> PlaybackError? {
         let player = session.player
-        let bridge = mpris ? MPRISBridge.start(player: player, quit: { Task { try? await player.stop() } }) : nil
+        let bridge = mpris ? MPRISBridge.start(player: player, quit: { Task(executorPreference: player.executor) { try? await player.stop() } }) : nil
         defer { bridge?.stop() }
         let observer: @Sendable (PlayerUpdate) -> Void = { update in
             observer?(update)

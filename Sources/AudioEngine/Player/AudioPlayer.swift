@@ -41,6 +41,14 @@ public actor AudioPlayer {
         }
     }
 
+    /// The player's own thread: the actor runs there, never on the shared concurrency pool, so
+    /// nothing else the process does can hold back its decisions. Tasks that talk to the player
+    /// (a key's command, a loop over `updates`) can run there too:
+    /// `Task(executorPreference: player.executor) { ... }`.
+    public nonisolated let executor: PlayerExecutor
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     public nonisolated let updates: AsyncStream<PlayerUpdate>
     private let continuation: AsyncStream<PlayerUpdate>.Continuation
     private let reportContinuation: AsyncStream<(EngineReport, UInt64)>.Continuation
@@ -84,12 +92,14 @@ public actor AudioPlayer {
         output: any AudioSink,
         options: Options = Options(),
         decoders: any DecoderFactory = FileDecoderFactory(),
-        clock: C = ContinuousClock(),
+        clock: C = SystemClock(),
         random: SeededRandom = .systemSeeded(),
         analytics: ErrorAnalytics? = nil,
         logger: Logger = Logger(label: "tonearm.player", factory: { _ in SwiftLogNoOpLogHandler() }),
-        chapterSource: (any ChapterSource)? = nil
+        chapterSource: (any ChapterSource)? = nil,
+        executor: PlayerExecutor = PlayerExecutor()
     ) where C.Duration == Duration {
+        self.executor = executor
         self.chapterSource = chapterSource
         self.analytics = analytics.map(PlayerAnalytics.init)
         self.log = PlayerLog(logger: logger)
@@ -117,15 +127,27 @@ public actor AudioPlayer {
             report, sequence in
             reportContinuation.yield((report, sequence))
         }
-        Task { [weak self] in
+        Task(executorPreference: executor) { [weak self] in
             for await (report, sequence) in reports {
                 await self?.handle(report, sequence: sequence)
             }
         }
-        Task { [weak self] in
+        Task(executorPreference: executor) { [weak self] in
             for await deck in wakeUps {
                 await self?.deliverConnectionNews(deck)
             }
+        }
+    }
+
+    /// Hands `updates` to `body` on a thread of its own, so a front end sees every update on time
+    /// however busy the shared pool is, and one that is slow (a pipe nobody reads) holds back
+    /// only itself, never the player. `updates` has one consumer: call this once.
+    public nonisolated func consumeUpdates<T, Failure: Error>(
+        _ body: (AsyncStream<PlayerUpdate>) async throws(Failure) -> T
+    ) async throws(Failure) -> T {
+        let updates = self.updates
+        return try await withTaskExecutorPreference(PlayerExecutor(name: "tonearm.updates")) { () async throws(Failure) -> T in
+            try await body(updates)
         }
     }
 
@@ -380,11 +402,12 @@ public actor AudioPlayer {
         else { return }
         measuring.insert(track.id)
         let log = self.log
+        let executor = self.executor
         Thread.detachNewThread { [weak self] in
             Thread.current.qualityOfService = .utility
             do throws(PlaybackError) {
                 guard let loudness = try FileLoudness.measure(track.url) else { return }
-                Task { await self?.learned(loudness, of: track, .measuredWhilePlaying) }
+                Task(executorPreference: executor) { await self?.learned(loudness, of: track, .measuredWhilePlaying) }
             } catch {
                 log.loudnessNotMeasured(track, error: error)
             }
@@ -427,7 +450,7 @@ public actor AudioPlayer {
     private func askChapters(for track: Track) {
         guard let source = chapterSource, track.chaptersURL != nil, chapters.asks(track.id) else { return }
         let log = self.log
-        Task { [weak self] in
+        Task(executorPreference: executor) { [weak self] in
             switch await source.chapters(for: track) {
             case .success(let list)?: await self?.learned(list)
             case .failure(let error)?: log.chaptersUnavailable(error)
@@ -496,7 +519,7 @@ public actor AudioPlayer {
         timerTokens += 1
         let token = timerTokens
         let clock = self.clock
-        let task = Task { [weak self] in
+        let task = Task(executorPreference: executor) { [weak self] in
             do {
                 try await clock.sleep(at.seconds - clock.now())
             } catch {
@@ -545,8 +568,9 @@ public actor AudioPlayer {
         // A network deck must be able to hold its refill threshold, with room to spare.
         let seconds = realtime && track.isRemote ? max(options.lookahead, max(network.refillSeconds, network.startSeconds) + 1) : options.lookahead
         let lookahead = Int(seconds * Double(AudioFormat.sampleRate))
+        let executor = self.executor
         let report: @Sendable (PlayerEvent) -> Void = { [weak self] event in
-            Task { await self?.apply(event) }
+            Task(executorPreference: executor) { await self?.apply(event) }
         }
         let store = options.loudnessStore
         let levelling = machine.loudness.isOn
@@ -557,20 +581,20 @@ public actor AudioPlayer {
                 let embedded = decoder.chapters
                 if !embedded.isEmpty {
                     let list = ChapterList(trackID: track.id, origin: .embedded, chapters: embedded)
-                    Task { await self?.learned(list) }
+                    Task(executorPreference: executor) { await self?.learned(list) }
                 }
                 // Known before the first frame: a kept measurement, else the file's own tag. A file
                 // without either is measured: in the background in real time, at once when
                 // rendering (nothing waits to hear it, and every frame gets its gain).
                 if track.loudness == nil, !track.isLive, let found = store?.loudness(of: track) ?? Loudness.fromTags(decoder.tags) {
                     track.loudness = found
-                    Task { await self?.learned(found, of: track, .found) }
+                    Task(executorPreference: executor) { await self?.learned(found, of: track, .found) }
                 } else if levelling, track.loudness == nil, track.url.isFileURL {
                     if realtime {
-                        Task { await self?.measureInBackground(track) }
+                        Task(executorPreference: executor) { await self?.measureInBackground(track) }
                     } else if let measured = try? FileLoudness.measure(track.url) {
                         track.loudness = measured
-                        Task { await self?.learned(measured, of: track, .measuredBeforeTheDeck) }
+                        Task(executorPreference: executor) { await self?.learned(measured, of: track, .measuredBeforeTheDeck) }
                     }
                 }
                 let deck = Deck(node: node, loadID: id, track: track, decoder: decoder, startAt: from, lookaheadFrames: lookahead)

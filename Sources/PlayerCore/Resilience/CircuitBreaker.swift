@@ -64,7 +64,7 @@ public final class CircuitBreaker: Sendable {
         failureThreshold: Int = ResilienceDefaults.breakerFailureThreshold,
         openDuration: Double = ResilienceDefaults.breakerOpenDuration,
         probeTimeout: Double = ResilienceDefaults.breakerProbeTimeout,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = SystemClock()
     ) {
         self.failureThreshold = max(1, failureThreshold)
         self.openDuration = max(0, openDuration)

@@ -63,7 +63,7 @@ public final class HostCircuitBreakers: Sendable {
         failureThreshold: Int = ResilienceDefaults.breakerFailureThreshold,
         openDuration: Double = ResilienceDefaults.breakerOpenDuration,
         probeTimeout: Double = ResilienceDefaults.breakerProbeTimeout,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = SystemClock()
     ) {
         breaker = CircuitBreaker(failureThreshold: failureThreshold, openDuration: openDuration, probeTimeout: probeTimeout, clock: clock)
     }

@@ -47,7 +47,7 @@ public struct RetryAttemptReport: Sendable, Hashable {
 public func withRetry<T>(
     _ operation: String,
     policy: BackoffPolicy,
-    clock: any Clock<Duration> = ContinuousClock(),
+    clock: any Clock<Duration> = SystemClock(),
     random: SeededRandom = .systemSeeded(),
     budget: RetryBudget? = nil,
     breaker: CircuitBreaker? = nil,

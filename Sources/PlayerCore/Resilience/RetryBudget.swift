@@ -27,7 +27,7 @@ public final class RetryBudget: Sendable {
     public init(
         capacity: Double = RetryBudget.defaultCapacity,
         refillPerSecond: Double = RetryBudget.defaultRefillPerSecond,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = SystemClock()
     ) {
         let elapsed = monotonicElapsed(clock)
         self.elapsed = elapsed

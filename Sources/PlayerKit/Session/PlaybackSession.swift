@@ -67,7 +67,7 @@ public final class PlaybackSession: Sendable {
     /// nothing can be stopped, the player is shut down.
     public func stopOnSignals() {
         Self.onSignals { [player] in
-            Task {
+            Task(executorPreference: player.executor) {
                 do { try await player.stop() } catch { await player.shutdown() }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerCore
 
 /// Publishes online/offline for the whole program: the connectivity banner shows it, and the
 /// player pauses reconnect attempts while offline (none are spent) and reconnects at once when the
@@ -14,7 +15,7 @@ public actor ConnectivityMonitor {
     private var subscribers: [UUID: AsyncStream<Bool>.Continuation] = [:]
     private var polling: Task<Void, Never>?
 
-    public init(probe: any ConnectivityProbe = DefaultRouteProbe(), interval: Double = 2, clock: any Clock<Duration> = ContinuousClock()) {
+    public init(probe: any ConnectivityProbe = DefaultRouteProbe(), interval: Double = 2, clock: any Clock<Duration> = SystemClock()) {
         self.probe = probe
         self.interval = interval
         self.clock = clock

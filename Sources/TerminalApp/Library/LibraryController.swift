@@ -775,7 +775,7 @@ public final class LibraryController: Sendable {
                     in: state, position: model.player.position, loudness: model.player.loudness ?? .off, chapters: model.player.chapters)
             })
         else { return }
-        Task { try? await player.send(intent) }
+        Task(executorPreference: player.executor) { try? await player.send(intent) }
     }
 
     /// Starts `intent` on the app's one player (made on first use), with Now Playing open.
@@ -852,18 +852,20 @@ public final class LibraryController: Sendable {
         let mpris = MPRISBridge.start(
             player: player, quit: { [self] in self.quit.withLock { $0 = true } },
             warn: { warning in laterWarnings.withLock { $0.append(warning) } })
-        let feeding = Task {
+        let feeding = Task(executorPreference: player.executor) {
             defer { mpris?.stop() }
-            for await update in player.updates {
-                mpris?.observe(update)
-                self.listeningSettings.observe(update)
-                self.history.observe(update)
-                self.observer?(update)
-                self.recorder.withLock { $0 }?(update)
-                self.model.withLock { model in
-                    let before = model.player.version
-                    model.player.apply(update)
-                    if model.player.version != before { model.changed() }
+            await player.consumeUpdates { updates in
+                for await update in updates {
+                    mpris?.observe(update)
+                    self.listeningSettings.observe(update)
+                    self.history.observe(update)
+                    self.observer?(update)
+                    self.recorder.withLock { $0 }?(update)
+                    self.model.withLock { model in
+                        let before = model.player.version
+                        model.player.apply(update)
+                        if model.player.version != before { model.changed() }
+                    }
                 }
             }
         }

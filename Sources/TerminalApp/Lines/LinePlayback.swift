@@ -38,41 +38,43 @@ public struct LinePlayback: Sendable {
         var ending = SessionEnd(onFailure: style == .plain ? .waitsWhenRecoverable : .ends)
         var lastName: PlayerState.Name?
         var failure: PlaybackError?
-        for await update in player.updates {
-            observer?(update)
-            if jsonEvents {
-                let speed = latest.speed?.rate(for: latest.state.currentTrack) ?? 1
-                let reconnecting = latest.connection?.reconnecting ?? false
-                // The chapter this update leaves playing: a chapter notice comes just before its position.
-                var after = latest
-                after.apply(update)
-                Self.write(
-                    EventLine.json(
-                        for: update, language: language, sleep: latest.sleepTimer, speed: speed, reconnecting: reconnecting,
-                        chapter: after.chapter) + "\n")
+        await player.consumeUpdates { updates in
+            for await update in updates {
+                observer?(update)
+                if jsonEvents {
+                    let speed = latest.speed?.rate(for: latest.state.currentTrack) ?? 1
+                    let reconnecting = latest.connection?.reconnecting ?? false
+                    // The chapter this update leaves playing: a chapter notice comes just before its position.
+                    var after = latest
+                    after.apply(update)
+                    Self.write(
+                        EventLine.json(
+                            for: update, language: language, sleep: latest.sleepTimer, speed: speed, reconnecting: reconnecting,
+                            chapter: after.chapter) + "\n")
+                }
+                progress?.update(audioTime: update.audioTime)
+                let volumeBefore = latest.volume
+                let reconnectingBefore = latest.connection?.reconnecting ?? false
+                latest.apply(update)
+                if case .connection(let quality, _) = update, quality.reconnecting != reconnectingBefore, !jsonEvents, progress == nil {
+                    // Not a state, but the listener should know: the buffer covers a reconnect.
+                    Self.write((quality.reconnecting ? Texts.string(UIString.connectionReconnecting, in: language) : latest.connectionText(language: language) ?? "") + "\n")
+                }
+                if case .volume = update, volumeBefore != nil, !jsonEvents, progress == nil, let text = latest.volumeText(language: language) {
+                    // A change the listener made (the volume at the start goes without saying).
+                    Self.write(text + "\n")
+                }
+                guard case .state(let state, _, _) = update else { continue }
+                progress?.note(state)
+                if style == .plain {
+                    for line in announcer.lines(for: latest.view(language: language)) { Self.write(line + "\n") }
+                } else if !jsonEvents && progress == nil && state.name != lastName {
+                    Self.write(state.displayText(in: language) + "\n")
+                }
+                lastName = state.name
+                if case .failed(let error, _, _) = state { failure = error } else { failure = nil }
+                if ending.isOver(after: state) { await player.shutdown() }
             }
-            progress?.update(audioTime: update.audioTime)
-            let volumeBefore = latest.volume
-            let reconnectingBefore = latest.connection?.reconnecting ?? false
-            latest.apply(update)
-            if case .connection(let quality, _) = update, quality.reconnecting != reconnectingBefore, !jsonEvents, progress == nil {
-                // Not a state, but the listener should know: the buffer covers a reconnect.
-                Self.write((quality.reconnecting ? Texts.string(UIString.connectionReconnecting, in: language) : latest.connectionText(language: language) ?? "") + "\n")
-            }
-            if case .volume = update, volumeBefore != nil, !jsonEvents, progress == nil, let text = latest.volumeText(language: language) {
-                // A change the listener made (the volume at the start goes without saying).
-                Self.write(text + "\n")
-            }
-            guard case .state(let state, _, _) = update else { continue }
-            progress?.note(state)
-            if style == .plain {
-                for line in announcer.lines(for: latest.view(language: language)) { Self.write(line + "\n") }
-            } else if !jsonEvents && progress == nil && state.name != lastName {
-                Self.write(state.displayText(in: language) + "\n")
-            }
-            lastName = state.name
-            if case .failed(let error, _, _) = state { failure = error } else { failure = nil }
-            if ending.isOver(after: state) { await player.shutdown() }
         }
         progress?.finish()
         return failure
@@ -84,7 +86,7 @@ public struct LinePlayback: Sendable {
     /// failure ends; anything else plays on to its end. `like` (the line "like") keeps the song
     /// playing now in the favourites, said on stderr.
     public static func forwardCommands(to player: AudioPlayer, like: (@Sendable () -> Bool)? = nil) {
-        Task.detached {
+        Task.detached(executorPreference: player.executor) {
             for await line in HeadlessInput.lines() {
                 if line.trimmingCharacters(in: .whitespaces).lowercased() == "like", let like {
                     let liked = like()

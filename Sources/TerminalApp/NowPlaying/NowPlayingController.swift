@@ -54,11 +54,13 @@ public final class NowPlayingController: Sendable {
             }
         }
         defer { network?.cancel() }
-        for await update in player.updates {
-            observer?(update)
-            model.withLock { $0.apply(update) }
-            let over = if case .state(let state, _, _) = update { ending.withLock { $0.isOver(after: state) } } else { false }
-            if over || quit.withLock({ $0 }) { await player.shutdown() }
+        await player.consumeUpdates { updates in
+            for await update in updates {
+                observer?(update)
+                model.withLock { $0.apply(update) }
+                let over = if case .state(let state, _, _) = update { ending.withLock { $0.isOver(after: state) } } else { false }
+                if over || quit.withLock({ $0 }) { await player.shutdown() }
+            }
         }
         quit.withLock { $0 = true }
         // The drawing thread leaves within one key read (50 ms) and hands the terminal back.
@@ -88,7 +90,7 @@ public final class NowPlayingController: Sendable {
         switch action {
         case .quit:
             quit.withLock { $0 = true }
-            Task { [player] in
+            Task(executorPreference: player.executor) { [player] in
                 if state.allows(.stop) { try? await player.stop() }
                 await player.shutdown()
             }
@@ -107,7 +109,7 @@ public final class NowPlayingController: Sendable {
         }
         let (loudness, chapters) = model.withLock { ($0.loudness ?? .off, $0.chapters) }
         guard let intent = action.command?.intent(in: state, position: position, loudness: loudness, chapters: chapters) else { return }
-        Task { [player] in try? await player.send(intent) }
+        Task(executorPreference: player.executor) { [player] in try? await player.send(intent) }
     }
 }
 

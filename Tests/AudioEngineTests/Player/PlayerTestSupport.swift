@@ -60,7 +60,8 @@ extension AudioPlayer {
     /// Starts logging every update into `log`.
     nonisolated func record(into log: UpdateLog) {
         let updates = self.updates
-        Task {
+        // On the player's own thread, as a front end reads them: a busy pool delays nothing here.
+        Task(executorPreference: executor) {
             for await update in updates { await log.append(update) }
         }
     }

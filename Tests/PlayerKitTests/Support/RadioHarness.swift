@@ -59,7 +59,8 @@ final class RadioHarness: @unchecked Sendable {
             random: SeededRandom(seed: 4))
         try await composed.player.start()
         let updates = composed.player.updates
-        Task { [weak self] in
+        // On the player's own thread, as a front end reads them: a busy pool delays nothing here.
+        Task(executorPreference: composed.player.executor) { [weak self] in
             for await update in updates { self?.append(update) }
         }
     }
