@@ -161,6 +161,9 @@ final class RenderEngine: @unchecked Sendable {
         }
 
         let incoming = state.crossfadeIncoming
+        // A deck awaiting its first frames is given silence up to the end of its grace, exactly.
+        if let grace = state.health.framesBeforeGraceEnds(activeDeck) { frames = min(frames, grace) }
+        if let incoming, let grace = state.health.framesBeforeGraceEnds(incoming) { frames = min(frames, grace) }
         let (gotA, okA) = state.health.pull(activeDeck, into: &kernel.deckA, frames: frames) { emit($0, lockstep: $1) }
         var gotB = 0
         if let incoming { (gotB, _) = state.health.pull(incoming, into: &kernel.deckB, frames: frames) { emit($0, lockstep: $1) } }

@@ -16,15 +16,17 @@ struct DeckHealth {
     /// Decks whose source failed: reported once, then left alone until unloaded.
     private var failed: Set<DeckID> = []
     private var endReported: Set<DeckID> = []
-    /// Decks whose first frames are awaited after a start or a seek.
-    private var awaiting: Set<DeckID> = []
+    /// Decks whose first frames are awaited after a start or a seek, with the frames of silence a
+    /// network deck may still be given before its shortfall is an underrun (see `pull`).
+    private var awaiting: [DeckID: Int64] = [:]
     /// Decks whose source ran out in the block being rendered; reported once it is written.
     private var endedThisBlock: [DeckID] = []
 
     /// Real time: an underrun of a local file ends when this much is buffered again.
     static let refillFrames = 24_000
-    /// Real time: after a start or a seek, wait up to this long for the deck's first frames.
-    static let startGrace: Double = 0.5
+    /// Real time: after a start or a seek, a network deck's first frames are awaited for this
+    /// much audio (0.5 s) before the silence is an underrun.
+    static let startGraceFrames: Int64 = 24_000
 
     init(blocking: Bool, network: NetworkBuffering) {
         self.blocking = blocking
@@ -44,13 +46,13 @@ struct DeckHealth {
 
     /// The deck starts sounding (a start, or the incoming side of a crossfade): its first frames
     /// are awaited.
-    mutating func starts(_ node: DeckID) { awaiting.insert(node) }
+    mutating func starts(_ node: DeckID) { awaiting[node] = Self.startGraceFrames }
 
     /// The deck jumped: it may end and fail anew, and its first frames are awaited.
     mutating func seeked(_ node: DeckID) {
         endReported.remove(node)
         failed.remove(node)
-        awaiting.insert(node)
+        awaiting[node] = Self.startGraceFrames
     }
 
     func hasReportedEnd(_ node: DeckID) -> Bool { endReported.contains(node) }
@@ -64,6 +66,13 @@ struct DeckHealth {
     mutating func takeEnded() -> [DeckID] {
         defer { endedThisBlock.removeAll() }
         return endedThisBlock
+    }
+
+    /// Most frames the next block may have for `deck`: the silence left to it while its first
+    /// frames are awaited (so an underrun is told on the grace's exact frame), else nil.
+    func framesBeforeGraceEnds(_ deck: Deck) -> Int? {
+        guard !blocking, deck.isNetwork, let left = awaiting[deck.node], left > 0 else { return nil }
+        return Int(left)
     }
 
     /// Frames buffered again that end an underrun: about 2 s for a network deck, less for a file.
@@ -85,16 +94,31 @@ struct DeckHealth {
     mutating func pull(
         _ deck: Deck, into buffer: inout [Float], frames: Int, emit: (EngineFact, _ lockstep: Bool) -> Void
     ) -> (frames: Int, rendering: Bool) {
-        if !blocking, awaiting.contains(deck.node) {
-            // Right after a start or a seek the decoder is a moment behind: wait for its first
-            // frames rather than open with silence (woken by each decoded chunk, not polled).
-            let deadline = Date().addingTimeInterval(Self.startGrace)
-            var buffered = deck.bufferedFrames
-            while buffered < frames && !deck.sourceEnded && !deck.isStopped && Date() < deadline {
-                buffered = deck.waitForBuffered(moreThan: buffered, until: deadline)
+        if !blocking, let left = awaiting[deck.node] {
+            // Right after a start or a seek the decoder is a moment behind: its first frames are
+            // awaited rather than opened with silence and an underrun. How long, no wall clock
+            // says; the deck itself does:
+            // - A file's decoder reads local storage: its next chunk, its end or its failure
+            //   comes within one decode step, each of which wakes this wait (never polled), as
+            //   does the deck being stopped (an unload or a shutdown cancels its load).
+            // - A network deck's next chunk waits on the network, whose time is the state
+            //   machine's (`seeking`, the buffering and stall timeouts): the render thread must
+            //   not block on it, and keeps taking commands. It writes silence instead, counted on
+            //   the audio clock, and calls the shortfall an underrun once `startGraceFrames` of
+            //   it are written (paced in real time by the sink).
+            if deck.isNetwork {
+                if left > 0, deck.bufferedFrames < frames, !deck.sourceEnded, !deck.isStopped {
+                    awaiting[deck.node] = left - Int64(frames)
+                    return (0, true)
+                }
+            } else {
+                var buffered = deck.bufferedFrames
+                while buffered < frames && !deck.sourceEnded && !deck.isStopped {
+                    buffered = deck.waitForBuffered(moreThan: buffered)
+                }
             }
         }
-        awaiting.remove(deck.node)
+        awaiting[deck.node] = nil
         if !blocking, underrunning.contains(deck.node) {
             // An underrunning deck stays silent until it holds its refill threshold again (or its
             // source has ended): played as they trickle in, fragments would stutter while the
