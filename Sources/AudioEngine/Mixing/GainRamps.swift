@@ -7,7 +7,7 @@ struct MasterGain: Sendable {
     /// What happens when a ramp reaches its target.
     enum Completion: Sendable, Equatable {
         case none, hold, fadeOutDone
-        /// The dip that lets the limiter into the chain without a click (see `RenderEngine`).
+        /// The dip that lets the limiter into the chain without a click (see `LimiterInsertion`).
         case insertLimiter
     }
 

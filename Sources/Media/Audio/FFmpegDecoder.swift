@@ -38,6 +38,10 @@ import PlayerCore
 /// otherwise read the ID3v1/APE tag at the end of the file and come back, two requests that buy
 /// nothing Tonearm uses (episode metadata comes from the feed).
 ///
+/// The parts, as MPD's FFmpeg plugin divides them: `FFmpegInput` opens and probes (with
+/// `ByteSourceBridge` as the custom I/O), `FFmpegResampler` converts, `FFmpegMetadata` reads tags
+/// and chapters, `FFmpegHandles` owns the contexts; this type is the decoding loop and seeking.
+///
 /// `@unchecked Sendable`: the decoder has mutable state and no locks because it is used by one
 /// thread at a time. It is created on a loader thread (opening and probing may block) and then
 /// handed to the deck thread that calls `read` and `seek`; the hand-off is the only crossing.
@@ -96,21 +100,8 @@ public final class FFmpegDecoder: @unchecked Sendable {
     private var lastFailurePosition: Int64 = -1
     private static let maximumConsecutiveFailures = 64
 
-    /// The input parameters the resampler was built for; a change mid-stream (chained Ogg, an
-    /// mp3 that switches rate) rebuilds it after draining the old one.
-    private var resamplerRate: Int32 = 0
-    private var resamplerFormat: Int32 = -1
-    private var resamplerLayout = AVChannelLayout()
-
-    /// Converted frames that did not fit the caller's buffer. A decoded packet holds whatever the
-    /// codec's frame size is (1152 samples for mp3, up to 4608 for FLAC) while the caller asks
-    /// for its own period, and libswresample cannot be asked to hold converted output back
-    /// without flushing; so a frame that would overflow is converted here and handed out over
-    /// the next calls. Frames that fit go straight into the caller's buffer.
-    private var leftover: UnsafeMutablePointer<Float>?
-    private var leftoverCapacity = 0
-    private var leftoverStart = 0
-    private var leftoverCount = 0
+    /// Converts decoded frames to the output format and holds what did not fit a call.
+    private let resampler: FFmpegResampler
 
     /// After a seek: the target in seconds, until a decoded frame reaches it. Demuxers can only
     /// land on a packet (or key frame) at or before the target, so the first frames decoded
@@ -121,29 +112,20 @@ public final class FFmpegDecoder: @unchecked Sendable {
     /// from the start (to within half an input sample), and no work is spent on dropped audio.
     private var seekTarget: Double?
 
-    /// Frames produced so far on the 48 kHz timeline (after a seek: from the seek target).
-    private var producedFrames: Int64 = 0
-    /// Where the audio ends on the 48 kHz timeline when the container says so exactly (MP4's
-    /// edit list). FFmpeg 5.1 trims an AAC encoder's priming from the start but not its padding
-    /// at the end (up to 1024 samples of near-silence), which would put a gap into gapless
-    /// playback; frames past this end are dropped.
-    private let endFrame: Int64?
-
-
     // MARK: - Opening
 
     /// Opens a local file (a file URL). Non-file URLs throw `unsupportedFormat`: streams arrive
     /// through `init(source:)`, so FFmpeg's own network protocols are never used.
     public convenience init(url: URL) throws(PlaybackError) {
-        self.init(opened: try Self.openFile(url))
+        self.init(input: try FFmpegInput.file(url))
     }
 
     /// A local file decoded at its own sample rate, and a mono file as mono (interleaved Float32):
     /// for measuring it, where resampling to 48 kHz stereo would only cost time. `outputRate` and
     /// `outputChannels` say what `read` gives.
     public convenience init(measuring url: URL) throws(PlaybackError) {
-        let opened = try Self.openFile(url)
-        self.init(opened: opened, outputRate: opened.sampleRate, outputChannels: opened.channelCount == 1 ? 1 : AudioFormat.channelCount)
+        let input = try FFmpegInput.file(url)
+        self.init(input: input, outputRate: input.sampleRate, outputChannels: input.channelCount == 1 ? 1 : AudioFormat.channelCount)
     }
 
     /// Opens a local file by path.
@@ -165,30 +147,25 @@ public final class FFmpegDecoder: @unchecked Sendable {
     public convenience init(source: any ByteSource, formatHint: String? = nil, probeSize: Int = 32_768)
         throws(PlaybackError)
     {
-        self.init(opened: try Self.openSource(source, formatHint: formatHint, probeSize: probeSize))
+        self.init(input: try FFmpegInput.source(source, formatHint: formatHint, probeSize: probeSize))
     }
 
-    private init(opened: Opened, outputRate: Int = AudioFormat.sampleRate, outputChannels: Int = AudioFormat.channelCount) {
+    private init(input: FFmpegInput, outputRate: Int = AudioFormat.sampleRate, outputChannels: Int = AudioFormat.channelCount) {
         self.outputRate = max(1, outputRate)
         channels = outputChannels
-        handles = opened.handles
-        streamIndex = opened.streamIndex
-        timeBase = opened.timeBase
-        startTimestamp = opened.startTimestamp
-        seekPreroll = opened.seekPreroll
-        duration = opened.duration
-        isSeekable = opened.isSeekable
-        tags = opened.tags
-        chapters = opened.chapters
-        bitRate = opened.bitRate
-        endFrame = opened.endSeconds.map { Int64(($0 * Double(max(1, outputRate))).rounded()) }
-        phase = opened.handles.codec == nil ? .finished : .decoding
-    }
-
-    deinit {
-        av_channel_layout_uninit(&resamplerLayout)
-        leftover?.deallocate()
-        // `handles` frees the FFmpeg objects when it goes.
+        handles = input.handles
+        streamIndex = input.streamIndex
+        timeBase = input.timeBase
+        startTimestamp = input.startTimestamp
+        seekPreroll = input.seekPreroll
+        duration = input.duration
+        isSeekable = input.isSeekable
+        tags = input.tags
+        chapters = input.chapters
+        bitRate = input.bitRate
+        resampler = FFmpegResampler(outputRate: max(1, outputRate), channels: outputChannels, endSeconds: input.endSeconds)
+        phase = input.handles.codec == nil ? .finished : .decoding
+        // `handles` and `resampler` free their FFmpeg objects when the decoder goes.
     }
 
     // MARK: - Reading
@@ -200,8 +177,8 @@ public final class FFmpegDecoder: @unchecked Sendable {
         var written = 0
         while written < maxFrames {
             let destination = buffer + written * channels
-            if leftoverCount > 0 {
-                written += takeLeftover(into: destination, maxFrames: maxFrames - written)
+            if resampler.hasLeftover {
+                written += resampler.takeLeftover(into: destination, maxFrames: maxFrames - written)
                 continue
             }
             switch phase {
@@ -240,17 +217,14 @@ public final class FFmpegDecoder: @unchecked Sendable {
         // Nothing decoded before the seek may leak out after it: the codec's delay line, the
         // resampler's filter history (rebuilt lazily from the next frame), leftovers.
         avcodec_flush_buffers(codec)
-        resetResampler()
+        resampler.restart(atFrame: Int64((target * Double(outputRate)).rounded()))
         if packetPending, let packet = handles.packet {
             av_packet_unref(packet)
             packetPending = false
         }
-        leftoverStart = 0
-        leftoverCount = 0
         consecutiveFailures = 0
         phase = .decoding
         seekTarget = target
-        producedFrames = Int64((target * Double(outputRate)).rounded())
     }
 
     // MARK: - Decoding
@@ -363,18 +337,18 @@ public final class FFmpegDecoder: @unchecked Sendable {
 
     /// End of stream: flush the resampler so its last filter taps reach the caller.
     private func finish() {
-        drainResampler()
+        resampler.drain()
         phase = .finished
     }
 
-    // MARK: - Resampling
+    // MARK: - Converting
 
-    /// Converts `frame` into `destination` when the result surely fits, otherwise into the
-    /// leftovers; returns frames written to `destination`.
+    /// Converts `frame` into `destination` (what does not fit waits in the resampler), starting at
+    /// a seek's target; returns frames written to `destination`.
     private func emit(
         _ frame: UnsafeMutablePointer<AVFrame>, into destination: UnsafeMutablePointer<Float>, space: Int
     ) -> Int {
-        guard let resampler = resampler(for: frame) else {
+        guard resampler.prepare(for: frame) else {
             skippedCorruptPackets += 1  // a frame with no usable rate, format or channels
             return 0
         }
@@ -384,106 +358,7 @@ public final class FFmpegDecoder: @unchecked Sendable {
             tonearm_frame_drop_front(frame, Int32(early))
             seekTarget = nil
         }
-        let inputCount = frame.pointee.nb_samples
-        let bound = Int(swr_get_out_samples(resampler, inputCount))  // an upper bound
-        let planes = tonearm_frame_planes(frame)
-        if leftoverCount == 0, bound >= 0, bound <= space {
-            let converted = tonearm_swr_convert_packed(resampler, destination, Int32(space), planes, inputCount)
-            return keep(max(0, Int(converted)))
-        }
-        appendConverted(resampler, planes, inputCount, capacity: max(bound, 0) + 256)
-        return takeLeftover(into: destination, maxFrames: space)
-    }
-
-    /// The resampler for `frame`'s parameters, built on the first frame and rebuilt when they
-    /// change. The parameters come from the decoded frame, not the stream header, because only
-    /// the frame is authoritative (decoders may pick their output format when opened).
-    private func resampler(for frame: UnsafeMutablePointer<AVFrame>) -> OpaquePointer? {
-        let rate = frame.pointee.sample_rate
-        let format = frame.pointee.format
-        if let existing = handles.resampler, rate == resamplerRate, format == resamplerFormat,
-            av_channel_layout_compare(&resamplerLayout, &frame.pointee.ch_layout) == 0
-        {
-            return existing
-        }
-        if handles.resampler != nil {
-            drainResampler()  // keep the old parameters' tail
-            resetResampler()
-        }
-        var inputLayout = AVChannelLayout()
-        defer { av_channel_layout_uninit(&inputLayout) }
-        let channelCount = frame.pointee.ch_layout.nb_channels
-        guard rate > 0, format >= 0, channelCount > 0 else { return nil }
-        if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
-            av_channel_layout_default(&inputLayout, channelCount)  // e.g. a WAV with no channel mask
-        } else if av_channel_layout_copy(&inputLayout, &frame.pointee.ch_layout) < 0 {
-            return nil
-        }
-        var outputLayout = AVChannelLayout()
-        av_channel_layout_default(&outputLayout, Int32(channels))
-        var context: OpaquePointer?
-        guard
-            swr_alloc_set_opts2(
-                &context, &outputLayout, AV_SAMPLE_FMT_FLT, Int32(outputRate),
-                &inputLayout, AVSampleFormat(rawValue: format), rate, 0, nil) >= 0,
-            context != nil
-        else { return nil }
-        if channelCount == 1 && channels == 2 {
-            // FFmpeg's default puts mono at -3 dB on each side (equal power for a centred source);
-            // a player should play mono at the level it was mastered, on both speakers.
-            let matrix: [Double] = [1, 1]
-            swr_set_matrix(context, matrix, 1)
-        }
-        guard swr_init(context) >= 0 else {
-            swr_free(&context)
-            return nil
-        }
-        handles.resampler = context
-        resamplerRate = rate
-        resamplerFormat = format
-        av_channel_layout_uninit(&resamplerLayout)
-        _ = av_channel_layout_copy(&resamplerLayout, &frame.pointee.ch_layout)
-        return context
-    }
-
-    private func resetResampler() {
-        swr_free(&handles.resampler)
-        resamplerRate = 0
-        resamplerFormat = -1
-        av_channel_layout_uninit(&resamplerLayout)
-    }
-
-    /// Converts into the end of the leftovers.
-    @discardableResult
-    private func appendConverted(
-        _ resampler: OpaquePointer, _ planes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ inputCount: Int32,
-        capacity: Int
-    ) -> Int {
-        reserveLeftover(frames: capacity)
-        guard let base = leftover else { return 0 }
-        let end = base + (leftoverStart + leftoverCount) * channels
-        let converted = Int(tonearm_swr_convert_packed(resampler, end, Int32(capacity), planes, inputCount))
-        guard converted > 0 else { return 0 }
-        leftoverCount += keep(converted)
-        return converted
-    }
-
-    /// Counts `frames` just produced and returns how many of them lie before `endFrame`.
-    private func keep(_ frames: Int) -> Int {
-        var kept = frames
-        if let endFrame { kept = Int(max(0, min(Int64(frames), endFrame - producedFrames))) }
-        producedFrames += Int64(frames)
-        return kept
-    }
-
-    /// Flushes the resampler's delayed output into the leftovers (end of stream, format change).
-    private func drainResampler() {
-        guard let resampler = handles.resampler else { return }
-        // Each flush call emits at most `capacity` frames and returns 0 when empty.
-        for _ in 0..<64 {
-            let capacity = max(Int(swr_get_out_samples(resampler, 0)), 0) + 1024
-            if appendConverted(resampler, nil, 0, capacity: capacity) <= 0 { break }
-        }
+        return resampler.convert(frame, into: destination, space: space)
     }
 
     /// How many of `frame`'s samples (at its own rate) precede `target` seconds; 0 when the frame
@@ -495,324 +370,5 @@ public final class FFmpegDecoder: @unchecked Sendable {
         let rate = Double(frame.pointee.sample_rate)
         let frameStart = (Double(timestamp - startTimestamp) * av_q2d(timeBase) * rate).rounded()
         return Int(max(0, (target * rate).rounded() - frameStart))
-    }
-
-    // MARK: - Leftovers
-
-    private func takeLeftover(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> Int {
-        let count = min(leftoverCount, maxFrames)
-        guard count > 0, let base = leftover else { return 0 }
-        destination.update(from: base + leftoverStart * channels, count: count * channels)
-        leftoverStart += count
-        leftoverCount -= count
-        if leftoverCount == 0 { leftoverStart = 0 }
-        return count
-    }
-
-    /// Makes room for `frames` more frames after the current leftovers.
-    private func reserveLeftover(frames: Int) {
-        if leftoverCount == 0 { leftoverStart = 0 }
-        if leftoverStart + leftoverCount + frames <= leftoverCapacity { return }
-        if let base = leftover, leftoverStart > 0 {
-            let bytes = leftoverCount * channels * MemoryLayout<Float>.size
-            memmove(base, base + leftoverStart * channels, bytes)
-            leftoverStart = 0
-        }
-        let needed = leftoverCount + frames
-        guard needed > leftoverCapacity else { return }
-        let capacity = max(needed, leftoverCapacity * 2, 8192)
-        let grown = UnsafeMutablePointer<Float>.allocate(capacity: capacity * channels)
-        if let base = leftover {
-            grown.update(from: base, count: leftoverCount * channels)
-            base.deallocate()
-        }
-        leftover = grown
-        leftoverCapacity = capacity
-    }
-}
-
-// MARK: - Opening helpers
-
-extension FFmpegDecoder {
-    /// What `init` needs from an opened input.
-    fileprivate struct Opened {
-        var handles: FFmpegHandles
-        var streamIndex: Int32 = -1
-        var timeBase = AVRational(num: 1, den: 1)
-        var startTimestamp: Int64 = 0
-        var seekPreroll = 0.0
-        var duration: Double?
-        var isSeekable = false
-        /// Where the audio ends, for containers whose stream duration is exact (see `exactEnd`).
-        var endSeconds: Double?
-        /// The stream's sample rate and channel count, as its parameters state them.
-        var sampleRate = AudioFormat.sampleRate
-        var channelCount = AudioFormat.channelCount
-        var tags: [String: String] = [:]
-        var chapters: [Chapter] = []
-        var bitRate: Int?
-
-        /// An input with no bytes: a decoder that ends at once.
-        static var empty: Opened { Opened(handles: FFmpegHandles(), duration: 0) }
-    }
-
-    fileprivate static func openFile(_ url: URL) throws(PlaybackError) -> Opened {
-        FFmpegLog.setUp()
-        guard url.isFileURL else {
-            throw PlaybackError(
-                .unsupportedFormat, underlying: "FFmpegDecoder(url:) opens local files; streams use init(source:)")
-        }
-        let path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? ""
-        // Ask the kernel first: FFmpeg folds many failures into one code, errno does not.
-        var info = stat()
-        if stat(path, &info) != 0 {
-            let code = errno
-            throw PlaybackError.from(errno: code, underlying: "stat: \(String(cString: strerror(code)))")
-        }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            throw PlaybackError(.fileNotFound, underlying: "the path is a directory")
-        }
-        let descriptor = open(path, O_RDONLY)
-        if descriptor < 0 {
-            let code = errno
-            throw PlaybackError.from(errno: code, underlying: "open: \(String(cString: strerror(code)))")
-        }
-        close(descriptor)
-        if info.st_size == 0 { return .empty }
-
-        var opened = Opened(handles: FFmpegHandles())
-        // "file:" keeps a path with a colon from being read as another protocol.
-        let status = avformat_open_input(&opened.handles.format, "file:" + path, nil, nil)
-        guard status >= 0, let format = opened.handles.format else {
-            if let code = FFmpegError.posixErrno(status), [ENOENT, EACCES, EPERM, EISDIR].contains(code) {
-                throw PlaybackError.from(errno: code, underlying: FFmpegError.describe("open", status))
-            }
-            throw PlaybackError(.unsupportedFormat, underlying: FFmpegError.describe("open", status))
-        }
-        _ = avformat_find_stream_info(format, nil)  // failure here shows as missing parameters below
-        try prepareDecoder(&opened, notMedia: .unsupportedFormat)
-        opened.isSeekable = format.pointee.pb != nil && format.pointee.pb.pointee.seekable != 0
-        opened.endSeconds = exactEnd(of: format, streamIndex: opened.streamIndex)
-        return opened
-    }
-
-    fileprivate static func openSource(_ source: any ByteSource, formatHint: String?, probeSize: Int)
-        throws(PlaybackError) -> Opened
-    {
-        FFmpegLog.setUp()
-        let bridge = ByteSourceBridge(source: source)
-        var opened = Opened(handles: FFmpegHandles())
-        opened.handles.bridge = bridge
-        opened.handles.io = bridge.makeIOContext(bufferSize: 32_768)
-        opened.handles.format = avformat_alloc_context()
-        guard let io = opened.handles.io, let format = opened.handles.format else {
-            throw PlaybackError(.unknown, underlying: "FFmpeg could not allocate the custom I/O context")
-        }
-        let probeBytes = min(max(probeSize, 2_048), 1 << 24)  // FFmpeg's lower bound is 2 KB
-        format.pointee.pb = io
-        format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        format.pointee.probesize = Int64(probeBytes)
-        format.pointee.format_probesize = Int32(probeBytes)
-        format.pointee.max_analyze_duration = Int64(AV_TIME_BASE)  // 1 s of packets at most
-
-        // Probe by content; the hint only breaks a tie (see init(source:)).
-        var probed: UnsafePointer<AVInputFormat>?
-        let score = av_probe_input_buffer2(io, &probed, "", nil, 0, UInt32(probeBytes))
-        if let error = bridge.error { throw error }
-        var chosen = probed
-        if score < tonearm_avprobe_score_retry() || probed == nil, let hinted = demuxer(forHint: formatHint) {
-            chosen = hinted
-        }
-        guard let chosen else {
-            if bridge.bytesDelivered == 0 { return .empty }
-            throw PlaybackError(
-                .wrongContentType, underlying: "the stream's first bytes are not a known audio format")
-        }
-        let seekable = bridge.seekableSource != nil
-        if seekable {
-            format.pointee.flags |= AVFMT_FLAG_FAST_SEEK
-            bridge.revealsSize = !hidesSizeWhileOpening(chosen)
-        }
-        let status = avformat_open_input(&opened.handles.format, "", chosen, nil)
-        bridge.revealsSize = true
-        if let error = bridge.error { throw error }
-        guard status >= 0, let format = opened.handles.format else {
-            throw PlaybackError(.wrongContentType, underlying: FFmpegError.describe("open", status))
-        }
-        let info = avformat_find_stream_info(format, nil)
-        if let error = bridge.error { throw error }
-        if info < 0, bridge.bytesDelivered == 0 { return .empty }
-        try prepareDecoder(&opened, notMedia: .wrongContentType)
-        opened.isSeekable = seekable
-        return opened
-    }
-
-    /// Demuxers whose only use of the file's size while opening is a trailing tag (ID3v1, APE):
-    /// `mp3` and `aac` (ADTS). Hiding the size makes them skip it; the size is shown again for
-    /// everything after opening (duration estimates, seeking). Other demuxers need it to open
-    /// (an Ogg file's duration is read from its last page, an MP4's index may be at the end).
-    private static func hidesSizeWhileOpening(_ demuxer: UnsafePointer<AVInputFormat>) -> Bool {
-        guard let name = demuxer.pointee.name else { return false }
-        return ["mp3", "aac"].contains(String(cString: name))
-    }
-
-    /// Picks the best audio stream and opens its decoder. `notMedia` is the code for an input
-    /// whose audio parameters could not be found at all.
-    private static func prepareDecoder(_ opened: inout Opened, notMedia: PlaybackError.Code) throws(PlaybackError) {
-        guard let format = opened.handles.format else { throw PlaybackError(.unknown, underlying: "no input") }
-        var codec: UnsafePointer<AVCodec>?
-        let index = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)
-        guard index >= 0, let codec, let stream = format.pointee.streams[Int(index)] else {
-            let reason = index == FFmpegError.decoderNotFound ? "no decoder for the audio codec" : "no audio stream"
-            throw PlaybackError(.unsupportedFormat, underlying: reason)
-        }
-        // Other streams (cover art, video) are never demuxed.
-        for other in 0..<Int(format.pointee.nb_streams) where other != Int(index) {
-            format.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL
-        }
-        let parameters = stream.pointee.codecpar!
-        guard parameters.pointee.sample_rate > 0, parameters.pointee.ch_layout.nb_channels > 0 else {
-            throw PlaybackError(notMedia, underlying: "no audio parameters could be read")
-        }
-        guard let context = avcodec_alloc_context3(codec) else {
-            throw PlaybackError(.unknown, underlying: "FFmpeg could not allocate a codec context")
-        }
-        opened.handles.codec = context
-        var status = avcodec_parameters_to_context(context, parameters)
-        if status >= 0 {
-            context.pointee.pkt_timebase = stream.pointee.time_base  // for skip-samples (gapless) trimming
-            status = avcodec_open2(context, codec, nil)
-        }
-        guard status >= 0 else {
-            throw PlaybackError(.unsupportedFormat, underlying: FFmpegError.describe("open decoder", status))
-        }
-        guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
-            throw PlaybackError(.unknown, underlying: "FFmpeg could not allocate a packet or frame")
-        }
-        opened.handles.packet = packet
-        opened.handles.frame = frame
-        opened.streamIndex = index
-        opened.timeBase = stream.pointee.time_base
-        let start = stream.pointee.start_time
-        opened.startTimestamp = start == tonearm_av_nopts_value() ? 0 : start
-        opened.duration = duration(of: format, stream: stream)
-        opened.sampleRate = Int(parameters.pointee.sample_rate)
-        opened.channelCount = Int(parameters.pointee.ch_layout.nb_channels)
-        let streamRate = parameters.pointee.bit_rate, containerRate = format.pointee.bit_rate
-        opened.bitRate = streamRate > 0 ? Int(streamRate) : containerRate > 0 ? Int(containerRate) : nil
-        opened.tags = tags(in: format.pointee.metadata).merging(tags(in: stream.pointee.metadata)) { _, stream in stream }
-        opened.chapters = chapters(of: format)
-        if let descriptor = avcodec_descriptor_get(parameters.pointee.codec_id),
-            descriptor.pointee.props & AV_CODEC_PROP_LOSSY != 0
-        {
-            let declared = Double(parameters.pointee.seek_preroll) / Double(parameters.pointee.sample_rate)
-            opened.seekPreroll = max(0.1, declared)
-        }
-    }
-
-    /// Entries of an FFmpeg dictionary, bounded (a file's metadata is untrusted).
-    private static func tags(in dictionary: OpaquePointer?) -> [String: String] {
-        var tags: [String: String] = [:]
-        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
-        while tags.count < MediaLimits.maxTags, let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
-            entry = next
-            guard let key = next.pointee.key, let value = next.pointee.value, strnlen(key, 65) <= 64, strnlen(value, 1025) <= 1024
-            else { continue }
-            tags[String(cString: key)] = String(cString: value)
-        }
-        return tags
-    }
-
-    /// The container's chapters in seconds. A file is untrusted: at most `ChapterList.maxCount`
-    /// are read, a zero or negative time base or a non-finite time drops the chapter, a negative
-    /// start is clamped to 0, and titles are cut at a tag's bound. Times are taken as the
-    /// container states them, not moved by the stream's start time: that start is an encoder's
-    /// delay (an mp3's LAME priming), which the decoder trims, so chapter times written against
-    /// the original audio already match the positions the decoder reports.
-    private static func chapters(of format: UnsafeMutablePointer<AVFormatContext>) -> [Chapter] {
-        let count = min(Int(format.pointee.nb_chapters), ChapterList.maxCount)
-        guard count > 0, let list = format.pointee.chapters else { return [] }
-        let nothing = tonearm_av_nopts_value()
-        var chapters: [Chapter] = []
-        for index in 0..<count {
-            guard let chapter = list[index] else { continue }
-            let base = chapter.pointee.time_base
-            guard base.num > 0, base.den > 0 else { continue }
-            let seconds = av_q2d(base)
-            let start = Double(chapter.pointee.start) * seconds
-            let end = chapter.pointee.end == nothing ? nil : Double(chapter.pointee.end) * seconds
-            guard start.isFinite, start > -1 else { continue }
-            var title: String?
-            if let entry = av_dict_get(chapter.pointee.metadata, "title", nil, 0), let value = entry.pointee.value {
-                title = String(decoding: UnsafeRawBufferPointer(start: value, count: strnlen(value, 1024)), as: UTF8.self)
-            }
-            chapters.append(Chapter(start: max(0, start), end: end, title: title))
-        }
-        return ChapterList(trackID: "", origin: .embedded, chapters: chapters).chapters
-    }
-
-    private static func duration(
-        of format: UnsafeMutablePointer<AVFormatContext>, stream: UnsafeMutablePointer<AVStream>
-    ) -> Double? {
-        let nothing = tonearm_av_nopts_value()
-        if format.pointee.duration != nothing, format.pointee.duration > 0 {
-            return Double(format.pointee.duration) / Double(AV_TIME_BASE)
-        }
-        if stream.pointee.duration != nothing, stream.pointee.duration > 0 {
-            return Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
-        }
-        return nil
-    }
-
-    /// The end of the audio, seconds, for containers whose stream duration is exact (MP4/M4A: the
-    /// edit list gives it to the sample); nil for all others, whose durations may be estimates (an
-    /// mp3 without a Xing header) that must never cut real audio.
-    private static func exactEnd(of format: UnsafeMutablePointer<AVFormatContext>, streamIndex: Int32) -> Double? {
-        guard let name = format.pointee.iformat?.pointee.name, String(cString: name).contains("mp4"),
-            let stream = format.pointee.streams[Int(streamIndex)]
-        else { return nil }
-        let length = stream.pointee.duration
-        guard length != tonearm_av_nopts_value(), length > 0 else { return nil }
-        return Double(length) * av_q2d(stream.pointee.time_base)
-    }
-
-    /// A demuxer for a short name (`mp3`) or a common audio MIME type (`audio/mpeg`).
-    private static func demuxer(forHint hint: String?) -> UnsafePointer<AVInputFormat>? {
-        guard let hint = hint?.lowercased().split(separator: ";").first?.trimmingCharacters(in: .whitespaces),
-            !hint.isEmpty
-        else { return nil }
-        let mime: [String: String] = [
-            "audio/mpeg": "mp3", "audio/mp3": "mp3", "audio/aac": "aac", "audio/aacp": "aac",
-            "audio/x-aac": "aac", "audio/ogg": "ogg", "application/ogg": "ogg", "audio/opus": "ogg",
-            "audio/flac": "flac", "audio/x-flac": "flac", "audio/wav": "wav", "audio/x-wav": "wav",
-            "audio/wave": "wav", "audio/mp4": "mov", "audio/x-m4a": "mov",
-        ]
-        return av_find_input_format(mime[hint] ?? hint)
-    }
-}
-
-/// Owns every FFmpeg object of one decoder, so each is freed exactly once on every path, also
-/// when `init` throws halfway through opening.
-final class FFmpegHandles {
-    var format: UnsafeMutablePointer<AVFormatContext>?
-    var codec: UnsafeMutablePointer<AVCodecContext>?
-    var resampler: OpaquePointer?
-    var packet: UnsafeMutablePointer<AVPacket>?
-    var frame: UnsafeMutablePointer<AVFrame>?
-    /// The custom I/O context; `avformat_close_input` does not free it.
-    var io: UnsafeMutablePointer<AVIOContext>?
-    /// The opaque object behind `io`'s callback; kept alive as long as `io`.
-    var bridge: ByteSourceBridge?
-
-    deinit {
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        swr_free(&resampler)
-        avcodec_free_context(&codec)
-        if let format, io != nil {
-            format.pointee.pb = nil  // ours, not the format context's
-        }
-        avformat_close_input(&format)
-        freeIOContext(&io)
     }
 }
