@@ -71,7 +71,7 @@ public final class TonearmPlayer: Sendable {
         retryBudget = budget
         let (events, continuation) = AsyncStream.makeStream(of: StreamEvent.self, bufferingPolicy: .unbounded)
         streamEvents = continuation
-        let factory = StreamingDecoderFactory(network: services.network, options: services.streaming, logger: services.logger) {
+        let factory = StreamingDecoderFactory(network: services.network, options: services.streaming, clock: clock, logger: services.logger) {
             continuation.yield($0)
         }
         let player = AudioPlayer(

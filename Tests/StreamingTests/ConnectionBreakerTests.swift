@@ -16,7 +16,7 @@ struct ConnectionBreakerTests {
                 let source = HTTPByteSource(url: url, breakers: breakers)
                 defer { source.close() }
                 do throws(PlaybackError) {
-                    _ = try source.waitForResponse(timeout: 6)
+                    _ = try source.waitForResponse(timeout: .seconds(6))
                     continuation.resume(returning: nil)
                 } catch {
                     continuation.resume(returning: error)

@@ -17,6 +17,8 @@ final class ConnectionMailbox: Sendable {
         let load: LoadID
         var drops: [(PlaybackError, PlayerTime)] = []
         var flow: Flow?
+        /// The latest count of loads of a live playlist that brought no new segment, and when.
+        var unchangedPlaylist: (loads: Int, at: PlayerTime)?
     }
 
     private struct Box {
@@ -46,10 +48,14 @@ final class ConnectionMailbox: Sendable {
             case .receiving:
                 box.drySince = nil
                 box.news.flow = .receiving(at: at)
+                // A new segment came: a count of unchanged loads before it says nothing now.
+                box.news.unchangedPlaylist = nil
             case .dropped(let cause):
                 box.drySince = nil
                 box.news.flow = nil
                 box.news.drops.append((cause, at))
+            case .playlistUnchanged(let loads):
+                box.news.unchangedPlaylist = (loads, at)
             }
             let wake = !box.wakeUpQueued
             box.wakeUpQueued = true
@@ -66,7 +72,7 @@ final class ConnectionMailbox: Sendable {
             let news = box.news
             box.news = News(load: news.load)
             boxes[deck] = box
-            return news.drops.isEmpty && news.flow == nil ? nil : news
+            return news.drops.isEmpty && news.flow == nil && news.unchangedPlaylist == nil ? nil : news
         }
     }
 }

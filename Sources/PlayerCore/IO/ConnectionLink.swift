@@ -10,6 +10,9 @@ public enum ConnectionFact: Sendable, Equatable {
     case receiving
     /// The connection ended before the source did (a live stream's body ended, a reset).
     case dropped(PlaybackError)
+    /// A live playlist (HLS) was loaded `loads` times in a row without a new segment: the
+    /// connection works, and the stream publishes nothing new. Told after each such load.
+    case playlistUnchanged(loads: Int)
 }
 
 /// The line between one load's network source and the player: the source reports `ConnectionFact`s

@@ -93,6 +93,9 @@ public enum LogFields {
             fields["progress"] = String(format: "%.3f", progress)
             fields["fromPosition"] = seconds(from)
             fields["toPosition"] = seconds(to)
+        case .playlistUnchanged(let node, let loads, _):
+            fields["deck"] = node.rawValue
+            fields["loads"] = String(loads)
         case .streamDropped(let node, let cause, _):
             fields["deck"] = node.rawValue
             fields.merge(Self.error(cause, keepPaths: true)) { a, _ in a }

@@ -131,6 +131,11 @@ public enum ResilienceDefaults {
     public static let stallTimeout: Double = 8
     /// Buffering longer than this -> reconnect.
     public static let bufferingTimeout: Double = 30
+    /// A live HLS playlist loaded this many times in a row without a new segment -> the state
+    /// machine treats the stream as stalled. The first such load comes a target duration after the
+    /// last new segment, the next four half a target duration apart (RFC 8216 6.3.4): five are
+    /// three target durations without a new segment.
+    public static let unchangedPlaylistLoads = 5
     /// Rendering as fast as possible: a wait for data this long is shown as buffering. Long enough
     /// that a decoder catching up does not flicker the state, short enough that a stalled server
     /// is on screen long before the stall timeout acts on it.

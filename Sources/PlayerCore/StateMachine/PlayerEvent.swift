@@ -74,6 +74,10 @@ public enum PlayerEvent: Sendable, Equatable {
     case stalled(DeckID, at: PlayerTime)
     /// Bytes reach the deck's source again after `stalled`.
     case receiving(DeckID, at: PlayerTime)
+    /// The deck's live playlist (HLS) was loaded `loads` times in a row without a new segment.
+    /// Whether the stream has stalled is the machine's decision
+    /// (`Configuration.unchangedPlaylistLoads`).
+    case playlistUnchanged(DeckID, loads: Int, at: PlayerTime)
     /// Any other failure; `deck` is nil when it is not tied to one deck.
     case errorOccurred(DeckID?, PlaybackError, at: PlayerTime)
     /// A timer the machine scheduled (`PlayerEffect.scheduleTimer`) is due.
@@ -122,7 +126,7 @@ public enum PlayerEvent: Sendable, Equatable {
     public var instant: PlayerTime? {
         switch self {
         case .loadFailed(_, _, let at), .trackEnded(_, let at), .streamDropped(_, _, let at), .stalled(_, let at), .receiving(_, let at),
-            .errorOccurred(_, _, let at), .timerFired(_, let at),
+            .playlistUnchanged(_, _, let at), .errorOccurred(_, _, let at), .timerFired(_, let at),
             .connectivityChanged(_, let at), .outputLost(let at):
             return at
         default:

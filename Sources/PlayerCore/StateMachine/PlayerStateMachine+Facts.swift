@@ -30,6 +30,7 @@ extension PlayerStateMachine {
         case .streamDropped(let deck, let cause, let at): return streamDropped(deck, cause: cause, at: at)
         case .stalled(let deck, let at): return sourceRanDry(deck, at: at)
         case .receiving(let deck, _): return sourceReceiving(deck)
+        case .playlistUnchanged(let deck, let loads, let at): return playlistUnchanged(deck, loads: loads, at: at)
         case .errorOccurred(let deck, let error, let at): return errorOccurred(deck, error, at: at)
         case .timerFired(let timer, let at): return timerFired(timer, at: at)
         case .connectivityChanged(let online, let at): return connectivityChanged(online: online, at: at)

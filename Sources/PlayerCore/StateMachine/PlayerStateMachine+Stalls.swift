@@ -12,6 +12,13 @@ import Foundation
 /// One timer serves both decks, and it is not moved for every short dry spell (a live stream runs
 /// dry between most network packets): when it fires, the decks still dry long enough are given up
 /// and it is set again for the next that could be.
+///
+/// A live HLS playlist can stall while its connection works: the source then tells how many loads
+/// in a row brought no new segment (`playlistUnchanged`). At `Configuration.unchangedPlaylistLoads`
+/// (three target durations without a new segment, at the protocol's pace) the stream has stalled at
+/// its origin, and the machine answers as for a drop with the `stalled` cause: a playing stream is
+/// asked for again in the background while its buffer plays (a reconnect that brings a segment
+/// ends it), anywhere else its connection is given up.
 extension PlayerStateMachine {
     /// `since`: when the current dry spell began (a shell may fold several reports into one). The
     /// later of it and the machine's own start wins: a resume or a given-up connection restarts
@@ -25,7 +32,19 @@ extension PlayerStateMachine {
 
     mutating func sourceReceiving(_ deck: DeckID) -> [PlayerEffect] {
         drySince[deck] = nil
+        unchangedPlaylistLoads[deck] = nil
         return backgroundReconnectAnswered(deck)
+    }
+
+    /// Decides once per run of unchanged loads, when the count reaches the limit (a shell that folds
+    /// reports may skip counts; a reopened source counts from 1 again).
+    mutating func playlistUnchanged(_ deck: DeckID, loads: Int, at now: PlayerTime) -> [PlayerEffect] {
+        let before = unchangedPlaylistLoads[deck] ?? 0
+        unchangedPlaylistLoads[deck] = loads
+        let limit = configuration.unchangedPlaylistLoads
+        guard before < limit, loads >= limit else { return [] }
+        let cause = PlaybackError(.stalled, underlying: "the live playlist brought no new segment in \(loads) loads")
+        return streamDropped(deck, cause: cause, at: now)
     }
 
     /// The stall timer fired: abandons every watched connection dry for the stall timeout.

@@ -49,6 +49,9 @@ public struct PlayerStateMachine: Sendable {
         /// connection, which is given up: an episode asks again at the same byte, a live stream
         /// reconnects. Opening, it is the connect timeout.
         public var stallTimeout: TimeInterval
+        /// A live playlist loaded this many times in a row without a new segment has stalled at
+        /// its origin: it is answered as a drop (`stalled`).
+        public var unchangedPlaylistLoads: Int
         /// The listener's volume when the player starts (the saved setting, or `--volume`).
         public var volume: Volume
         /// A sleep timer set before playback starts (`--sleep`); its countdown begins with the sound.
@@ -75,6 +78,7 @@ public struct PlayerStateMachine: Sendable {
             bufferingTimeout: TimeInterval = ResilienceDefaults.bufferingTimeout,
             underrunGrace: TimeInterval = 0,
             stallTimeout: TimeInterval = ResilienceDefaults.stallTimeout,
+            unchangedPlaylistLoads: Int = ResilienceDefaults.unchangedPlaylistLoads,
             reconnectBudgetCapacity: Double = RetryBudget.defaultCapacity,
             reconnectBudgetRefillPerSecond: Double = RetryBudget.defaultRefillPerSecond,
             volume: Volume = .full,
@@ -95,6 +99,7 @@ public struct PlayerStateMachine: Sendable {
             self.bufferingTimeout = bufferingTimeout
             self.underrunGrace = max(0, underrunGrace)
             self.stallTimeout = max(0.1, stallTimeout)
+            self.unchangedPlaylistLoads = max(1, unchangedPlaylistLoads)
             self.reconnectBudgetCapacity = reconnectBudgetCapacity
             self.reconnectBudgetRefillPerSecond = reconnectBudgetRefillPerSecond
             self.volume = volume
@@ -171,6 +176,8 @@ public struct PlayerStateMachine: Sendable {
     var drySince: [DeckID: PlayerTime] = [:]
     /// When to look at the dry sources again; not moved for every short dry spell.
     var stallCheckAt: PlayerTime?
+    /// The last count of unchanged loads each deck's live playlist reported, until bytes come.
+    var unchangedPlaylistLoads: [DeckID: Int] = [:]
     /// A dropped live stream being asked for again while its buffer plays.
     var backgroundReconnect: BackgroundReconnect?
     /// Reconnects and stalls of the streams played, for the connection indicator.
@@ -314,6 +321,7 @@ extension PlayerStateMachine {
         let id = LoadID(loadCounter)
         // A new source on this deck: the old one's silence says nothing about it.
         drySince[deck] = nil
+        unchangedPlaylistLoads[deck] = nil
         if backgroundReconnect?.deck == deck { backgroundReconnect = nil }
         let start = track.isLive ? 0 : from
         pendingLoad = PendingLoad(id: id, deck: deck, purpose: purpose, from: start, startedAt: lastKnownTime)
@@ -350,6 +358,7 @@ extension PlayerStateMachine {
         starvationCheckAt = nil
         drySince = [:]
         stallCheckAt = nil
+        unchangedPlaylistLoads = [:]
         let flagOver: [PlayerEffect] = backgroundReconnect != nil ? [.reconnectingInBackground(false)] : []
         backgroundReconnect = nil
         return flagOver + [.unload(.a), .unload(.b)]

@@ -46,18 +46,21 @@ public struct StreamingDecoderFactory: DecoderFactory {
 
     private let files = FileDecoderFactory()
     private let network: NetworkClient
+    private let clock: any Clock<Duration>
     private let options: Options
     private let events: @Sendable (StreamEvent) -> Void
     private let logger: Logger
 
     /// - Parameters:
+    ///   - clock: the player's clock, on which an HLS source waits between loads of its playlist.
     ///   - logger: passed to every byte source, which records its requests (URLs redacted).
     ///   - events: receives station details and ICY titles (on network threads, in order per
     ///     stream); the now-playing pipeline turns them into metadata.
     public init(
-        network: NetworkClient = .shared, options: Options = Options(), logger: Logger = .silent,
+        network: NetworkClient = .shared, options: Options = Options(), clock: any Clock<Duration>, logger: Logger = .silent,
         events: @escaping @Sendable (StreamEvent) -> Void = { _ in }
     ) {
+        self.clock = clock
         self.logger = logger
         self.network = network
         self.options = options
@@ -153,7 +156,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
     private func openHLSStream(_ url: URL, track: Track, load: LoadCancellation, at sequence: Int?) throws(PlaybackError) -> StreamDecoder {
         let events = self.events
         let source = HLSByteSource(
-            url: url, network: network, connection: load.connection, startSequence: sequence, logger: logger,
+            url: url, network: network, connection: load.connection, startSequence: sequence, clock: clock, logger: logger,
             onTitle: { title in events(.metadata(track, IcyMetadata(title: title, url: nil), IcyStationInfo(headers: [:]))) })
         // Weakly: a recording opens a source per seek, and the decoder holds the one in use.
         load.onCancel { [weak source] in source?.close() }

@@ -43,7 +43,7 @@ extension NetworkClient {
         }
         let run = DownloadRun(
             url: url, file: partialFile, known: validators, resumedFrom: Self.fileSize(partialFile), http: http, options: options,
-            now: now, logger: logger, operation: operation, onValidators: onValidators, progress: progress)
+            clock: timeoutClock, now: now, logger: logger, operation: operation, onValidators: onValidators, progress: progress)
         return try await withRetry(
             operation, policy: options.policy, clock: clock, random: seed.map(SeededRandom.init(seed:)) ?? .systemSeeded(),
             budget: retryBudget, breaker: breakers?.breaker, breakerKey: HostCircuitBreakers.host(of: url),
@@ -67,6 +67,8 @@ private final class DownloadRun: Sendable {
     let file: URL
     let http: HTTPClient
     let options: FileDownload.Options
+    /// What the silence of a body is measured on (`NetworkClient.timeoutClock`).
+    let clock: any Clock<Duration>
     let now: @Sendable () -> Date
     let logger: Logger
     let operation: String
@@ -77,13 +79,14 @@ private final class DownloadRun: Sendable {
 
     init(
         url: URL, file: URL, known: FileDownload.Validators?, resumedFrom: Int64, http: HTTPClient, options: FileDownload.Options,
-        now: @escaping @Sendable () -> Date, logger: Logger, operation: String,
+        clock: any Clock<Duration>, now: @escaping @Sendable () -> Date, logger: Logger, operation: String,
         onValidators: @escaping @Sendable (FileDownload.Validators) -> Void, progress: @escaping @Sendable (FileDownload.Progress) -> Void
     ) {
         self.url = url
         self.file = file
         self.http = http
         self.options = options
+        self.clock = clock
         self.now = now
         self.logger = logger
         self.operation = operation
@@ -99,7 +102,7 @@ private final class DownloadRun: Sendable {
 
     func attempt() async throws -> FileDownload.Outcome {
         for _ in 0...Self.restartsPerTry {
-            if let outcome = try await IdleWatch.run(seconds: options.idleTimeout, { watch in try await self.exchange(watch) }) {
+            if let outcome = try await IdleWatch.run(seconds: options.idleTimeout, on: clock, { watch in try await self.exchange(watch) }) {
                 return outcome
             }
         }
@@ -110,19 +113,17 @@ private final class DownloadRun: Sendable {
     private func exchange(_ watch: IdleWatch) async throws -> FileDownload.Outcome? {
         let start = NetworkClient.fileSize(file)
         let known = state.withLock { $0.known }
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        request.headers.add(name: "User-Agent", value: SharedHTTPClient.userAgent)
-        request.headers.add(name: "Accept", value: "audio/*, video/*;q=0.9, */*;q=0.5")
-        if start > 0 {
-            request.headers.add(name: "Range", value: "bytes=\(start)-")
-            if let ifRange = known?.ifRange { request.headers.add(name: "If-Range", value: ifRange) }
-        }
+        let request = GETRequest(
+            url, accept: "audio/*, video/*;q=0.9, */*;q=0.5",
+            range: start > 0 ? GETRequest.ByteRange(from: start, ifRange: known?.ifRange) : nil
+        ).clientRequest()
         let fields = ["host": LogRedaction.host(url) ?? "?", "url": LogRedaction.url(url), "operation": operation, "from": String(start)]
         logger.debug("download request", metadata: NetworkClient.metadata(fields))
         let response: HTTPClientResponse
         do {
-            response = try await http.execute(request, deadline: .now() + .milliseconds(Int64(options.idleTimeout * 1000)))
+            // No deadline of the client's own: the idle watch, on the injected clock, also bounds
+            // the wait for the head (its silence counts from the start of the try).
+            response = try await http.execute(request, deadline: .distantFuture)
         } catch {
             throw HTTPErrorMapping.map(error)
         }
@@ -158,9 +159,7 @@ private final class DownloadRun: Sendable {
                 state.withLock { $0.restarts += 1 }
             }
         default:
-            let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.parse($0) }
-            throw PlaybackError.from(httpStatus: status, retryAfter: retryAfter.map { HTTPByteSource.relative($0, now: now()) })
-                ?? PlaybackError(.httpClientError, httpStatus: status, underlying: "unexpected HTTP status \(status)")
+            throw HTTPRefusal.error(status: status, retryAfter: response.headers.first(name: "Retry-After"), now: now())
         }
         let mediaType = response.headers.first(name: "Content-Type")?.split(separator: ";").first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -267,31 +266,37 @@ private final class FileAppender {
 }
 
 /// Fails a body that has been silent too long: the body calls `touch()` for each sign of life, and
-/// a watchdog checks four times per period. Wall time on purpose, like every request timeout of
-/// this client: the retry waits run on the injected clock, a socket's silence does not.
+/// a watchdog looks four times per period. Silence is measured on the injected clock (the client's
+/// `timeoutClock`), like every time limit of a request.
 final class IdleWatch: Sendable {
-    private let last = Mutex(ContinuousClock.now)
+    private let elapsed: @Sendable () -> Duration
+    private let last: Mutex<Duration>
 
-    func touch() { last.withLock { $0 = .now } }
+    private init(clock: any Clock<Duration>) {
+        elapsed = clock.stopwatch()
+        last = Mutex(.zero)
+    }
 
-    private var silence: Duration { last.withLock { $0.duration(to: .now) } }
+    func touch() {
+        let now = elapsed()
+        last.withLock { $0 = now }
+    }
 
-    static func run<T: Sendable>(seconds: Double, _ body: @escaping @Sendable (IdleWatch) async throws -> T) async throws -> T {
-        let watch = IdleWatch()
+    private var silence: Duration {
+        let now = elapsed()
+        return now - last.withLock { $0 }
+    }
+
+    static func run<T: Sendable>(
+        seconds: Double, on clock: any Clock<Duration>, _ body: @escaping @Sendable (IdleWatch) async throws -> T
+    ) async throws -> T {
+        let watch = IdleWatch(clock: clock)
         let limit = Duration.milliseconds(Int64(seconds * 1000))
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body(watch) }
-            group.addTask {
-                while watch.silence < limit {
-                    try await Task.sleep(for: limit / 4)
-                }
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw PlaybackError(.connectionTimeout, underlying: "no bytes for \(seconds) s")
-            }
-            return value
-        }
+        return try await TimeLimit.race(
+            { try await body(watch) },
+            against: {
+                while watch.silence < limit { try await clock.sleep(for: limit / 4) }
+            },
+            expired: PlaybackError(.connectionTimeout, underlying: "no bytes for \(seconds) s"))
     }
 }

@@ -4,92 +4,71 @@ import PlayerCore
 
 /// A live HLS stream as one continuous byte stream for the decoder: the media playlist is loaded
 /// (through a master playlist's audio variant: the highest the downloads show the line carries,
-/// one step lower after the player underran; `HLSVariantChoice`), playback starts near the live edge
-/// (`liveEdgeSegments` from the end), each new segment is fetched in order and its bytes follow
-/// the last ones, and the playlist is reloaded as RFC 8216 says (after a target duration, half of
-/// it when the last reload brought nothing new). MPEG-TS and ADTS segments join as they are; a
-/// fragmented-MP4 stream gets its initialisation section first, and again when it changes. Song
-/// titles come from the segments' timed metadata (ID3, `HLSTimedMetadata`) or `#EXTINF`.
+/// one step lower after the player underran; `HLSVariantChoice`), and followed as
+/// `HLSPlaylistFollower` says: playback starts near the live edge, each new segment is fetched in
+/// order and its bytes follow the last ones, and the playlist is loaded again after a target
+/// duration (half of it when the last load brought nothing new), waiting on the injected clock.
+/// MPEG-TS and ADTS segments join as they are; a fragmented-MP4 stream gets its initialisation
+/// section first, and again when it changes. Song titles come from the segments' timed metadata
+/// (ID3, `HLSTimedMetadata`) or `#EXTINF`. The bytes go through the reader every network source
+/// shares (`ByteRingStream`).
 ///
 /// Facts, not verdicts, as for `HTTPByteSource`: a reader that waits with room in the ring tells
-/// `dry` (a playlist that stops growing therefore ends as a stall the player decides on), bytes
-/// tell `receiving`, and a playlist or segment that cannot be fetched (after one more try for a
-/// segment), or a live playlist that has not grown for three target durations (counted in
-/// reloads that brought nothing), is a `dropped` connection. The player answers a drop with `reopen()` (the loop starts
-/// again from the playlist, at the segment after the last one delivered, or at the live edge when
-/// that one is gone) or `abandon(cause:)`; meanwhile a reader that reaches the end of what was
-/// fetched waits. A playlist with `#EXT-X-ENDLIST` ends the stream after its last segment.
+/// `dry`, bytes tell `receiving`, each load of a live playlist that brought no new segment tells
+/// `playlistUnchanged` with how many loads in a row did (whether the stream has stalled is the
+/// player's decision), and a playlist or segment that cannot be fetched (after one more try for a
+/// segment) is a `dropped` connection. The player answers a drop, or a playlist that stopped
+/// growing, with `reopen()` (the loop starts again from the playlist, at the segment after the last
+/// one delivered, or at the live edge when that one is gone) or `abandon(cause:)`; meanwhile a
+/// reader that reaches the end of what was fetched waits. A playlist with `#EXT-X-ENDLIST` ends
+/// the stream after its last segment.
 ///
-/// `@unchecked Sendable`: every mutable field is guarded by `condition`.
+/// `@unchecked Sendable`: every mutable field is guarded by the stream's lock.
 public final class HLSByteSource: ByteSource, @unchecked Sendable {
-    /// Segments from the end of a live playlist where playback starts (RFC 8216 6.3.3 asks for
-    /// at least three target durations from the end).
-    public static let liveEdgeSegments = 3
-    /// Reloads in a row that bring no new segment after which a live playlist counts as stalled:
-    /// the first comes a target duration after the last new segment, the next four half a target
-    /// duration apart, so five are three target durations without a new segment.
-    static let barrenReloadsBeforeStall = 5
     /// Titles of segments fetched and not yet reached that are kept (the ring holds a few).
     static let maxPendingTitles = 64
 
     private let url: URL
     private let network: NetworkClient
-    private let connection: ConnectionLink
+    private let clock: any Clock<Duration>
     private let logger: Logger
-    private let onTitle: @Sendable (String) -> Void
+    private let stream: ByteRingStream
+    private var connection: ConnectionLink { stream.connection }
 
-    private enum Phase {
-        case idle, running
-        /// The last segment of an ended playlist was delivered.
-        case ended
-        case failed(PlaybackError)
-        case closed
-    }
-
-    private let condition = NSCondition()
-    private var phase = Phase.idle
-    private var ring: ByteRing
+    // Guarded by the stream's lock.
     private var task: Task<Void, Never>?
-    /// Counts loops; a loop that is not the latest stops at its next step.
-    private var generation = 0
     /// The next segment to deliver, once known; kept across reopens.
     private var nextSequence: Int?
-    /// The producer waiting for room in the ring.
-    private var waitingForRoom: CheckedContinuation<Void, Never>?
-    /// A drop was told and the player has not answered yet: readers wait.
-    private var awaitingAnswer = false
-    /// Asked for again in the background after a drop, and no segment delivered since.
-    private var reopening = false
     /// The variant played, when the address is a master playlist; kept across reopens.
     private var variants: HLSVariantChoice?
     private var _formatHint: String?
     private var _finishedPlaylist: HLSMediaPlaylist?
-    private var delivered = false
-    /// Bytes put into the ring and taken from it since the start, and the titles of segments
-    /// whose first byte the reader has not reached yet (told when it does, so a title changes
-    /// near when its song is heard, not when a segment seconds ahead is fetched).
-    private var written = 0
-    private var taken = 0
-    private var pendingTitles: [(at: Int, title: String)] = []
 
     /// - Parameters:
     ///   - capacity: bytes held ahead of the reader (a few segments).
     ///   - startSequence: the segment to begin with (a seek in a finished playlist); nil starts
     ///     a live playlist near its edge and a finished one at its beginning.
+    ///   - clock: the player's clock: the waits between loads of the playlist, and a segment's
+    ///     download time (for the variant choice).
     ///   - onTitle: a segment's title when the reader reaches its bytes (sanitised): from its
     ///     timed metadata (ID3), else its `#EXTINF`. Called on the reading thread.
     public init(
         url: URL, network: NetworkClient, connection: ConnectionLink = ConnectionLink(), capacity: Int = 512 * 1024,
-        startSequence: Int? = nil, logger: Logger = Logger(label: "tonearm.hls", factory: { _ in SwiftLogNoOpLogHandler() }),
+        startSequence: Int? = nil, clock: any Clock<Duration>,
+        logger: Logger = Logger(label: "tonearm.hls", factory: { _ in SwiftLogNoOpLogHandler() }),
         onTitle: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.nextSequence = startSequence
         self.url = url
         self.network = network
-        self.connection = connection
+        self.clock = clock
         self.logger = logger
-        self.onTitle = onTitle
-        self.ring = ByteRing(capacity: capacity)
+        // Every title whose segment a read reached, in order: one read may cross several segments
+        // (the decoder's first probe does), and each song still counts (the history keeps them
+        // all; the screen ends on the newest). A title is told when its bytes are reached, so it
+        // changes near when its song is heard, not when a segment seconds ahead is fetched.
+        self.stream = ByteRingStream(
+            capacity: capacity, connection: connection, endOfStream: nil, maxLabels: Self.maxPendingTitles, onLabel: onTitle)
     }
 
     deinit {
@@ -98,106 +77,62 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
 
     /// The demuxer the segments need (`mpegts`, `aac`, `mp4`, `mp3`), known once the first
     /// segment is fetched; nil lets FFmpeg probe.
-    public var formatHint: String? { condition.withLock { _formatHint } }
+    public var formatHint: String? { stream.peek { _ in _formatHint } }
 
     /// The media playlist when it was already finished (`#EXT-X-ENDLIST`) at the first load: a
     /// recording with a length, which can seek. Known once the first bytes arrived; nil for a
     /// live playlist.
-    public var finishedPlaylist: HLSMediaPlaylist? { condition.withLock { _finishedPlaylist } }
+    public var finishedPlaylist: HLSMediaPlaylist? { stream.peek { _ in _finishedPlaylist } }
 
     /// Starts fetching (idempotent) and registers the player's answers on the link.
     public func start() {
-        condition.lock()
-        defer { condition.unlock() }
-        guard case .idle = phase else { return }
-        connection.onAbandon { [weak self] cause in self?.abandon(cause) }
-        connection.onReopen { [weak self] in self?.reopen() }
-        connection.onBufferedBytes { [weak self] in self?.bufferedBytes ?? 0 }
+        guard let number = stream.start(onAbandon: { [weak self] in self?.abandon($0) }, onReopen: { [weak self] in self?.reopen() })
+        else { return }
         connection.onUnderrun { [weak self] in self?.underrun() }
-        phase = .running
-        launch()
+        launch(number)
     }
 
     /// Blocks until the first segment's bytes arrived (true), the stream failed (throws) or was
     /// closed or ended empty (false).
     public func waitForFirstBytes() throws(PlaybackError) -> Bool {
         start()
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if delivered { return true }
-            switch phase {
-            case .failed(let error): throw error
-            case .closed, .ended: return false
-            case .idle, .running: condition.wait()
-            }
+        switch try stream.waitForAnswer(tellsDry: false, clock: clock) {
+        case .answered: return true
+        case .ended, .closed, .timedOut: return false
         }
     }
 
-    public var bufferedBytes: Int { condition.withLock { ring.count } }
+    public var bufferedBytes: Int { stream.bufferedBytes }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(PlaybackError) -> Int {
         guard buffer.count > 0 else { return 0 }
         start()
-        condition.lock()
-        while true {
-            if !ring.isEmpty {
-                let count = ring.read(into: buffer)
-                taken += count
-                // Every title whose segment this read reached, in order: one read may cross
-                // several segments (the decoder's first probe does), and each song still counts
-                // (the history keeps them all; the screen ends on the newest).
-                var reached: [String] = []
-                while let first = pendingTitles.first, first.at < taken {
-                    reached.append(first.title)
-                    pendingTitles.removeFirst()
-                }
-                let waiter = waitingForRoom
-                waitingForRoom = nil
-                condition.unlock()
-                waiter?.resume()
-                reached.forEach(onTitle)
-                return count
-            }
-            switch phase {
-            case .failed where awaitingAnswer:
-                condition.wait()
-            case .failed(let error):
-                condition.unlock()
-                throw error
-            case .closed:
-                condition.unlock()
-                throw PlaybackError(.cancelled, underlying: "source closed")
-            case .ended:
-                condition.unlock()
-                return 0
-            case .idle, .running:
-                connection.tell(.dry)
-                condition.wait()
-            }
-        }
+        return try stream.read(into: buffer)
     }
 
     public func close() {
-        stopLoop { $0 = .closed }
+        stopLoop { $0.close() }
     }
 
     // MARK: - The player's answers
 
+    /// Asked for again: after a drop, or because the playlist stopped growing (the loop is still
+    /// running then). The loop starts again from the playlist.
     private func reopen() {
-        condition.lock()
-        defer { condition.unlock() }
-        guard case .failed = phase else { return }
-        awaitingAnswer = true
-        reopening = true
-        phase = .running
-        logger.debug("HLS stream asked for again after a drop", metadata: ["host": .string(LogRedaction.host(url) ?? "?")])
-        launch()
+        let number: Int? = stream.locked { state in
+            switch state.phase {
+            case .failed, .connecting, .answered: return state.reconnect()
+            case .idle, .ended, .closed: return nil
+            }
+        }
+        guard let number else { return }
+        logger.debug("HLS stream asked for again", metadata: ["host": .string(LogRedaction.host(url) ?? "?")])
+        launch(number)
     }
 
     /// The player's audio ran out: the variant played is not sustained.
     private func underrun() {
-        condition.withLock {
+        stream.locked { _ in
             guard variants != nil else { return }
             variants?.underran()
             logger.info("HLS underrun at the player: a lower variant next", metadata: ["bandwidth": .string(variants?.current.bandwidth.map(String.init) ?? "?")])
@@ -205,82 +140,71 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     }
 
     private func abandon(_ cause: PlaybackError) {
-        stopLoop { phase in
-            if case .running = phase { phase = .failed(cause) }
-        }
+        stopLoop { $0.abandon(cause) }
     }
 
-    /// Ends the loop with the phase `change` makes: no answer is awaited any more, and a reader
-    /// and the producer waiting for room are woken.
-    private func stopLoop(_ change: (inout Phase) -> Void) {
-        condition.lock()
-        change(&phase)
-        awaitingAnswer = false
-        task?.cancel()
-        task = nil
-        let waiter = waitingForRoom
-        waitingForRoom = nil
-        condition.broadcast()
-        condition.unlock()
-        waiter?.resume()
+    /// Ends the loop with what `change` does to the stream, which wakes a reader and lets a write
+    /// waiting for room go.
+    private func stopLoop(_ change: (inout ByteRingStream.State) -> Void) {
+        let running: Task<Void, Never>? = stream.locked { state in
+            change(&state)
+            let running = task
+            task = nil
+            return running
+        }
+        running?.cancel()
     }
 
     // MARK: - The loop
 
-    /// Starts a new loop. Call with the lock held.
-    private func launch() {
-        generation += 1
-        let mine = generation
-        task?.cancel()
-        task = Task { [weak self] in
-            await self?.run(mine)
+    /// Starts connection `number`'s loop, ending an earlier one.
+    private func launch(_ number: Int) {
+        let previous: Task<Void, Never>? = stream.locked { state in
+            guard state.isCurrent(number) else { return nil }
+            let running = task
+            task = Task { [weak self] in await self?.run(number) }
+            return running
         }
+        previous?.cancel()
     }
 
-    private func isCurrent(_ mine: Int) -> Bool {
-        condition.withLock {
-            guard case .running = phase else { return false }
-            return generation == mine
-        }
+    private func isCurrent(_ number: Int) -> Bool {
+        stream.peek { $0.isCurrent(number) }
     }
 
-    private func run(_ mine: Int) async {
+    private func run(_ number: Int) async {
+        let elapsed = clock.stopwatch()
+        var follower = HLSPlaylistFollower(startingAt: stream.peek { _ in nextSequence })
         do throws(PlaybackError) {
             var (mediaURL, media) = try await mediaPlaylist()
-            if media.ended { condition.withLock { _finishedPlaylist = media } }
-            var next = condition.withLock { nextSequence } ?? Self.startSequence(of: media)
+            if media.ended { stream.locked { _ in _finishedPlaylist = media } }
             var initialization: URL?
-            var barrenReloads = 0
-            while isCurrent(mine) {
-                if next < media.firstSequence {
-                    // Fell behind the playlist's window (a long reconnect): on from the live edge.
-                    next = Self.startSequence(of: media)
-                }
-                var brought = false
+            while isCurrent(number) {
                 var switchedTo: HLSVariant?
-                for segment in media.segments where segment.sequence >= next {
-                    guard isCurrent(mine) else { return }
+                for segment in follower.segments(in: media) {
+                    guard isCurrent(number) else { return }
                     if segment.discontinuity || segment.initialization != initialization, let section = segment.initialization,
                         section != initialization
                     {
-                        try await deliver(try await fetch(section, what: "hlsInit"), from: section, mine)
+                        try await deliver(try await fetch(section, what: "hlsInit"), from: section, number)
                         initialization = section
                     }
                     let bytes = try await fetchSegment(segment)
                     let title = Self.timedTitle(in: bytes, from: segment.url) ?? segment.title
-                    try await deliver(bytes, from: segment.url, title: title, mine)
-                    next = segment.sequence + 1
-                    condition.withLock { nextSequence = next }
-                    brought = true
-                    // Fragmented MP4 is not switched: FFmpeg reads one initialisation section per stream.
-                    switchedTo = segment.initialization != nil ? nil : condition.withLock { () -> HLSVariant? in
-                        guard let previous = variants?.current, let chosen = variants?.next(), chosen != previous else { return nil }
+                    try await deliver(bytes, from: segment.url, title: title, number)
+                    follower.delivered(segment)
+                    let next = follower.next
+                    switchedTo = stream.locked { _ -> HLSVariant? in
+                        nextSequence = next
+                        // Fragmented MP4 is not switched: FFmpeg reads one initialisation section per stream.
+                        guard segment.initialization == nil, let previous = variants?.current, let chosen = variants?.next(), chosen != previous
+                        else { return nil }
                         return chosen
                     }
                     if switchedTo != nil { break }
                 }
                 if let variant = switchedTo {
-                    // Sequence numbers are aligned across variants (RFC 8216 6.2.4): on from `next`.
+                    // Sequence numbers are aligned across variants (RFC 8216 6.2.4): on from the next one.
                     logger.info(
                         "HLS variant switched", metadata: ["bandwidth": .string(variant.bandwidth.map(String.init) ?? "?")])
                     guard case .media(let switched) = try await playlist(variant.url) else {
@@ -290,27 +214,23 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
                     initialization = nil
                     continue
                 }
-                if media.ended {
-                    finish(mine)
+                switch follower.passEnded(over: media, at: elapsed()) {
+                case .finish:
+                    stream.locked { state in state.end(number) }
                     return
+                case .reload(let at, let unchangedLoads):
+                    if unchangedLoads > 0 { connection.tell(.playlistUnchanged(loads: unchangedLoads)) }
+                    // The protocol's own pace, the one wait this source keeps.
+                    try? await clock.sleep(for: at - elapsed())
                 }
-                barrenReloads = brought ? 0 : barrenReloads + 1
-                if barrenReloads >= Self.barrenReloadsBeforeStall {
-                    // Reconnected in the background while the buffer still plays.
-                    throw PlaybackError(.stalled, underlying: "the HLS playlist has not grown for three target durations")
-                }
-                // RFC 8216 6.3.4: reload after the target duration, or half of it when the last
-                // reload brought no new segment.
-                let wait = brought ? media.targetDuration : media.targetDuration / 2
-                try? await Task.sleep(for: .milliseconds(Int(max(0.1, wait) * 1000)))
-                guard isCurrent(mine) else { return }
+                guard isCurrent(number) else { return }
                 guard case .media(let reloaded) = try await playlist(mediaURL) else {
                     throw PlaybackError(.malformedData, underlying: "an HLS media playlist became a master playlist")
                 }
                 media = reloaded
             }
         } catch {
-            failed(error, mine)
+            failed(error, number)
         }
     }
 
@@ -320,7 +240,7 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
         case .media(let media):
             return (url, media)
         case .master(let listed):
-            let variant = condition.withLock {
+            let variant = stream.locked { _ in
                 if variants == nil { variants = HLSVariantChoice(variants: listed) }
                 return variants?.current ?? listed[0]
             }
@@ -331,12 +251,6 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
         }
     }
 
-    /// Where a first load starts: an ended playlist at its beginning, a live one near its edge.
-    static func startSequence(of media: HLSMediaPlaylist) -> Int {
-        guard !media.ended, let last = media.segments.last?.sequence else { return media.firstSequence }
-        return max(media.firstSequence, last - (liveEdgeSegments - 1))
-    }
-
     private func playlist(_ address: URL) async throws(PlaybackError) -> HLSPlaylist {
         try HLSPlaylist.parse(try await fetch(address, what: "hlsPlaylist", maxBytes: HLSLimits.maxPlaylistBytes), url: address)
     }
@@ -344,11 +258,10 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     /// A segment, with one more try: a live server may not have it in place the first moment.
     private func fetchSegment(_ segment: HLSSegment) async throws(PlaybackError) -> Data {
         do throws(PlaybackError) {
-            let started = ContinuousClock.now
+            let took = clock.stopwatch()
             let bytes = try await fetch(segment.url, what: "hlsSegment")
-            let took = started.duration(to: .now)
-            let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
-            condition.withLock { variants?.downloaded(bytes: bytes.count, seconds: seconds) }
+            let seconds = took() / .seconds(1)
+            stream.locked { _ in variants?.downloaded(bytes: bytes.count, seconds: seconds) }
             return bytes
         } catch {
             guard error.isRetryable || error.code == .httpNotFound else { throw error }
@@ -363,71 +276,39 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
         // an open breaker would keep the visible reconnect from the server for half a minute
         // after it is back.
         var network = self.network
-        if condition.withLock({ reopening }) { network.breakers = nil }
+        if stream.peek(\.reopening) { network.breakers = nil }
         return try await network.data(
             from: address, operation: what, options: .init(timeout: ResilienceDefaults.connectTimeout, maxBytes: maxBytes, policy: .once)
         ).body
     }
 
-    /// Puts `data` into the ring, waiting for room; tells `receiving`.
-    private func deliver(_ data: Data, from address: URL, title: String? = nil, _ mine: Int) async throws(PlaybackError) {
+    /// Puts `data` into the ring, waiting for room; the first bytes of a connection are its answer.
+    private func deliver(_ data: Data, from address: URL, title: String? = nil, _ number: Int) async throws(PlaybackError) {
+        guard !data.isEmpty else { return }
         let bytes = [UInt8](data)
-        var offset = 0
-        var title = title
-        while offset < bytes.count {
-            let wrote: Int? = condition.withLock {
-                guard case .running = phase, generation == mine else { return nil }
+        let taken = await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
+            let outcome = stream.locked { state -> ByteRingStream.WriteOutcome in
+                guard state.isCurrent(number) else { return .refused }
                 if _formatHint == nil { _formatHint = Self.formatHint(for: address) }
-                // Once per segment, at its first byte (a ring that is full takes nothing on a try).
-                if let pending = title, pendingTitles.count < Self.maxPendingTitles { pendingTitles.append((written, pending)) }
-                title = nil
-                let count = ring.write(bytes, from: offset)
-                written += count
-                if count > 0 {
-                    delivered = true
-                    awaitingAnswer = false
-                    reopening = false
-                    condition.broadcast()
-                }
-                return count
-            }
-            guard let wrote else { throw PlaybackError(.cancelled, underlying: "HLS loop left") }
-            if wrote > 0 { connection.tell(.receiving) }
-            offset += wrote
-            if offset < bytes.count {
-                await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                    let resumeNow: Bool = condition.withLock {
-                        guard case .running = phase, generation == mine, ring.freeSpace == 0 else { return true }
-                        waitingForRoom = waiter
-                        return false
-                    }
-                    if resumeNow { waiter.resume() }
+                state.answered(number)
+                return state.write(bytes, of: number, label: title) { result in
+                    if case .success = result { waiter.resume(returning: true) } else { waiter.resume(returning: false) }
                 }
             }
+            switch outcome {
+            case .taken: waiter.resume(returning: true)
+            case .refused: waiter.resume(returning: false)
+            case .held: break
+            }
         }
-    }
-
-    private func finish(_ mine: Int) {
-        condition.withLock {
-            guard case .running = phase, generation == mine else { return }
-            phase = .ended
-            condition.broadcast()
-        }
+        guard taken else { throw PlaybackError(.cancelled, underlying: "HLS loop left") }
     }
 
     /// The loop failed: a drop the player answers (`reopen`, `abandon`); readers wait for it when
     /// the player answers drops, and fail once the ring is empty otherwise.
-    private func failed(_ error: PlaybackError, _ mine: Int) {
-        let told: Bool = condition.withLock {
-            guard case .running = phase, generation == mine else { return false }
-            phase = .failed(error)
-            awaitingAnswer = connection.answersDrops
-            condition.broadcast()
-            return true
-        }
-        guard told else { return }
+    private func failed(_ error: PlaybackError, _ number: Int) {
+        guard stream.locked({ state in state.fail(error, of: number, asDrop: true) }) else { return }
         logger.mappedError(error, level: .info, "HLS stream dropped")
-        connection.tell(.dropped(error))
     }
 
     /// The song title a station put in a segment's timed metadata (ID3 tags at the start of

@@ -87,6 +87,7 @@ public struct NetworkClient: Sendable {
     let http: HTTPClient
     private let httpWithoutRedirects: HTTPClient
     let clock: any Clock<Duration>
+    let timeoutClock: any Clock<Duration>
     let seed: UInt64?
     let now: @Sendable () -> Date
     let statistics: RetryStatistics?
@@ -100,6 +101,10 @@ public struct NetworkClient: Sendable {
 
     /// - Parameters:
     ///   - clock: waits between retries; tests pass a test clock.
+    ///   - timeoutClock: a request's time limits (the whole exchange, a download's silence). It
+    ///     measures a server, which keeps real time, so it is a real clock even where a test skips
+    ///     the waits between retries (`ImmediateClock` as `clock`); a test of a time limit passes a
+    ///     test clock here and moves it on.
     ///   - seed: a fixed jitter seed for tests; nil seeds each request from the system.
     ///   - now: the wall clock for cache busting and HTTP-date Retry-After.
     ///   - logger: receives each attempt and retry (URLs redacted); silent by default.
@@ -107,6 +112,7 @@ public struct NetworkClient: Sendable {
         http: HTTPClient = SharedHTTPClient.client,
         httpWithoutRedirects: HTTPClient = SharedHTTPClient.withoutRedirects,
         clock: any Clock<Duration> = ContinuousClock(),
+        timeoutClock: any Clock<Duration> = ContinuousClock(),
         seed: UInt64? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
         statistics: RetryStatistics? = nil,
@@ -121,6 +127,7 @@ public struct NetworkClient: Sendable {
         self.http = http
         self.httpWithoutRedirects = httpWithoutRedirects
         self.clock = clock
+        self.timeoutClock = timeoutClock
         self.seed = seed
         self.now = now
         self.statistics = statistics
@@ -139,15 +146,15 @@ public struct NetworkClient: Sendable {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw PlaybackError(.streamUnavailable, underlying: "not an http(s) URL")
         }
-        let target = options.cacheBusting ? Self.cacheBusted(url, at: now()) : url
-        let http = options.followsRedirectsHere ? httpWithoutRedirects : self.http
-        let now = self.now
+        let target = options.cacheBusting ? GETRequest.cacheBusted(url, at: now()) : url
+        let exchange = Exchange(
+            http: options.followsRedirectsHere ? httpWithoutRedirects : self.http, options: options, clock: timeoutClock, now: now)
         return try await withRetry(
             operation, policy: options.policy, clock: clock, random: seed.map(SeededRandom.init(seed:)) ?? .systemSeeded(),
             budget: retryBudget, breaker: breakers?.breaker, breakerKey: HostCircuitBreakers.host(of: url),
             statistics: statistics, now: now, onRetry: Self.loggingRetries(onRetry, logger: logger)
         ) { [logger] in
-            try await Self.logged(target, operation: operation, logger: logger) { try await Self.fetchOnce(target, http: http, options: options, now: now) }
+            try await Self.logged(target, operation: operation, logger: logger) { try await exchange.fetchOnce(target) }
         }
     }
 
@@ -168,110 +175,7 @@ public struct NetworkClient: Sendable {
 
     /// `url` with `nocache=<milliseconds since 1970>` appended (an existing `nocache` is replaced).
     public static func cacheBusted(_ url: URL, at date: Date) -> URL {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        var items = (components.queryItems ?? []).filter { $0.name != "nocache" }
-        items.append(URLQueryItem(name: "nocache", value: String(Int64((date.timeIntervalSince1970 * 1000).rounded()))))
-        components.queryItems = items
-        return components.url ?? url
-    }
-
-    /// One attempt: with `checkTarget` or `tracksRedirects`, redirects are followed here (each
-    /// hop checked), noting whether all of them were permanent.
-    private static func fetchOnce(_ url: URL, http: HTTPClient, options: Options, now: @escaping @Sendable () -> Date) async throws -> NetworkResponse {
-        guard options.followsRedirectsHere else { return try await request(url, http: http, options: options, now: now) }
-        var target = url
-        var allPermanent = true
-        for hop in 0...StreamingLimits.maxRedirects {
-            try await options.checkTarget?(target)
-            let response = try await request(target, http: http, options: options, now: now)
-            guard redirectStatuses.contains(response.status) else {
-                guard hop > 0, allPermanent else { return response }
-                return NetworkResponse(
-                    url: response.url, status: response.status, headers: response.headers, body: response.body, permanentURL: target)
-            }
-            allPermanent = allPermanent && permanentRedirectStatuses.contains(response.status)
-            guard let location = response.headers["location"], let next = URL(string: location, relativeTo: target)?.absoluteURL,
-                ["http", "https"].contains(next.scheme?.lowercased() ?? "")
-            else {
-                throw PlaybackError(.streamUnavailable, httpStatus: response.status, underlying: "a redirect without a usable Location")
-            }
-            target = next
-        }
-        throw PlaybackError(.streamUnavailable, underlying: "more than \(StreamingLimits.maxRedirects) redirects")
-    }
-
-    /// The statuses that send a GET elsewhere (the ones the client itself follows); 304 is an answer.
-    private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
-    /// Moved for good (RFC 9110 15.4.2, RFC 9110 15.4.9).
-    private static let permanentRedirectStatuses: Set<Int> = [301, 308]
-
-    private static func request(_ url: URL, http: HTTPClient, options: Options, now: @escaping @Sendable () -> Date) async throws -> NetworkResponse {
-        // AsyncHTTPClient's deadline ends at the response head: a server that sends its headers and
-        // then holds the body would keep this call waiting for ever. The whole exchange races the
-        // timeout; the loser is cancelled (AsyncHTTPClient cancels the request with its task).
-        try await withThrowingTaskGroup(of: NetworkResponse?.self) { group in
-            group.addTask { try await exchange(url, http: http, options: options, now: now) }
-            group.addTask {
-                try await Task.sleep(for: .milliseconds(Int64(options.timeout * 1000)))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let response = first else {
-                throw PlaybackError(.connectionTimeout, underlying: "no complete answer within \(options.timeout) s")
-            }
-            return response
-        }
-    }
-
-    private static func exchange(_ url: URL, http: HTTPClient, options: Options, now: @Sendable () -> Date) async throws -> NetworkResponse {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        request.headers.add(name: "User-Agent", value: SharedHTTPClient.userAgent)
-        request.headers.add(name: "Accept", value: options.accept)
-        for (name, value) in options.headers.sorted(by: { $0.key < $1.key }) { request.headers.add(name: name, value: value) }
-        let deadline = NIODeadline.now() + .milliseconds(Int64(options.timeout * 1000))
-        let response: HTTPClientResponse
-        do {
-            response = try await http.execute(request, deadline: deadline)
-        } catch {
-            throw HTTPErrorMapping.map(error)
-        }
-        let status = Int(response.status.code)
-        if options.followsRedirectsHere, redirectStatuses.contains(status) {
-            // Followed by `fetchOnce`, after checking where it leads.
-            return NetworkResponse(url: url, status: status, headers: headerMap(response.headers), body: Data())
-        }
-        if status == 304, options.isConditional {
-            return NetworkResponse(url: url, status: status, headers: headerMap(response.headers), body: Data())
-        }
-        guard (200...299).contains(status) else {
-            let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.parse($0) }
-            throw PlaybackError.from(httpStatus: status, retryAfter: retryAfter.map { HTTPByteSource.relative($0, now: now()) })
-                ?? PlaybackError(.httpClientError, httpStatus: status, underlying: "unexpected HTTP status \(status)")
-        }
-        let headers = headerMap(response.headers)
-        if let length = headers["content-length"].flatMap(Int.init), length > options.maxBytes {
-            throw PlaybackError(.documentTooLarge, underlying: "response of \(length) bytes is over the \(options.maxBytes)-byte cap")
-        }
-        var body = Data()
-        do {
-            for try await chunk in response.body {
-                guard body.count + chunk.readableBytes <= options.maxBytes else {
-                    throw PlaybackError(.documentTooLarge, underlying: "response is over the \(options.maxBytes)-byte cap")
-                }
-                body.append(contentsOf: chunk.readableBytesView)
-            }
-        } catch {
-            throw HTTPErrorMapping.map(error)
-        }
-        return NetworkResponse(url: url, status: status, headers: headers, body: body)
-    }
-
-    /// The first value of each header, by lower-cased name.
-    private static func headerMap(_ headers: HTTPHeaders) -> [String: String] {
-        var map: [String: String] = [:]
-        for header in headers where map[header.name.lowercased()] == nil { map[header.name.lowercased()] = header.value }
-        return map
+        GETRequest.cacheBusted(url, at: date)
     }
 }
 

@@ -14,7 +14,7 @@ struct StateMachinePropertyTests {
     static let sequences = 10_000
 
     /// Each generated number becomes one event: the low bits choose the kind, the rest its details.
-    static let eventKinds = 33
+    static let eventKinds = 34
 
     static let pool: [Track] = [Fixture.stage1, Fixture.stage2, Fixture.episode("p"), Fixture.live("r"), Fixture.file("nodur", duration: nil)]
 
@@ -76,6 +76,7 @@ struct StateMachinePropertyTests {
             return .setSleepTimer(requests[p % requests.count])
         case 32:
             return .timerFired(.sleep, at: driver.machine.sleepTimer?.deadline ?? now)
+        case 33: return .playlistUnchanged(deck, loads: p % 7, at: now)
         default: return p % 2 == 0 ? .outputLost(at: now) : .outputRestored
         }
     }
@@ -113,7 +114,7 @@ struct StateMachinePropertyTests {
                 // A live stream never reaches `finished` because its connection ended (only a stop the
                 // user asked for, already fading out, may end it).
                 switch event {
-                case .trackEnded, .streamDropped, .stalled, .errorOccurred, .loadFailed:
+                case .trackEnded, .streamDropped, .stalled, .playlistUnchanged, .errorOccurred, .loadFailed:
                     if wasLive && before.name != .fadingOut {
                         #expect(after.name != .finished, "live stream finished on \(event)")
                     }

@@ -28,17 +28,14 @@ final class LegacyIcyRequest: Sendable {
 
     private let state = Mutex(State())
 
-    /// Connects and sends the request; the answer goes to `sink` on the channel's event loop.
-    init(url: URL, headers: HTTPHeaders, group: any EventLoopGroup, connectTimeout: TimeAmount, sink: any HTTPResponseSink) {
-        guard let host = url.host, url.scheme?.lowercased() == "http" else {
+    /// Connects and sends `request` (as HTTP/1.0, `GETRequest.legacyHead`); the answer goes to
+    /// `sink` on the channel's event loop.
+    init(request: GETRequest, group: any EventLoopGroup, connectTimeout: TimeAmount, sink: any HTTPResponseSink) {
+        guard let host = request.target.host, request.target.scheme?.lowercased() == "http", let head = request.legacyHead() else {
             sink.failed(PlaybackError(.streamUnavailable, underlying: "a legacy ICY server is reached over plain http only"))
             return
         }
-        let port = url.port ?? 80
-        var request = HTTPRequestHead(version: .http1_0, method: .GET, uri: Self.target(of: url))
-        request.headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
-        request.headers.add(contentsOf: headers)
-        let head = request
+        let port = request.target.port ?? 80
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(connectTimeout)
             .channelInitializer { channel in
@@ -70,14 +67,6 @@ final class LegacyIcyRequest: Sendable {
             return value.channel
         }
         channel?.close(promise: nil)
-    }
-
-    /// The request target: path (at least "/") and query, as the URL has them.
-    static func target(of url: URL) -> String {
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let path = components?.percentEncodedPath ?? ""
-        let query = components?.percentEncodedQuery.map { "?" + $0 } ?? ""
-        return (path.isEmpty ? "/" : path) + query
     }
 
     /// Writes the request when the channel becomes active, passes the answer to the sink one body

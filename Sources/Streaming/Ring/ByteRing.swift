@@ -1,4 +1,4 @@
-/// A fixed-capacity FIFO of bytes (a ring buffer). Not thread-safe: `HTTPByteSource` guards it
+/// A fixed-capacity FIFO of bytes (a ring buffer). Not thread-safe: `ByteRingStream` guards it
 /// with its lock.
 struct ByteRing: Sendable {
     private var storage: [UInt8]
