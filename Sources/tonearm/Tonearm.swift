@@ -17,7 +17,7 @@ struct Tonearm: AsyncParsableCommand {
         version: "\(TonearmVersion.current) (\(FFmpegProbe.versions))",
         subcommands: [
             LibraryCommand.self, Play.self, SessionCommand.self, PodcastCommand.self, StationCommand.self, ErrorsCommand.self, Demo.self,
-            Render.self, States.self, LoudnessCommand.self, HistoryCommand.self, FavouritesCommand.self, QueueCommand.self,
+            Render.self, States.self, Resilience.self, LoudnessCommand.self, HistoryCommand.self, FavouritesCommand.self, QueueCommand.self,
         ],
         defaultSubcommand: LibraryCommand.self
     )

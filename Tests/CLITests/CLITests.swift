@@ -3,7 +3,7 @@ import PlayerCore
 import TestProcesses
 import Testing
 
-/// The `tonearm` binary that `swift test` builds next to the test bundle, and the README.
+/// The `tonearm` binary that `swift test` builds next to the test bundle.
 @Suite("tonearm command line", .blocking)
 struct CLITests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -77,18 +77,5 @@ struct CLITests {
         let r = try Self.run(["no-such-command"])
         #expect(r.status != 0)
         #expect(!r.err.isEmpty)
-    }
-
-    @Test func readmeEmbedsTheGeneratedStateSection() throws {
-        let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = readme.components(separatedBy: "\n")
-        guard let begin = lines.firstIndex(where: { $0.hasPrefix("<!-- states:begin") }),
-            let end = lines.firstIndex(of: "<!-- states:end -->"), begin < end
-        else {
-            Issue.record("README.md has no states:begin/states:end markers")
-            return
-        }
-        let embedded = lines[(begin + 1)..<end].joined(separator: "\n") + "\n"
-        #expect(embedded == StateDocumentation.markdown(), "README state section is stale: run `make docs`")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Renders the state model from the code itself — the states, their properties and actions, and
-/// the transition table — so `tonearm states --markdown` and the README cannot drift from it.
+/// the transition table — so `tonearm states --markdown` and docs/STATES.md cannot drift from it.
 public enum StateDocumentation {
     /// One line per state: what it means.
     public static func summary(of name: PlayerState.Name) -> String {
@@ -65,7 +65,7 @@ public enum StateDocumentation {
         return words.isEmpty ? "—" : words.joined(separator: ", ")
     }
 
-    /// The Markdown the README embeds between its generated-section markers.
+    /// The Markdown docs/STATES.md embeds between its generated-section markers.
     public static func markdown() -> String {
         var out: [String] = []
         out.append("```mermaid")

@@ -1,5 +1,5 @@
 /// The valid transitions: the core ones plus Tonearm's additions. This one list drives
-/// `canTransition(to:)`, the tests and `tonearm states --markdown` (the README's diagram), so the
+/// `canTransition(to:)`, the tests and `tonearm states --markdown` (docs/STATES.md's diagram), so the
 /// documentation cannot drift from the code.
 ///
 /// Decisions:

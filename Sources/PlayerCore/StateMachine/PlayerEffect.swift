@@ -54,7 +54,7 @@ public enum PlayerEffect: Sendable, Equatable {
     /// A live stream is being reconnected while its buffer plays (true), or that is over (false):
     /// tell the front ends, so `playing` is never a silent success.
     case reconnectingInBackground(Bool)
-    /// Save where the listener is (pause, stop, failure; the shell also saves every 5 s).
+    /// Save where the listener is (pause, stop, failure; an episode's recorder also saves every 4 s of listening).
     case persistPosition(ResumePoint)
     /// A problem that does not stop playback (the next item could not load and was skipped).
     case reportNonFatal(PlaybackError)

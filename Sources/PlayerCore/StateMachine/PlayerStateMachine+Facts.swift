@@ -3,7 +3,7 @@ import Foundation
 /// Facts reported by the engine, the network layer and the output.
 extension PlayerStateMachine {
     /// The last item's closing fade starts this much before the point where it would end exactly
-    /// with the source: positions arrive every 50 ms, and a fade cut short by the end of the
+    /// with the source: positions arrive every 100 ms of audio, and a fade cut short by the end of the
     /// source would click.
     static let endFadeLead: TimeInterval = 0.1
     /// A position this far past a seek's target means audio from the target is playing...

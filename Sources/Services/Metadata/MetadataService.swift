@@ -4,9 +4,9 @@ import Streaming
 
 /// The metadata service: turns ICY titles and station status APIs into `TrackUpdate`s.
 ///
-/// Why an actor: the player hands it ICY blocks from the stream task while a poll timer may ask for
-/// the status at the same time; the last matched answer is cached so a repeated block costs no
-/// request. Every failure (network, a malformed document, a missing mount) ends as a typed
+/// Why an actor: it keeps state between calls that may come from any task (nothing asks on a timer:
+/// each status request follows an ICY block); the last matched answer is cached so a repeated block
+/// costs no request. Every failure (network, a malformed document, a missing mount) ends as a typed
 /// `PlaybackError` in `lastError` and never blocks or alters the ICY title.
 public actor MetadataService {
     /// Where a station publishes what is playing, besides its ICY titles.

@@ -3,7 +3,7 @@ import PlayerCore
 import Presentation
 
 /// `--events jsonl`: one JSON object per line for every `PlayerUpdate`. A public interface (status
-/// bars and scripts read it), documented in the README; keys are sorted so lines are stable.
+/// bars and scripts read it), documented in docs/DEBUGGING.md; keys are sorted so lines are stable.
 ///
 /// - `{"t": 12.5, "event": "state", "state": "crossfading", "from": {track}, "to": {track},
 ///   "progress": 0.47, "canQuickFinish": false}` — `t` is seconds on the audio clock; `state` is the

@@ -15,7 +15,7 @@ struct SessionCommand: AsyncParsableCommand {
 
     struct PlayFile: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "play", abstract: "Play a multi-stage session file (JSON; see the README for the format).")
+            commandName: "play", abstract: "Play a multi-stage session file (JSON; the format is in docs/USAGE.md).")
 
         @Argument(help: "The session file.")
         var file: String

@@ -1,0 +1,88 @@
+import Foundation
+import PlayerCore
+import TestProcesses
+import Testing
+
+/// What the docs say that the code can check: the generated sections are what the code prints now,
+/// and every relative link leads to a file and a heading that exist (text moves between files;
+/// links must move with it). The key table is checked beside the bindings, in TerminalUITests.
+@Suite("Documentation", .blocking)
+struct DocumentationTests {
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: CLITests.packageRoot.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The lines between `<!-- NAME:begin …` and `<!-- NAME:end -->` (what `make docs` writes there).
+    static func generatedSection(_ name: String, in path: String) throws -> String? {
+        let lines = try text(path).components(separatedBy: "\n")
+        guard let begin = lines.firstIndex(where: { $0.hasPrefix("<!-- \(name):begin") }),
+            let end = lines.firstIndex(of: "<!-- \(name):end -->"), begin < end
+        else { return nil }
+        return lines[(begin + 1)..<end].joined(separator: "\n") + "\n"
+    }
+
+    @Test func statesDocEmbedsTheGeneratedStateSection() throws {
+        let embedded = try #require(try Self.generatedSection("states", in: "docs/STATES.md"), "docs/STATES.md has no states markers")
+        #expect(embedded == StateDocumentation.markdown(), "docs/STATES.md is stale: run `make docs`")
+    }
+
+    @Test func resilienceDocEmbedsTheGeneratedTable() throws {
+        let r = try CLITests.run(["resilience", "--markdown"])
+        #expect(r.status == 0)
+        let embedded = try #require(try Self.generatedSection("resilience", in: "docs/RESILIENCE.md"), "docs/RESILIENCE.md has no resilience markers")
+        #expect(embedded == r.out, "docs/RESILIENCE.md is stale: run `make docs`")
+    }
+
+    @Test func resilienceTableReadsItsFiguresFromTheCode() throws {
+        let r = try CLITests.run(["resilience", "--markdown"])
+        #expect(r.out.contains("opens after \(ResilienceDefaults.breakerFailureThreshold) consecutive failures"))
+        #expect(r.out.contains("at most \(BackoffPolicy.reconnect.maxAttempts) attempts"))
+        #expect(r.out.contains("at most \(BackoffPolicy.backgroundReconnect.maxAttempts) attempts"))
+        let plain = try CLITests.run(["resilience"])
+        #expect(plain.status == 0)
+        #expect(plain.out.contains("circuit breaker: per host"))
+    }
+
+    @Test func relativeLinksLeadToFilesAndHeadingsThatExist() throws {
+        let root = CLITests.packageRoot
+        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+        let files = ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+        for file in files {
+            let base = root.appendingPathComponent(file)
+            for match in try Self.text(file).matches(of: #/\]\(([^)\s]+)\)/#) {
+                let target = String(match.1)
+                guard !target.contains("://"), !target.hasPrefix("mailto:") else { continue }
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let linked = parts[0].isEmpty ? base : URL(fileURLWithPath: parts[0], relativeTo: base.deletingLastPathComponent()).standardizedFileURL
+                guard FileManager.default.fileExists(atPath: linked.path) else {
+                    Issue.record("\(file): \(target) leads to no file")
+                    continue
+                }
+                if parts.count == 2, linked.pathExtension == "md" {
+                    let headings = Self.anchors(in: try String(contentsOf: linked, encoding: .utf8))
+                    #expect(headings.contains(parts[1]), "\(file): \(target) leads to no heading")
+                }
+            }
+        }
+    }
+
+    @Test func readmeStaysAFrontDoor() throws {
+        let lines = try Self.text("README.md").components(separatedBy: "\n").count
+        #expect(lines <= 250, "README.md has \(lines) lines: the reference belongs in docs/")
+    }
+
+    /// The anchors GitHub makes of a Markdown file's headings: lower case, spaces as hyphens, and
+    /// nothing but letters, digits, hyphens and underscores (headings in code blocks are not headings).
+    static func anchors(in markdown: String) -> Set<String> {
+        var anchors: Set<String> = []
+        var inCode = false
+        for line in markdown.components(separatedBy: "\n") {
+            if line.hasPrefix("```") { inCode.toggle() }
+            guard !inCode, line.hasPrefix("#"), let space = line.firstIndex(of: " ") else { continue }
+            let title = line[line.index(after: space)...].lowercased()
+            let kept = title.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || "-_ ".unicodeScalars.contains($0) }
+            anchors.insert(String(String.UnicodeScalarView(kept)).replacingOccurrences(of: " ", with: "-"))
+        }
+        return anchors
+    }
+}
