@@ -1,0 +1,109 @@
+import AudioEngine
+import Foundation
+import Library
+import MPRIS
+import PlayerCore
+import PlayerKit
+
+/// The app's one player: its start, shared by every Enter that comes while it runs, its session,
+/// the task feeding its updates, and what records the item playing.
+struct PlayerSlot: Sendable {
+    var starting: Task<AudioPlayer, any Error>?
+    var session: PlaybackSession?
+    /// The task that feeds the player's updates to the screen and the recorders.
+    var feeding: Task<Void, Never>?
+    /// Keeps the queue or an episode's place from the updates; nil for a station or a session.
+    var recorder: (@Sendable (PlayerUpdate) -> Void)?
+}
+
+extension LibraryController {
+    /// What a row plays, read from the library (or a session's file).
+    func resolve(_ target: PlayTarget) -> LibraryEvent {
+        switch target {
+        case .episode(let id):
+            .episodeResolved(id, Result { () throws(PlaybackError) in try library.episodeToPlay(id: id) })
+        case .session(let path):
+            .sessionResolved(Result { () throws(PlaybackError) in try SessionLoader.request(for: path) })
+        case .queue(let entry):
+            .queueResolved(Result { () throws(PlaybackError) in try library.queueToPlay(from: entry) })
+        }
+    }
+
+    /// Starts `playback` on the app's one player (made on first use), with the recorder for what
+    /// it is, at its podcast's speed (anything else at the default).
+    func play(_ playback: Playback) {
+        let observe: (@Sendable (PlayerUpdate) -> Void)?
+        if let queue = playback.queue {
+            let recorder = QueueRecorder(store: library.store, plan: queue)
+            observe = { recorder.observe($0) }
+        } else if let episode = playback.episode {
+            let recorder = EpisodeProgressRecorder(store: library.store, episodeID: episode)
+            observe = { recorder.observe($0) }
+        } else {
+            observe = nil
+        }
+        self.playback.withLock { $0.recorder = observe }
+        let podcast = playback.episode.flatMap { try? library.store.episode(id: $0).podcastID }
+        listeningSettings.use(podcast: podcast)
+        let speed = ListeningSettings.savedSpeed(in: library.store, podcast: podcast) ?? .normal
+        Task {
+            do throws(PlaybackError) {
+                let player = try await self.player()
+                if await player.speed != speed { try await player.send(.setSpeed(.to(speed))) }
+                try await player.send(.setSilenceTrimming(SilenceTrimmingSetting.isOn(in: self.library.store, podcast: podcast)))
+                let replacement = await SessionLoudness.prepared(
+                    playback.replacement, mode: await player.loudness.mode, store: LibraryLoudnessStore(store: self.library.store, logger: self.logger))
+                try await player.send(.replace(replacement))
+            } catch {
+                self.dispatch(.playFailed(error, operation: playback.operation))
+            }
+        }
+    }
+
+    /// Sends `intent` to the player, when there is one.
+    func send(_ intent: PlayerEvent) {
+        guard let player = playback.withLock({ $0.session })?.player else { return }
+        Task(executorPreference: player.executor) { try? await player.send(intent) }
+    }
+
+    /// The app's one player. Made once: a second Enter while the first is still starting waits for
+    /// the same player rather than starting another beside it; a failed start is tried again on
+    /// the next Enter.
+    private func player() async throws(PlaybackError) -> AudioPlayer {
+        let starting = playback.withLock { slot in
+            if let current = slot.starting { return current }
+            let made = Task { () async throws -> AudioPlayer in try await self.startPlayer() }
+            slot.starting = made
+            return made
+        }
+        do {
+            return try await starting.value
+        } catch {
+            playback.withLock { $0.starting = nil }
+            throw PlaybackError.from(error)
+        }
+    }
+
+    private func startPlayer() async throws(PlaybackError) -> AudioPlayer {
+        let chosen: OutputChoice
+        if let output { chosen = output } else { chosen = try OutputChoice.automatic().choice }
+        // The volume the listener last set; a change is kept for the next run.
+        let made = try await PlaybackSession(
+            output: chosen,
+            configuration: .init(
+                volume: ListeningSettings.savedVolume(in: library.store) ?? .full,
+                speed: ListeningSettings.savedSpeed(in: library.store, podcast: nil) ?? .normal,
+                loudness: ListeningSettings.savedLoudness(in: library.store) ?? .off),
+            services: TonearmPlayer.Services(
+                network: library.network, connectivity: connectivity, analytics: library.analytics, logger: logger,
+                loudnessStore: LibraryLoudnessStore(store: library.store, logger: logger)))
+        playback.withLock { $0.session = made }
+        let player = made.player
+        let mpris = MPRISBridge.start(
+            player: player, quit: { [self] in self.dispatch(.quit) },
+            warn: { warning in laterWarnings.withLock { $0.append(warning) } })
+        let feeding = feedUpdates(of: player, to: mpris)
+        playback.withLock { $0.feeding = feeding }
+        return player
+    }
+}

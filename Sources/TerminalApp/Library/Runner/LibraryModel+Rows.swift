@@ -1,0 +1,80 @@
+import Foundation
+import Library
+import PlayerCore
+import Presentation
+
+/// The rows of the library screen's lists, read from the store (on the thread that handles the
+/// key, as the runner performs `reload`).
+extension LibraryViewModel where Entry == LibraryEntry {
+    /// The rows of the current tab, without what waits to be removed.
+    func rows(in store: LibraryStore, language: Language) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
+        let all = try allRows(store, language: language)
+        guard let pending = pendingRemoval?.entry else { return all }
+        return all.filter { !$0.1.isSameItem(as: pending) }
+    }
+
+    private func allRows(_ store: LibraryStore, language: Language) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
+        switch tab {
+        case .stations:
+            if directoryQuery != nil {
+                // The directory's answer is kept in the entries; the rows say which are kept already.
+                let kept = Set(try store.stations().compactMap(\.directoryID))
+                return entries.compactMap { entry in
+                    guard case .found(let station) = entry else { return nil }
+                    return (LibraryRow(title: station.name, detail: (kept.contains(station.id) ? "✓ " : "") + station.summary), entry)
+                }
+            }
+            return try store.stations().map { (LibraryRow(title: $0.name, detail: $0.genre), .station($0)) }
+        case .podcasts:
+            if case .podcast(let podcast)? = episodesOf?.entry {
+                return try store.episodes(podcastID: podcast.id).map { episode in
+                    let place = episode.played ? "✓" : episode.position > 0
+                        ? "\(TimeText.clock(episode.position))\(episode.duration.map { " / \(TimeText.clock($0))" } ?? "")"
+                        : episode.duration.map(TimeText.clock)
+                    let detail = [Self.downloadText(episode, language: language), place].compactMap { $0 }.joined(separator: "  ")
+                    return (LibraryRow(title: episode.title, detail: detail.isEmpty ? nil : detail), .episode(episode))
+                }
+            }
+            // Unplayed of all episodes, and the time silence trimming has saved in them.
+            let saved = try store.trimmedSilenceByPodcastID()
+            return try store.podcasts().map { podcast in
+                var detail = "\(podcast.unplayedCount)/\(podcast.episodeCount)"
+                if podcast.newCount > 0 { detail = Texts.format(UIString.podcastNew, in: language, podcast.newCount) + "  " + detail }
+                if let seconds = saved[podcast.id], seconds >= 1 {
+                    detail += "  " + Texts.format(UIString.silenceSaved, in: language, TimeText.clock(seconds))
+                }
+                return (LibraryRow(title: podcast.title, detail: detail), .podcast(podcast))
+            }
+        case .queue:
+            return try store.queue().map { entry in
+                (LibraryRow(title: "\(entry.index + 1). \(entry.title)", detail: entry.detail), .queued(entry))
+            }
+        case .sessions:
+            return try store.sessions().map { (LibraryRow(title: $0.name, detail: "\($0.stageCount)"), .session($0)) }
+        case .history:
+            return try store.history(limit: 500).map { heard in
+                let when = HistoryText.when(heard.heardAt)
+                return (LibraryRow(title: (heard.liked ? "♥ " : "  ") + heard.song, detail: "\(heard.station) · \(when)"), .heard(heard))
+            }
+        case .favourites:
+            return try store.favourites().map { song in
+                (LibraryRow(title: "♥ " + song.song, detail: [song.station, song.heardAt.map { HistoryText.when($0) }].compactMap { $0 }.joined(separator: " · ")),
+                 .favourite(song))
+            }
+        case .diagnostics:
+            return []
+        }
+    }
+
+    /// "offline", "downloading 45%" or "download failed"; nil for an episode never downloaded.
+    static func downloadText(_ episode: EpisodeRecord, language: Language) -> String? {
+        switch episode.download {
+        case .downloaded?: return Texts.format(UIString.episodeDownloaded, in: language)
+        case .downloading?:
+            let percent = episode.downloadProgress.map { "\(Int($0 * 100))%" } ?? "…"
+            return Texts.format(UIString.episodeDownloading, in: language, percent)
+        case .failed?: return Texts.format(UIString.episodeDownloadFailed, in: language)
+        case nil: return nil
+        }
+    }
+}

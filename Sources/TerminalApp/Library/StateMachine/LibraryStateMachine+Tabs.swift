@@ -1,0 +1,39 @@
+import Presentation
+import TerminalUI
+
+extension LibraryStateMachine {
+    /// Tab and the left and right arrows: the next or previous tab, from its top, unfiltered.
+    mutating func switchTab(by step: Int) -> [LibraryEffect] {
+        let all = LibraryScreen.Tab.allCases
+        model.tab = all[(all.firstIndex(of: model.tab)! + step + all.count) % all.count]
+        model.episodesOf = nil
+        model.directoryQuery = nil
+        model.search = nil
+        model.selection = 0
+        model.list = .initial
+        return model.tab == .diagnostics ? [.reload, .loadDiagnostics] : [.reload]
+    }
+
+    /// Esc and Backspace: Now Playing closes, else the search ends, else the directory's results
+    /// or a podcast's episodes give way to the list they came from.
+    mutating func back() -> [LibraryEffect] {
+        var effects: [LibraryEffect] = []
+        if model.nowPlayingOpen {
+            model.nowPlayingOpen = false
+        } else if model.search != nil {
+            model.search = nil
+        } else if model.directoryQuery != nil {
+            model.directoryQuery = nil
+            model.entries = []
+            model.selection = 0
+            model.list = .initial
+            effects = [.reload]
+        } else if model.episodesOf != nil {
+            model.episodesOf = nil
+            model.selection = 0
+            effects = [.reload]
+        }
+        model.changed()
+        return effects
+    }
+}
