@@ -45,7 +45,7 @@ public actor AudioPlayer {
     /// nothing else the process does can hold back its decisions. Tasks that talk to the player
     /// (a key's command, a loop over `updates`) can run there too:
     /// `Task(executorPreference: player.executor) { ... }`.
-    public nonisolated let executor: PlayerExecutor
+    public nonisolated let executor: ThreadExecutor
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -97,7 +97,7 @@ public actor AudioPlayer {
         analytics: ErrorAnalytics? = nil,
         logger: Logger = Logger(label: "tonearm.player", factory: { _ in SwiftLogNoOpLogHandler() }),
         chapterSource: (any ChapterSource)? = nil,
-        executor: PlayerExecutor = PlayerExecutor()
+        executor: ThreadExecutor = ThreadExecutor(name: "tonearm.player")
     ) where C.Duration == Duration {
         self.executor = executor
         self.chapterSource = chapterSource
@@ -146,7 +146,7 @@ public actor AudioPlayer {
         _ body: (AsyncStream<PlayerUpdate>) async throws(Failure) -> T
     ) async throws(Failure) -> T {
         let updates = self.updates
-        return try await withTaskExecutorPreference(PlayerExecutor(name: "tonearm.updates")) { () async throws(Failure) -> T in
+        return try await withTaskExecutorPreference(ThreadExecutor(name: "tonearm.updates")) { () async throws(Failure) -> T in
             try await body(updates)
         }
     }
@@ -319,6 +319,9 @@ public actor AudioPlayer {
     private func deliverConnectionNews(_ deck: DeckID) {
         guard let news = connections.take(deck), loads[deck]?.id == news.load else { return }
         for (cause, at) in news.drops { apply(.streamDropped(deck, cause: cause, at: at), at: at) }
+        if let unchanged = news.unchangedPlaylist {
+            apply(.playlistUnchanged(deck, loads: unchanged.loads, at: unchanged.at), at: unchanged.at)
+        }
         guard let flow = news.flow else { return }
         switch flow {
         case .dry(let since): apply(.stalled(deck, at: since), at: since)

@@ -37,6 +37,9 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
 
     // Guarded by the stream's lock.
     private var task: Task<Void, Never>?
+    /// The loop's own thread: it fetches and waits between reloads off the shared pool, so a busy
+    /// process does not starve a live stream of its segments.
+    private let loopExecutor = ThreadExecutor(name: "tonearm.hls")
     /// The next segment to deliver, once known; kept across reopens.
     private var nextSequence: Int?
     /// The variant played, when the address is a master playlist; kept across reopens.
@@ -162,7 +165,7 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
         let previous: Task<Void, Never>? = stream.locked { state in
             guard state.isCurrent(number) else { return nil }
             let running = task
-            task = Task { [weak self] in await self?.run(number) }
+            task = Task(executorPreference: loopExecutor) { [weak self] in await self?.run(number) }
             return running
         }
         previous?.cancel()

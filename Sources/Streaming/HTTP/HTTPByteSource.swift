@@ -124,7 +124,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         requestsIcyMetadata: Bool = true,
         logger: Logger = Logger(label: "tonearm.http", factory: { _ in SwiftLogNoOpLogHandler() }),
         breakers: HostCircuitBreakers? = nil,
-        clock: any Clock<Duration> = ContinuousClock(),
+        clock: any Clock<Duration> = SystemClock(),
         onMetadata: (@Sendable (IcyMetadata) -> Void)? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) {

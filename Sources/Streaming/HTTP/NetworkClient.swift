@@ -111,8 +111,8 @@ public struct NetworkClient: Sendable {
     public init(
         http: HTTPClient = SharedHTTPClient.client,
         httpWithoutRedirects: HTTPClient = SharedHTTPClient.withoutRedirects,
-        clock: any Clock<Duration> = ContinuousClock(),
-        timeoutClock: any Clock<Duration> = ContinuousClock(),
+        clock: any Clock<Duration> = SystemClock(),
+        timeoutClock: any Clock<Duration> = SystemClock(),
         seed: UInt64? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
         statistics: RetryStatistics? = nil,

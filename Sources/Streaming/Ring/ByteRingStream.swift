@@ -35,6 +35,10 @@ final class ByteRingStream: @unchecked Sendable {
         case timedOut
     }
 
+    /// Where the time limits of `waitForAnswer` run: off the shared pool, so a busy process does
+    /// not hold a limit past its time. Its work is one flag per limit.
+    private static let timers = ThreadExecutor(name: "tonearm.ring-timers")
+
     let connection: ConnectionLink
     private let condition = NSCondition()
     private var state: State
@@ -139,7 +143,7 @@ final class ByteRingStream: @unchecked Sendable {
     func waitForAnswer(tellsDry: Bool, timeout: Duration? = nil, clock: any Clock<Duration>) throws(PlaybackError) -> Answer {
         let expiry = Expiry()
         let timer = timeout.map { limit in
-            Task { [weak self] in
+            Task(executorPreference: Self.timers) { [weak self] in
                 do { try await clock.sleep(for: limit) } catch { return }
                 self?.locked { _ in expiry.passed = true }
             }

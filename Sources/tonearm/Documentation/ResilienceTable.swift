@@ -51,6 +51,11 @@ enum ResilienceTable {
                     + "\(duration(ResilienceDefaults.connectTimeout))",
                 appliesTo: "network tracks, decided by the state machine"),
             Row(
+                what: "frozen live playlist",
+                value: "\(ResilienceDefaults.unchangedPlaylistLoads) reloads in a row without a new segment are a stall "
+                    + "(reconnected in the background while the buffer plays)",
+                appliesTo: "HLS live streams, decided by the state machine"),
+            Row(
                 what: "render waiting on the network",
                 value: "shown as `buffering` after \(duration(ResilienceDefaults.renderWaitShownAfter))",
                 appliesTo: "`--fast` and `render`"),

@@ -1,24 +1,24 @@
 import Foundation
 import Synchronization
 
-/// A thread of the player's own, as an executor: the `AudioPlayer` actor runs on it, and so do the
-/// tasks that carry its timers, its engine reports and a front end's updates.
+/// A thread of its own, as an executor: the `AudioPlayer` actor runs on one, and so do the tasks
+/// that carry its timers, its engine reports and a front end's updates, and an HLS source's loop.
 ///
 /// Swift's shared concurrency pool has one thread per core (two on a small machine). Anything else
 /// in the process that keeps those threads busy (a refresh of every podcast, a loudness scan, a
 /// large import, a test suite) would otherwise hold back the player's decisions and its updates by
-/// seconds: a pause that waits, a reconnect countdown that freezes. The state machine's work is
-/// small, so one thread per player costs little and keeps playback control on time whatever the
-/// pool is doing.
+/// seconds: a pause that waits, a reconnect countdown that freezes. The work done here is small,
+/// so a thread for it costs little and keeps playback control on time whatever the pool is doing.
+/// (Sleeps end on the pool too: code on this executor sleeps on `SystemClock`.)
 ///
 /// Written by hand because neither the standard library nor Dispatch offers a serial executor that
 /// is also a task executor on one dedicated thread. The thread ends once the executor is released:
-/// the actor and every task that prefers the executor hold it.
-public final class PlayerExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
+/// an actor that runs on it and every task that prefers it hold it.
+public final class ThreadExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private let queue: JobQueue
 
     /// Starts the thread; `name` is what `top -H` and a debugger show.
-    public init(name: String = "tonearm.player") {
+    public init(name: String) {
         queue = JobQueue()
         queue.executors = (asUnownedSerialExecutor(), asUnownedTaskExecutor())
         let queue = self.queue
@@ -40,7 +40,7 @@ public final class PlayerExecutor: SerialExecutor, TaskExecutor, @unchecked Send
     }
 
     public func checkIsolated() {
-        precondition(isCurrent, "not on the player's thread")
+        precondition(isCurrent, "not on the executor's thread")
     }
 
     /// True on the executor's own thread.
