@@ -83,8 +83,11 @@ public final class TonearmPlayer: Sendable {
         let pipeline = NowPlayingPipeline(
             metadata: MetadataService(network: services.network, configuration: services.metadata, analytics: services.analytics),
             artwork: ArtworkService(network: services.network, configuration: services.artwork, analytics: services.analytics))
+        // Titles, artwork and the network's comings and goings are told on a thread of their own:
+        // a busy pool delays neither what Now Playing shows nor a reconnect when the network is back.
+        let told = ThreadExecutor(name: "tonearm.nowplaying")
         var tasks = [
-            Task {
+            Task(executorPreference: told) {
                 for await event in events {
                     let output = await pipeline.handle(event)
                     if let metadata = output.metadata { await player.publish(metadata) }
@@ -94,7 +97,7 @@ public final class TonearmPlayer: Sendable {
         ]
         if let monitor = services.connectivity {
             tasks.append(
-                Task {
+                Task(executorPreference: told) {
                     for await online in await monitor.updates() { await player.connectivityChanged(online: online) }
                 })
         }

@@ -13,11 +13,12 @@ struct HLSByteSourceTests {
     /// A live playlist that stops growing is a fact, told after each load that brought no new
     /// segment with the count so far; the source never gives the stream up itself (that is the
     /// player's decision). Its loads wait on the injected clock: the playlist's target duration is
-    /// a minute, so the five loads come within the test's time limit only because it moves the clock.
-    @Test(.timeLimit(.minutes(1)))
+    /// an hour, so the five loads come within the test's time limit only because it moves the clock.
+    /// (The limit leaves room for the wait of a blocking test for its turn: `TestSlots`.)
+    @Test(.timeLimit(.minutes(10)))
     func aLivePlaylistThatStopsGrowingIsToldAsUnchangedLoads_countedOnTheInjectedClock() async throws {
         // A live playlist (no #EXT-X-ENDLIST) that never grows.
-        let playlist = Data("#EXTM3U\n#EXT-X-TARGETDURATION:60\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:60,\na.ts\n#EXTINF:60,\nb.ts\n".utf8)
+        let playlist = Data("#EXTM3U\n#EXT-X-TARGETDURATION:3600\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:3600,\na.ts\n#EXTINF:3600,\nb.ts\n".utf8)
         let server = try TestHTTPServer { request in
             if request.path.hasSuffix(".m3u8") { return .complete(contentType: "application/vnd.apple.mpegurl", body: playlist) }
             return .complete(contentType: "video/mp2t", body: Data(repeating: 0x47, count: 1880))
@@ -35,7 +36,7 @@ struct HLSByteSourceTests {
             // then it is moved again.
             var told = false
             for _ in 0..<20 where !told {
-                await clock.advance(by: .seconds(60))
+                await clock.advance(by: .seconds(3600))
                 told = facts.wait(timeout: 1) { _ in unchanged().count >= loads }
             }
             #expect(told, "load \(loads): \(facts.all)")

@@ -8,7 +8,7 @@ import Testing
 /// A request's time limits run on the client's injected `timeoutClock`: a server that answers its
 /// head and then holds the body is given up when that clock says the limit passed. Here a clock
 /// whose time passes at once meets limits of an hour, so the tests end within their own time
-/// limit only if the injected clock decides.
+/// limit (ten minutes, room for a blocking test's wait for its turn) only if the injected clock decides.
 @Suite("Request time limits", .blocking)
 struct RequestTimeLimitTests {
     static func holdingServer(contentType: String) throws -> TestHTTPServer {
@@ -20,7 +20,7 @@ struct RequestTimeLimitTests {
 
     static let client = NetworkClient(clock: ImmediateClock(), timeoutClock: ImmediateClock(), breakers: nil)
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aDocumentWhoseBodyIsHeldIsGivenUpByTheInjectedClock() async throws {
         let server = try Self.holdingServer(contentType: "application/json")
         defer { server.stop() }
@@ -30,7 +30,7 @@ struct RequestTimeLimitTests {
         #expect(error?.code == .connectionTimeout, "\(String(describing: error))")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aDownloadWhoseBodyFallsSilentIsGivenUpByTheInjectedClock() async throws {
         let server = try Self.holdingServer(contentType: "audio/mpeg")
         defer { server.stop() }

@@ -9,7 +9,8 @@ import Testing
 /// sits in `playing` with a frozen position until they are done. Blocking work belongs on its own
 /// thread; this trait puts the whole test there, so the test can stay written as straight-line code.
 ///
-/// Apply it to every suite whose tests block: `@Suite(.blocking)`.
+/// Apply it to every suite whose tests block: `@Suite(.blocking)`. Such tests run at most
+/// `TestSlots.width` at a time.
 public struct BlockingTrait: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
@@ -17,8 +18,10 @@ public struct BlockingTrait: SuiteTrait, TestTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         guard testCase != nil else { return try await function() }
-        try await withTaskExecutorPreference(ThreadPerJobExecutor.shared) {
-            try await function()
+        try await TestSlots.withSlot {
+            try await withTaskExecutorPreference(ThreadPerJobExecutor.shared) {
+                try await function()
+            }
         }
     }
 }

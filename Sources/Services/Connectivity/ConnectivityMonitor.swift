@@ -66,7 +66,8 @@ public actor ConnectivityMonitor {
         guard polling == nil else { return }
         let clock = self.clock
         let interval = self.interval
-        polling = Task { [weak self] in
+        // Off the shared pool: a busy process must not hide that the network came back.
+        polling = Task(executorPreference: ThreadExecutor(name: "tonearm.connectivity")) { [weak self] in
             while !Task.isCancelled {
                 do {
                     try await clock.sleep(for: .milliseconds(Int64(interval * 1000)))

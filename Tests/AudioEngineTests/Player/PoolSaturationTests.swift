@@ -21,7 +21,7 @@ struct PoolSaturationTests {
 
         let hogs = PoolHogs()
         defer { hogs.stop() }
-        #expect(await eventually(timeout: 10) { hogs.holdPool }, "the hogs never took the pool")
+        #expect(await eventually(timeout: 30) { hogs.holdPool }, "the hogs never got a thread of the pool")
         let mark = await log.updates.count
 
         // Positions come every 100 ms of audio: two seconds' worth, while nothing else can run.

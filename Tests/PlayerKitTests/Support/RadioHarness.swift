@@ -141,7 +141,7 @@ final class RadioHarness: @unchecked Sendable {
             if Date() >= deadline { break }
             try? await Task.sleep(for: .milliseconds(20))
         }
-        Issue.record("timed out after \(timeout) s waiting for \(what); states: \(names.map(\.rawValue)); last: \(String(describing: states.last))", sourceLocation: sourceLocation)
+        Issue.record("timed out after \(timeout) s waiting for \(what); states: \(names.map(\.rawValue)); last: \(String(describing: states.last)); updates: \(updates.count), positions: \(updates.filter { if case .position = $0 { true } else { false } }.count), tail: \(updates.suffix(4))", sourceLocation: sourceLocation)
         return false
     }
 
