@@ -61,10 +61,10 @@ public final class TonearmPlayer: Sendable {
     private let tasks: [Task<Void, Never>]
     private let streamEvents: AsyncStream<StreamEvent>.Continuation
 
-    public init<C: Clock>(
+    public init(
         output: any AudioSink, options: AudioPlayer.Options = .init(), services: Services = .init(),
-        clock: C = SystemClock(), random: SeededRandom = .systemSeeded()
-    ) where C.Duration == Duration {
+        clock: any Clock<Duration> = SystemClock(), random: SeededRandom = .systemSeeded()
+    ) {
         var services = services
         let budget = services.network.retryBudget ?? RetryBudget(clock: clock)
         services.network.retryBudget = budget

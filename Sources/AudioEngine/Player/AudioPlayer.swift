@@ -50,55 +50,55 @@ public actor AudioPlayer {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     public nonisolated let updates: AsyncStream<PlayerUpdate>
-    private let continuation: AsyncStream<PlayerUpdate>.Continuation
-    private let reportContinuation: AsyncStream<(EngineReport, UInt64)>.Continuation
+    let continuation: AsyncStream<PlayerUpdate>.Continuation
+    let reportContinuation: AsyncStream<(EngineReport, UInt64)>.Continuation
     /// Network sources' connection facts, folded per deck (see `ConnectionMailbox`).
-    private let connections = ConnectionMailbox()
+    let connections = ConnectionMailbox()
     /// Wakes the actor when a deck's mailbox has news; at most one wake-up per deck is queued.
-    private let connectionWakeUps: AsyncStream<DeckID>.Continuation
-    private var machine: PlayerStateMachine
-    private let engine: RenderEngine
-    private let decoders: any DecoderFactory
-    private let clock: PlayerClock
-    private let options: Options
-    private let analytics: PlayerAnalytics?
-    private let log: PlayerLog
+    let connectionWakeUps: AsyncStream<DeckID>.Continuation
+    var machine: PlayerStateMachine
+    let engine: RenderEngine
+    let decoders: any DecoderFactory
+    let clock: PlayerClock
+    let options: Options
+    let analytics: PlayerAnalytics?
+    let log: PlayerLog
     /// The machine's timers, by slot; the token tells a current firing from a replaced one.
-    private var timers: [PlayerTimer.Slot: (token: UInt64, task: Task<Void, Never>)] = [:]
-    private var timerTokens: UInt64 = 0
+    var timers: [PlayerTimer.Slot: (token: UInt64, task: Task<Void, Never>)] = [:]
+    var timerTokens: UInt64 = 0
     /// The load in flight on each deck, so it can be abandoned (a stop, a skip, a new attempt), and
     /// its id, so a fact from an abandoned load's connection is dropped.
-    private var loads: [DeckID: (id: LoadID, load: LoadCancellation)] = [:]
-    private var audioTime: Double = 0
-    private var lastPublished: PlayerState?
-    private var running = false
+    var loads: [DeckID: (id: LoadID, load: LoadCancellation)] = [:]
+    var audioTime: Double = 0
+    var lastPublished: PlayerState?
+    var running = false
     /// Loudness learned for tracks after they were queued (kept, tagged or measured), by track id.
-    private var knownLoudness: [String: Loudness] = [:]
+    var knownLoudness: [String: Loudness] = [:]
     /// Files being measured in the background, by track id.
-    private var measuring: Set<String> = []
+    var measuring: Set<String> = []
     /// The levelling figures last published, so an unchanged one is not sent again.
-    private var publishedLoudness: (LoudnessLevelling, Double?)?
+    var publishedLoudness: (LoudnessLevelling, Double?)?
     /// Seconds of decoded audio queued on the active deck, as its last position report said.
-    private var decodedAhead: Double?
+    var decodedAhead: Double?
     /// The audio time of the last connection update.
-    private var connectionPublishedAt: Double?
+    var connectionPublishedAt: Double?
     /// Where feed chapters come from; nil: only a file's own.
-    private let chapterSource: (any ChapterSource)?
-    private var chapters = KnownChapters()
+    let chapterSource: (any ChapterSource)?
+    var chapters = KnownChapters()
     /// The track on each deck, so chapters of items no longer on one are forgotten.
-    private var deckTracks: [DeckID: String] = [:]
+    var deckTracks: [DeckID: String] = [:]
 
-    public init<C: Clock>(
+    public init(
         output: any AudioSink,
         options: Options = Options(),
         decoders: any DecoderFactory = FileDecoderFactory(),
-        clock: C = SystemClock(),
+        clock: any Clock<Duration> = SystemClock(),
         random: SeededRandom = .systemSeeded(),
         analytics: ErrorAnalytics? = nil,
         logger: Logger = Logger(label: "tonearm.player", factory: { _ in SwiftLogNoOpLogHandler() }),
         chapterSource: (any ChapterSource)? = nil,
         executor: ThreadExecutor = ThreadExecutor(name: "tonearm.player")
-    ) where C.Duration == Duration {
+    ) {
         self.executor = executor
         self.chapterSource = chapterSource
         self.analytics = analytics.map(PlayerAnalytics.init)
@@ -170,7 +170,7 @@ public actor AudioPlayer {
     public var currentChapters: ChapterList? { chapters.publishedList }
 
     /// The current item's position as last reported, with the item's id.
-    private var lastPosition: (trackID: String?, seconds: Double)?
+    var lastPosition: (trackID: String?, seconds: Double)?
 
     /// The current item's position as last reported (nil before its first report), for commands
     /// relative to it that come without a screen's model (stdin's `chapter next`).
@@ -263,7 +263,7 @@ public actor AudioPlayer {
 
     // MARK: Engine reports
 
-    private func handle(_ report: EngineReport, sequence: UInt64) {
+    func handle(_ report: EngineReport, sequence: UInt64) {
         audioTime = report.audioTime
         let now = PlayerTime(seconds: clock.now())
         var event: PlayerEvent?
@@ -313,23 +313,7 @@ public actor AudioPlayer {
         engine.acknowledge(sequence)
     }
 
-    /// Hands the machine what a deck's connection did since the last delivery: drops in order,
-    /// then whether the source is dry (and since when) or receiving. News of a load no longer on
-    /// the deck is dropped.
-    private func deliverConnectionNews(_ deck: DeckID) {
-        guard let news = connections.take(deck), loads[deck]?.id == news.load else { return }
-        for (cause, at) in news.drops { apply(.streamDropped(deck, cause: cause, at: at), at: at) }
-        if let unchanged = news.unchangedPlaylist {
-            apply(.playlistUnchanged(deck, loads: unchanged.loads, at: unchanged.at), at: unchanged.at)
-        }
-        guard let flow = news.flow else { return }
-        switch flow {
-        case .dry(let since): apply(.stalled(deck, at: since), at: since)
-        case .receiving(let at): apply(.receiving(deck, at: at), at: at)
-        }
-    }
-
-    private func apply(_ event: PlayerEvent, at now: PlayerTime? = nil) {
+    func apply(_ event: PlayerEvent, at now: PlayerTime? = nil) {
         do throws(PlaybackError) {
             let effects = try machine.handle(event, at: now ?? PlayerTime(seconds: clock.now()))
             log.handled(event, effects: effects, state: machine.state, now: clock.now())
@@ -342,82 +326,7 @@ public actor AudioPlayer {
         publishState()
     }
 
-    /// The levelling mode and the current track's gain, when either changed (the first time with
-    /// the first state).
-    private func publishLoudness() {
-        let levelling = machine.loudness
-        let track = machine.state.currentTrack
-        let gain = track.flatMap { levelling.gain(track: knownLoudness[$0.id] ?? $0.loudness, session: $0.sessionLoudness) }
-        if let published = publishedLoudness, published.0 == levelling, published.1 == gain { return }
-        publishedLoudness = (levelling, gain)
-        continuation.yield(.loudness(levelling, trackGain: gain, audioTime: audioTime))
-    }
-
-    /// Audio seconds between two connection updates while a live stream plays.
-    static let connectionInterval = 1.0
-
-    /// A live stream's connection quality, about once a second of audio (`force`: at once, as when
-    /// a reconnect in the background begins or ends). Counting and rating are the machine's and
-    /// `ConnectionQuality`'s; this adds what only the I/O side can measure: the bitrate and the
-    /// audio buffered (decoded on the deck, plus compressed bytes in the source).
-    private func publishConnection(force: Bool = false) {
-        guard let track = machine.state.currentTrack, track.isLive else { return }
-        if !force, let last = connectionPublishedAt, audioTime - last < Self.connectionInterval { return }
-        connectionPublishedAt = audioTime
-        var quality = machine.connectionQuality(at: PlayerTime(seconds: clock.now()))
-        let link = loads[machine.activeDeck]?.load.connection
-        let bitRate = link?.bitRate
-        quality.bitrate = bitRate.map { Int((Double($0) / 1000).rounded()) }
-        let compressed: Double? = bitRate.flatMap { rate in link?.bufferedBytes().map { Double($0) * 8 / Double(rate) } }
-        // Unknown until the deck has reported what it holds: the ring alone would understate it.
-        if let decodedAhead {
-            quality.bufferedSeconds = ((decodedAhead + (compressed ?? 0)) * 100).rounded() / 100
-        }
-        continuation.yield(.connection(quality, audioTime: audioTime))
-    }
-
-    /// How a track's loudness became known.
-    private enum Learned {
-        /// Kept or tagged, found by the loader: its deck starts with it.
-        case found
-        /// Measured by the loader before the deck was made (rendering): kept; the deck has it.
-        case measuredBeforeTheDeck
-        /// Measured in the background while the deck plays: kept, and the deck glides to it.
-        case measuredWhilePlaying
-    }
-
-    private func learned(_ loudness: Loudness, of track: Track, _ how: Learned) {
-        knownLoudness[track.id] = loudness
-        measuring.remove(track.id)
-        if how != .found {
-            log.loudness(loudness, of: track)
-            options.loudnessStore?.keep(loudness, of: track)
-        }
-        if how == .measuredWhilePlaying { engine.enqueue(.trackLoudness(trackID: track.id, loudness)) }
-        publishLoudness()
-    }
-
-    /// Measures a local file whose loudness is not known, on a background thread (every core for
-    /// a long one); until it is known the deck is levelled adaptively, then glides to its gain.
-    private func measureInBackground(_ track: Track) {
-        guard machine.loudness.isOn, track.url.isFileURL, track.loudness == nil, knownLoudness[track.id] == nil,
-            !measuring.contains(track.id)
-        else { return }
-        measuring.insert(track.id)
-        let log = self.log
-        let executor = self.executor
-        Thread.detachNewThread { [weak self] in
-            Thread.current.qualityOfService = .utility
-            do throws(PlaybackError) {
-                guard let loudness = try FileLoudness.measure(track.url) else { return }
-                Task(executorPreference: executor) { await self?.learned(loudness, of: track, .measuredWhilePlaying) }
-            } catch {
-                log.loudnessNotMeasured(track, error: error)
-            }
-        }
-    }
-
-    private func publishState(force: Bool = false) {
+    func publishState(force: Bool = false) {
         let state = machine.state
         if force || lastPublished != state || lastPublished?.name != state.name {
             if lastPublished?.name != state.name || state.name == .reconnecting { analytics?.observe(state) }
@@ -429,42 +338,9 @@ public actor AudioPlayer {
         }
     }
 
-    /// The current item's chapters when they differ from those told (a new item, or chapters
-    /// that arrived), with the chapter its position is in.
-    private func publishChapters() {
-        let current = machine.state.currentTrack?.id
-        guard let change = chapters.listChange(current: current) else { return }
-        if chapters.clearPosition() { continuation.yield(.notice(.chapter(nil), audioTime: audioTime)) }
-        continuation.yield(.notice(.chapters(change), audioTime: audioTime))
-        if let last = lastPosition, last.trackID == current, let moved = chapters.positionChange(at: last.seconds) {
-            continuation.yield(.notice(.chapter(moved), audioTime: audioTime))
-        }
-    }
-
-    /// Chapters learned for an item (its file's, or its feed's document).
-    private func learned(_ list: ChapterList) {
-        guard deckTracks.values.contains(list.trackID) else { return }
-        log.chapters(list)
-        chapters.learned(list)
-        publishChapters()
-    }
-
-    /// Asks the chapter source for a loading item's feed chapters, once per item.
-    private func askChapters(for track: Track) {
-        guard let source = chapterSource, track.chaptersURL != nil, chapters.asks(track.id) else { return }
-        let log = self.log
-        Task(executorPreference: executor) { [weak self] in
-            switch await source.chapters(for: track) {
-            case .success(let list)?: await self?.learned(list)
-            case .failure(let error)?: log.chaptersUnavailable(error)
-            case nil: break
-            }
-        }
-    }
-
     // MARK: Effects
 
-    private func perform(_ effects: [PlayerEffect]) {
+    func perform(_ effects: [PlayerEffect]) {
         for effect in effects {
             switch effect {
             case .load(let id, let deck, let track, let from): load(id, deck: deck, track: track, from: from)
@@ -511,137 +387,9 @@ public actor AudioPlayer {
         }
     }
 
-    private func notify(_ notice: PlayerNotice) {
+    func notify(_ notice: PlayerNotice) {
         analytics?.observe(notice)
         continuation.yield(.notice(notice, audioTime: audioTime))
     }
 
-    /// Runs `timer` until `at` on the injected clock, replacing the timer in its slot.
-    private func schedule(_ timer: PlayerTimer, at: PlayerTime) {
-        timers.removeValue(forKey: timer.slot)?.task.cancel()
-        timerTokens += 1
-        let token = timerTokens
-        let clock = self.clock
-        let task = Task(executorPreference: executor) { [weak self] in
-            do {
-                try await clock.sleep(at.seconds - clock.now())
-            } catch {
-                return
-            }
-            await self?.fire(timer, token: token)
-        }
-        timers[timer.slot] = (token, task)
-    }
-
-    /// A timer is due; one replaced or cancelled while its sleep ended is dropped here.
-    private func fire(_ timer: PlayerTimer, token: UInt64) {
-        guard timers[timer.slot]?.token == token else { return }
-        timers[timer.slot] = nil
-        // A stall is decided on the connections' latest facts, not on ones still queued.
-        if timer == .stallCheck { for deck in [DeckID.a, .b] { deliverConnectionNews(deck) } }
-        apply(.timerFired(timer, at: PlayerTime(seconds: clock.now())))
-    }
-
-    /// Opens the source on a loader thread (opening may block on disk or network), decodes a
-    /// little ahead, then hands the deck to the render thread.
-    ///
-    /// A network track sounds only once `network.startSeconds` of audio are buffered; meanwhile
-    /// the fill is reported (`bufferProgress`). How long that may take is the machine's decision
-    /// (its still-connecting and opening timers), not the loader's.
-    private func load(_ id: LoadID, deck node: DeckID, track: Track, from: Double) {
-        loads.removeValue(forKey: node)?.load.cancel()
-        if node == machine.activeDeck { decodedAhead = nil }
-        deckTracks[node] = track.id
-        chapters.keep(only: Set(deckTracks.values))
-        askChapters(for: track)
-        let mailbox = connections
-        let wakeUps = connectionWakeUps
-        let clock = self.clock
-        mailbox.begin(node, load: id)
-        let connection = ConnectionLink(answersDrops: true) { fact in
-            if mailbox.post(fact, deck: node, load: id, at: PlayerTime(seconds: clock.now())) { wakeUps.yield(node) }
-        }
-        let cancellation = LoadCancellation(connection: connection)
-        loads[node] = (id, cancellation)
-        engine.enqueue(.expectLoad(node, id))
-        let engine = self.engine
-        let decoders = self.decoders
-        let realtime = options.mode == .realtime
-        let network = options.network
-        // A network deck must be able to hold its refill threshold, with room to spare.
-        let seconds = realtime && track.isRemote ? max(options.lookahead, max(network.refillSeconds, network.startSeconds) + 1) : options.lookahead
-        let lookahead = Int(seconds * Double(AudioFormat.sampleRate))
-        let executor = self.executor
-        let report: @Sendable (PlayerEvent) -> Void = { [weak self] event in
-            Task(executorPreference: executor) { await self?.apply(event) }
-        }
-        let store = options.loudnessStore
-        let levelling = machine.loudness.isOn
-        Thread.detachNewThread { [weak self] in
-            do throws(PlaybackError) {
-                var track = track
-                let decoder = try decoders.makeDecoder(for: track, load: cancellation)
-                let embedded = decoder.chapters
-                if !embedded.isEmpty {
-                    let list = ChapterList(trackID: track.id, origin: .embedded, chapters: embedded)
-                    Task(executorPreference: executor) { await self?.learned(list) }
-                }
-                // Known before the first frame: a kept measurement, else the file's own tag. A file
-                // without either is measured: in the background in real time, at once when
-                // rendering (nothing waits to hear it, and every frame gets its gain).
-                if track.loudness == nil, !track.isLive, let found = store?.loudness(of: track) ?? Loudness.fromTags(decoder.tags) {
-                    track.loudness = found
-                    Task(executorPreference: executor) { await self?.learned(found, of: track, .found) }
-                } else if levelling, track.loudness == nil, track.url.isFileURL {
-                    if realtime {
-                        Task(executorPreference: executor) { await self?.measureInBackground(track) }
-                    } else if let measured = try? FileLoudness.measure(track.url) {
-                        track.loudness = measured
-                        Task(executorPreference: executor) { await self?.learned(measured, of: track, .measuredBeforeTheDeck) }
-                    }
-                }
-                let deck = Deck(node: node, loadID: id, track: track, decoder: decoder, startAt: from, lookaheadFrames: lookahead)
-                cancellation.onCancel { deck.stop() }
-                deck.start(initialSeek: from > 0 ? from : nil)
-                if realtime {
-                    try Self.fill(deck, network: network, cancellation: cancellation, report: report)
-                }
-                guard !cancellation.isCancelled else { return }
-                engine.enqueue(.install(deck))
-            } catch {
-                guard !cancellation.isCancelled else { return }
-                engine.enqueue(.loadFailed(id, error))
-            }
-        }
-    }
-
-    /// Seconds of audio a real-time file deck holds before it is reported loaded.
-    static let fileFillSeconds = 0.25
-
-    /// Waits on the loader thread until the deck holds enough to start: a quarter second for a
-    /// file, `network.startSeconds` for a network track (reporting the fill). It waits on the deck's
-    /// queue, woken by every decoded chunk, the end of the source and cancellation.
-    private static func fill(
-        _ deck: Deck, network: NetworkBuffering, cancellation: LoadCancellation, report: @Sendable (PlayerEvent) -> Void
-    ) throws(PlaybackError) {
-        let target = Int(AudioFormat.frames(forSeconds: deck.isNetwork ? network.startSeconds : fileFillSeconds))
-        var lastReported = -1
-        var buffered = deck.bufferedFrames
-        while buffered < target && !deck.sourceEnded && !deck.isStopped && !cancellation.isCancelled {
-            if deck.isNetwork {
-                // Whole percents: enough for a progress bar, and few enough events.
-                let percent = min(99, buffered * 100 / max(1, target))
-                if percent != lastReported {
-                    lastReported = percent
-                    report(.bufferProgress(deck.node, fill: Float(percent) / 100))
-                }
-            }
-            buffered = deck.waitForBuffered(moreThan: buffered)
-        }
-        // A source that failed before giving any audio is a failed load, not a track that plays.
-        if deck.bufferedFrames == 0, let error = deck.sourceError {
-            deck.stop()
-            throw error
-        }
-    }
 }

@@ -1,10 +1,14 @@
 /// The player's injected clock, erased to two functions: seconds since the player started, and a
-/// cancellable sleep. Production passes `ContinuousClock`; tests pass a test clock and never sleep.
+/// cancellable sleep. Production passes `SystemClock`; tests pass a test clock and never sleep.
 struct PlayerClock: Sendable {
     let now: @Sendable () -> Double
     let sleep: @Sendable (Double) async throws -> Void
 
-    init<C: Clock>(_ clock: C) where C.Duration == Duration {
+    init(_ clock: any Clock<Duration>) {
+        self.init(opened: clock)
+    }
+
+    private init<C: Clock>(opened clock: C) where C.Duration == Duration {
         let start = clock.now
         now = {
             let d = start.duration(to: clock.now)
