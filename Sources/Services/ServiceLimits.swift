@@ -5,8 +5,6 @@ public enum ServiceLimits {
     public static let maxArtworkBytes = 5 * 1024 * 1024
     /// Largest status document (Icecast `/status-json.xsl`, a station's status API), bytes.
     public static let maxStatusBytes = 512 * 1024
-    /// Seconds between status API polls while a station plays.
-    public static let statusPollInterval: Double = 15
     /// Artwork images kept in memory.
     public static let artworkMemoryEntries = 64
 }

@@ -68,7 +68,7 @@ struct ErrorAnalyticsPrivacyTests {
 
         let surfaces: [(String, String)] = [
             ("export", String(decoding: try await analytics.exportJSON(), as: UTF8.self)),
-            ("summary", String(decoding: try await analytics.summaryJSON(topCount: 100), as: UTF8.self)),
+            ("summary", String(decoding: try ErrorAnalytics.makeEncoder().encode(try await analytics.summary(topCount: 100)), as: UTF8.self)),
             ("events", String(describing: stored)),
             ("recorded", String(describing: events)),
             ("dump", { var out = ""; dump(stored, to: &out); return out }()),

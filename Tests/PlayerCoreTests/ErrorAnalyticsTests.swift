@@ -192,9 +192,9 @@ struct ErrorAnalyticsJSONTests {
         return analytics
     }
 
-    @Test func summaryJSONHasExactlyTheSeedKeys() async throws {
+    @Test func theSummaryEncodesWithExactlyTheSeedKeys() async throws {
         let analytics = await populated()
-        let data = try await analytics.summaryJSON()
+        let data = try ErrorAnalytics.makeEncoder().encode(try await analytics.summary())
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(Set(object.keys) == [
             "totalErrors", "errorsLast24Hours", "errorsLast7Days", "retryableErrorsPercentage",
@@ -223,7 +223,7 @@ struct ErrorAnalyticsJSONTests {
 
     @Test func summaryDecodesBackToTheSameValue() async throws {
         let analytics = await populated()
-        let decoded = try ErrorAnalytics.makeDecoder().decode(ErrorAnalyticsSummary.self, from: try await analytics.summaryJSON())
+        let decoded = try ErrorAnalytics.makeDecoder().decode(ErrorAnalyticsSummary.self, from: try ErrorAnalytics.makeEncoder().encode(try await analytics.summary()))
         #expect(decoded == (try await analytics.summary()))
     }
 

@@ -88,11 +88,6 @@ public actor ErrorAnalytics {
         try Self.makeEncoder().encode(try await events())
     }
 
-    /// `summary(topCount:)` as JSON (sorted keys, pretty printed).
-    public func summaryJSON(topCount: Int = 5) async throws -> Data {
-        try Self.makeEncoder().encode(try await summary(topCount: topCount))
-    }
-
     /// The encoder for every analytics JSON: stable output (sorted keys) that diffs well.
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()

@@ -26,13 +26,6 @@ extension PlayerState {
         }
     }
 
-    public var isCrossfadeRelated: Bool {
-        switch self {
-        case .preparingCrossfade, .crossfading, .crossfadePaused: true
-        default: false
-        }
-    }
-
     /// The track being heard, or last heard. During a crossfade it is the one fading out.
     /// For `failed` it is the resume point's track, so a failed episode stays known.
     public var currentTrack: Track? {

@@ -128,9 +128,4 @@ extension PlayerState {
     public func canTransition(to newState: PlayerState) -> Bool {
         PlayerState.allowedPairs.contains(Pair(from: name, to: newState.name))
     }
-
-    /// The rule that allows going to `newState`, if any.
-    public func transitionRule(to newState: PlayerState) -> TransitionRule? {
-        PlayerState.transitionTable.first { $0.from == name && $0.to == newState.name }
-    }
 }

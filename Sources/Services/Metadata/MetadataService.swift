@@ -72,7 +72,7 @@ public actor MetadataService {
     ///
     /// A title that is the station's identity is answered at once with `isStationIdentity` and no
     /// status request (the station logo shows for it). A block without a title, on a station with
-    /// a status source, is answered from the status source alone (what `poll()` would show).
+    /// a status source, is answered from the status source alone.
     public func receive(_ icy: IcyMetadata, station: IcyStationInfo?) async -> TrackUpdate {
         let track = StreamTitle(parsing: icy.title)
         let identity = identity(station: station, status: nil)
@@ -90,11 +90,6 @@ public actor MetadataService {
             matched = (icy, station, update)
         }
         return update
-    }
-
-    /// One poll of the status source (for stations without ICY titles); nil when none configured or it failed.
-    public func poll() async -> TrackUpdate? {
-        await poll(station: nil)
     }
 
     /// Fetches and decodes the status source once: cache-busted, retried with the `.network`

@@ -26,11 +26,16 @@ import TestProcesses
 
     let jazzStation = IcyStationInfo(name: "Jazz FM", genre: "Jazz", bitrate: 128, url: nil)
 
+    /// What a station's ICY block without a title shows: the status source's track, if any.
+    static func blockWithoutATitle(_ service: MetadataService) async -> TrackUpdate {
+        await service.receive(IcyMetadata(title: nil, url: nil), station: nil)
+    }
+
     @Test func withoutAStatusSourceTheICYTitleIsSplit() async {
         let service = MetadataService(configuration: .init(stationName: "Configured"))
         let update = await service.receive(IcyMetadata(title: "Miles Davis - So What", url: nil), station: nil)
         #expect(update == TrackUpdate(title: "So What", artist: "Miles Davis", station: "Configured"))
-        #expect(await service.poll() == nil)
+        #expect(await Self.blockWithoutATitle(service).title == nil)
     }
 
     @Test func theStatusRequestIsCacheBusted() async throws {
@@ -103,7 +108,7 @@ import TestProcesses
         // Not shown, but recorded for the error summary.
         #expect(try await analytics.events().map(\.operation) == ["metadata.radioStatus"])
         #expect(server.requests.count == 1)  // a 404 is final: not retried
-        #expect(await service.poll() == nil)
+        #expect(await Self.blockWithoutATitle(service).title == nil)
     }
 
     @Test func persistent503sGiveUpAfterTheNetworkPreset() async throws {
@@ -122,7 +127,7 @@ import TestProcesses
         // Not `stop()`: deinit stops the server too, and a second stop waits forever on its shut-down loop.
         defer { withExtendedLifetime(server) {} }
         let service = makeService(server, source: radioCo)
-        #expect(await service.poll() == nil)
+        #expect(await Self.blockWithoutATitle(service).title == nil)
         #expect(await service.lastError?.code == .malformedData)
         #expect(server.requests.count == 1)
         await #expect(throws: PlaybackError(.malformedData)) { try await service.fetchStatus() }
@@ -134,7 +139,7 @@ import TestProcesses
         // Not `stop()`: deinit stops the server too, and a second stop waits forever on its shut-down loop.
         defer { withExtendedLifetime(server) {} }
         let service = makeService(server, source: radioCo)
-        #expect(await service.poll() == nil)
+        #expect(await Self.blockWithoutATitle(service).title == nil)
         #expect(await service.lastError?.code == .documentTooLarge)
     }
 
@@ -160,7 +165,7 @@ import TestProcesses
         // Not `stop()`: deinit stops the server too, and a second stop waits forever on its shut-down loop.
         defer { withExtendedLifetime(server) {} }
         let service = makeService(server, source: radioCo)
-        let update = try #require(await service.poll())
+        let update = await Self.blockWithoutATitle(service)
         for text in [update.title, update.artist].compactMap({ $0 }) {
             #expect(!text.unicodeScalars.contains { TextSanitizer.isForbidden($0) })
             #expect(text.count <= StreamingLimits.maxMetadataValueLength)
@@ -170,12 +175,12 @@ import TestProcesses
         #expect(update.artworkURL == URL(string: "https://cdn.example/x.jpg"))
     }
 
-    @Test func pollReadsTheRadioCoTrack() async throws {
+    @Test func aBlockWithoutATitleReadsTheRadioCoTrack() async throws {
         let server = try TestHTTPServer { _ in .json(radioStatusJSON(title: "Miles Davis - So What")) }
         // Not `stop()`: deinit stops the server too, and a second stop waits forever on its shut-down loop.
         defer { withExtendedLifetime(server) {} }
         let service = makeService(server, source: radioCo, name: "Configured")
-        let update = await service.poll()
+        let update = await Self.blockWithoutATitle(service)
         #expect(update == TrackUpdate(title: "So What", artist: "Miles Davis", station: "Configured", artworkURL: Self.largeCover))
     }
 
@@ -188,12 +193,12 @@ import TestProcesses
         #expect(update == TrackUpdate(title: "So What", artist: "Miles Davis", station: "Jazz FM", artworkURL: Self.largeCover))
     }
 
-    @Test func pollReadsTheIcecastMount() async throws {
+    @Test func aBlockWithoutATitleReadsTheIcecastMount() async throws {
         let server = try TestHTTPServer { _ in .json(IcecastFixtures.twoSources) }
         // Not `stop()`: deinit stops the server too, and a second stop waits forever on its shut-down loop.
         defer { withExtendedLifetime(server) {} }
         let service = makeService(server, source: { .icecast($0.url("/status-json.xsl"), mount: "/rock.ogg") })
-        let update = await service.poll()
+        let update = await Self.blockWithoutATitle(service)
         #expect(update == TrackUpdate(title: "1999", artist: "Prince", station: "Rock Radio"))
         #expect(server.requests.first?.uri.hasPrefix("/status-json.xsl?nocache=") == true)
     }
@@ -212,7 +217,7 @@ import TestProcesses
         // Not `stop()`: deinit stops the server too, and a second stop waits forever on its shut-down loop.
         defer { withExtendedLifetime(server) {} }
         let service = makeService(server, source: { .icecast($0.url("/status-json.xsl"), mount: "/jazz") })
-        #expect(await service.poll() == nil)
+        #expect(await Self.blockWithoutATitle(service).title == nil)
         #expect(await service.lastError?.code == .streamUnavailable)
         let update = await service.receive(IcyMetadata(title: "Live", url: nil), station: jazzStation)
         #expect(update == TrackUpdate(title: "Live", station: "Jazz FM"))
