@@ -41,9 +41,10 @@ public enum OutputChoice: Sendable, Equatable {
 
     /// The output when the listener named none: PulseAudio when a server answers, otherwise the
     /// fallback file (rendered as fast as possible), otherwise `audioOutputUnavailable`.
+    /// Asking the server blocks for up to 1.5 s, so it is asked on a thread of its own.
     /// - Returns: the choice, and whether it is the fallback file.
-    public static func automatic(fallbackWAV: String? = nil) throws(PlaybackError) -> (choice: OutputChoice, isFallback: Bool) {
-        if PulseAudioSink.serverAnswers(server: nil, timeout: 1.5) { return (.pulse, false) }
+    public static func automatic(fallbackWAV: String? = nil) async throws(PlaybackError) -> (choice: OutputChoice, isFallback: Bool) {
+        if await BlockingCall.onOwnThread({ PulseAudioSink.serverAnswers(server: nil, timeout: 1.5) }) { return (.pulse, false) }
         guard let fallbackWAV else { throw PlaybackError(.audioOutputUnavailable) }
         return (.wav(path: fallbackWAV, float: false), true)
     }

@@ -41,7 +41,7 @@ public final class PlaybackSession: Sendable {
         if let asked {
             output = asked
         } else {
-            let automatic = try OutputChoice.automatic(fallbackWAV: fallbackWAV)
+            let automatic = try await OutputChoice.automatic(fallbackWAV: fallbackWAV)
             output = automatic.choice
             if automatic.isFallback {
                 fast = true

@@ -39,10 +39,8 @@ public struct AddressPolicy: Sendable {
         }
         guard let host = Self.host(of: url) else { throw PlaybackError(.streamUnavailable, underlying: "artwork URL has no host") }
         if allowPrivateAddresses { return }
-        // getaddrinfo blocks; keep it off the cooperative pool.
-        let result: Result<[[UInt8]], PlaybackError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Self.resolve(host, numericOnly: numericOnly)) }
-        }
+        // getaddrinfo blocks: on a thread of its own, never one the player's services share.
+        let result = await BlockingCall.onOwnThread { Self.resolve(host, numericOnly: numericOnly) }
         let addresses = try result.get()
         guard !addresses.isEmpty else { throw PlaybackError(.dnsFailure, underlying: "no address for the artwork host") }
         if let refused = addresses.first(where: Self.isRefused) {

@@ -86,7 +86,7 @@ extension LibraryController {
 
     private func startPlayer() async throws(PlaybackError) -> AudioPlayer {
         let chosen: OutputChoice
-        if let output { chosen = output } else { chosen = try OutputChoice.automatic().choice }
+        if let output { chosen = output } else { chosen = try await OutputChoice.automatic().choice }
         // The volume the listener last set; a change is kept for the next run.
         let made = try await PlaybackSession(
             output: chosen,
