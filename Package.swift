@@ -15,15 +15,11 @@ let package = Package(
     defaultLocalization: "en",
     platforms: [.macOS(.v15)],
     products: [
-        // The API: the pure player model (states, the state machine, commands, errors) and the
-        // composed player a front end builds on.
-        .library(name: "PlayerCore", targets: ["PlayerCore"]),
+        // The API: the composed player an app embeds (PlayerKit re-exports what its API names) and
+        // the pure player model it is made of (states, the state machine, commands, errors).
+        // Everything else is `package` access: shared by the targets here, promised to no one.
         .library(name: "PlayerKit", targets: ["PlayerKit"]),
-        // Not API: the fuzzing package (Fuzz/) is a package of its own and can only reach the
-        // parsers and decoders it fuzzes through products.
-        .library(name: "Streaming", targets: ["Streaming"]),
-        .library(name: "Library", targets: ["Library"]),
-        .library(name: "Media", targets: ["Media"]),
+        .library(name: "PlayerCore", targets: ["PlayerCore"]),
         .executable(name: "tonearm", targets: ["tonearm"]),
     ],
     dependencies: [
@@ -215,5 +211,23 @@ let package = Package(
             ],
             exclude: ["__Snapshots__"],
             swiftSettings: strictSettings),
+
+        // libFuzzer targets, one per parser of untrusted bytes (Fuzz/Sources). An ordinary build
+        // replays the files named on the command line (the corpus test does); `make fuzz` builds
+        // them with -sanitize=fuzzer,address into Fuzz/.build (docs/FUZZING.md).
+        .target(name: "FuzzSupport", dependencies: ["PlayerCore"], path: "Fuzz/Sources/FuzzSupport", swiftSettings: strictSettings),
+        fuzzTarget("FuzzIcy", ["Streaming"]),
+        fuzzTarget("FuzzPlaylist", ["Streaming"]),
+        fuzzTarget("FuzzRSS", ["Library"]),
+        fuzzTarget("FuzzOPML", ["Library"]),
+        fuzzTarget("FuzzSession", []),
+        fuzzTarget("FuzzImage", ["Media"]),
+        fuzzTarget("FuzzDecoder", ["Media"]),
     ]
 )
+
+func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(
+        name: name, dependencies: ["FuzzSupport", "PlayerCore"] + dependencies, path: "Fuzz/Sources/\(name)",
+        swiftSettings: strictSettings)
+}

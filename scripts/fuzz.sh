@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds Tonearm's libFuzzer targets (the package in Fuzz/, with -sanitize=fuzzer,address, in its
+# Builds Tonearm's libFuzzer targets (the Fuzz* products, with -sanitize=fuzzer,address, in their
 # own scratch path Fuzz/.build) and runs each for a bounded time. See docs/FUZZING.md.
 #
 #   bash scripts/fuzz.sh [target...]      targets: icy playlist rss opml session image decoder
@@ -46,9 +46,11 @@ fi
 
 if [ "${FUZZ_BUILD:-1}" != 0 ]; then
     echo "fuzz: building the targets with -sanitize=fuzzer,address (the first build takes a while)"
-    swift build --package-path Fuzz --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address 2>&1 \
-        | grep -v "Cannot export local symbol" || true
-    [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "fuzz: build failed" >&2; exit 2; }
+    for target in "${targets[@]}"; do
+        swift build --scratch-path "$scratch" --product "$(executable "$target")" -Xswiftc -sanitize=fuzzer,address 2>&1 \
+            | grep -v "Cannot export local symbol" || true
+        [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "fuzz: build failed" >&2; exit 2; }
+    done
 fi
 bin="$scratch/debug"
 

@@ -6,12 +6,12 @@ import Foundation
 ///
 /// The library lives in the data directory, the settings in the config directory, and the log in
 /// the state directory (data kept between runs that is not worth backing up).
-public struct XDGDirectories: Sendable, Equatable {
-    public let dataHome: URL
-    public let configHome: URL
-    public let stateHome: URL
+package struct XDGDirectories: Sendable, Equatable {
+    package let dataHome: URL
+    package let configHome: URL
+    package let stateHome: URL
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, home: URL? = nil) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment, home: URL? = nil) {
         let home = home ?? URL(fileURLWithPath: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory(), isDirectory: true)
         func resolve(_ variable: String, _ fallback: String) -> URL {
             if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value, isDirectory: true) }
@@ -23,7 +23,7 @@ public struct XDGDirectories: Sendable, Equatable {
     }
 
     /// Tonearm's folder in each.
-    public var data: URL { dataHome.appendingPathComponent("tonearm", isDirectory: true) }
-    public var config: URL { configHome.appendingPathComponent("tonearm", isDirectory: true) }
-    public var state: URL { stateHome.appendingPathComponent("tonearm", isDirectory: true) }
+    package var data: URL { dataHome.appendingPathComponent("tonearm", isDirectory: true) }
+    package var config: URL { configHome.appendingPathComponent("tonearm", isDirectory: true) }
+    package var state: URL { stateHome.appendingPathComponent("tonearm", isDirectory: true) }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// Connects one player to MPRIS: every update refreshes what clients see; every client command
 /// becomes the intent the state allows (`PlayerCommand`, the rule every front end shares). Works
 /// the same under the terminal screens and headless.
-public final class MPRISBridge: Sendable {
+package final class MPRISBridge: Sendable {
     private struct Seen {
         var state: PlayerState = .idle
         var metadata: NowPlayingMetadata?
@@ -32,7 +32,7 @@ public final class MPRISBridge: Sendable {
     /// Starts MPRIS for `player`; without a session bus it says so through `warn` (stderr by
     /// default; a full-screen caller keeps it for later, so it does not scribble over the screen)
     /// and returns nil: playback goes on without it. `quit` is the client's Quit.
-    public static func start(
+    package static func start(
         player: AudioPlayer, quit: @escaping @Sendable () -> Void,
         warn: (String) -> Void = { FileHandle.standardError.write(Data("tonearm: \($0)\n".utf8)) }
     ) -> MPRISBridge? {
@@ -53,7 +53,7 @@ public final class MPRISBridge: Sendable {
     }
 
     /// Sees every player update, in order.
-    public func observe(_ update: PlayerUpdate) {
+    package func observe(_ update: PlayerUpdate) {
         let (state, seeked) = seen.withLock { seen -> (MPRISState, Double?) in
             var seeked: Double?
             switch update {
@@ -96,7 +96,7 @@ public final class MPRISBridge: Sendable {
         if let seeked { service.seeked(to: seeked) }
     }
 
-    public func stop() { service.stop() }
+    package func stop() { service.stop() }
 
     private func perform(_ command: MPRISService.Command, on player: AudioPlayer, quit: @Sendable () -> Void) async {
         if command == .quit { return quit() }
@@ -109,7 +109,7 @@ public final class MPRISBridge: Sendable {
     }
 
     /// OpenUri: a file or an http(s) address (a live stream, as `tonearm play URL` treats it).
-    public static func request(for uri: String) -> PlayRequest? {
+    package static func request(for uri: String) -> PlayRequest? {
         guard let url = URL(string: uri), let scheme = url.scheme?.lowercased(), ["file", "http", "https"].contains(scheme) else { return nil }
         let name = url.isFileURL ? url.deletingPathExtension().lastPathComponent : (url.host ?? "stream")
         let track = Track(
@@ -124,7 +124,7 @@ extension MPRISService.Command {
     /// (the program's, not the player's), a SetPosition for a track that is no longer current and
     /// an OpenUri Tonearm cannot open.
     /// - Parameter currentTrack: the object path of the track playing now.
-    public func playerCommand(currentTrack: String?) -> PlayerCommand? {
+    package func playerCommand(currentTrack: String?) -> PlayerCommand? {
         switch self {
         case .play: .play
         case .pause: .pause

@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// One thread owns the bus (sd-bus is not thread-safe): it answers calls, and every 50 ms at most
 /// it emits PropertiesChanged for what `update` changed and Seeked after `seeked`.
-public final class MPRISService: @unchecked Sendable {
+package final class MPRISService: @unchecked Sendable {
     /// What a client asked for.
-    public enum Command: Sendable, Equatable {
+    package enum Command: Sendable, Equatable {
         case play, pause, playPause, stop, next, previous, quit
         /// Seek by this many seconds (negative = back).
         case seek(by: Double)
@@ -25,8 +25,8 @@ public final class MPRISService: @unchecked Sendable {
     }
 
     /// `Identity` and `DesktopEntry`.
-    public static let identity = "Tonearm"
-    public static let busName = "org.mpris.MediaPlayer2.tonearm"
+    package static let identity = "Tonearm"
+    package static let busName = "org.mpris.MediaPlayer2.tonearm"
 
     private struct Shared {
         var state = MPRISState(state: .idle)
@@ -45,7 +45,7 @@ public final class MPRISService: @unchecked Sendable {
     /// `underlying` says why: callers warn and play on without MPRIS.
     ///
     /// - Returns: the service and the bus name it took.
-    public static func start(onCommand: @escaping @Sendable (Command) -> Void) -> Result<(MPRISService, String), PlaybackError> {
+    package static func start(onCommand: @escaping @Sendable (Command) -> Void) -> Result<(MPRISService, String), PlaybackError> {
         let service = MPRISService(onCommand: onCommand)
         let thread = Thread { service.run() }
         thread.name = "tonearm-mpris"
@@ -64,17 +64,17 @@ public final class MPRISService: @unchecked Sendable {
     }
 
     /// The player changed: clients are told which properties did.
-    public func update(_ state: MPRISState) {
+    package func update(_ state: MPRISState) {
         shared.withLock { $0.state = state }
     }
 
     /// The position jumped (a seek): clients get the Seeked signal.
-    public func seeked(to seconds: Double) {
+    package func seeked(to seconds: Double) {
         shared.withLock { $0.seekedTo = Int64((seconds * 1_000_000).rounded()) }
     }
 
     /// Leaves the bus; the thread ends within 50 ms.
-    public func stop() {
+    package func stop() {
         shared.withLock { $0.stopping = true }
     }
 

@@ -10,47 +10,47 @@ import PlayerCore
 /// `finished` and `failed` are **Stopped**. The Can* properties come from `allowedActions` only:
 /// CanPlay when play, resume, retry or pause is allowed; CanPause when pause is; CanSeek when seek
 /// is (never for a live stream); CanGoNext when skip is; CanGoPrevious never (no history).
-public struct MPRISState: Sendable, Equatable {
-    public enum PlaybackStatus: String, Sendable {
+package struct MPRISState: Sendable, Equatable {
+    package enum PlaybackStatus: String, Sendable {
         case playing = "Playing", paused = "Paused", stopped = "Stopped"
     }
 
-    public var status: PlaybackStatus
+    package var status: PlaybackStatus
     /// A D-Bus object path naming the track (`/org/mpris/MediaPlayer2/TrackList/NoTrack` without one).
-    public var trackID: String
-    public var title: String?
-    public var artist: String?
+    package var trackID: String
+    package var title: String?
+    package var artist: String?
     /// The album, or the station's name for a live stream.
-    public var album: String?
-    public var artURL: String?
+    package var album: String?
+    package var artURL: String?
     /// Microseconds; nil for live streams and unknown lengths.
-    public var lengthMicroseconds: Int64?
-    public var url: String?
-    public var positionMicroseconds: Int64
-    public var canGoNext: Bool
-    public var canGoPrevious: Bool
-    public var canPlay: Bool
-    public var canPause: Bool
-    public var canSeek: Bool
+    package var lengthMicroseconds: Int64?
+    package var url: String?
+    package var positionMicroseconds: Int64
+    package var canGoNext: Bool
+    package var canGoPrevious: Bool
+    package var canPlay: Bool
+    package var canPause: Bool
+    package var canSeek: Bool
     /// Tonearm's volume, 1.0 = 100 %.
-    public var volume: Double
+    package var volume: Double
     /// The speed the current item plays at (1 for a live stream).
-    public var rate: Double
+    package var rate: Double
     /// Whole seconds until the sleep timer runs out (`tonearm:sleepIn` in Metadata); nil without
     /// a countdown.
-    public var sleepIn: Int64?
+    package var sleepIn: Int64?
     /// Loudness levelling while it is on (`tonearm:loudness` in Metadata): "track -4.2 dB",
     /// "session +1.0 dB", "track adaptive".
-    public var loudness: String?
+    package var loudness: String?
     /// A live stream's connection (`tonearm:connection` in Metadata): its rating, and
     /// ", reconnecting" while a reconnect in the background is under way; `tonearm:bitrate` in
     /// kbit/s. Only these change Metadata: the buffer's seconds move every second.
-    public var connection: String?
-    public var bitrate: Int64?
+    package var connection: String?
+    package var bitrate: Int64?
 
-    public static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+    package static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
-    public init(
+    package init(
         state: PlayerState, metadata: NowPlayingMetadata? = nil, position: Double? = nil, duration: Double? = nil, artFile: URL? = nil,
         volume: Volume = .full, sleepIn: TimeInterval? = nil, speed: PlaybackSpeed = .normal,
         loudness: (levelling: LoudnessLevelling, gain: Double?)? = nil, connection: ConnectionQuality? = nil
@@ -99,7 +99,7 @@ public struct MPRISState: Sendable, Equatable {
     }
 
     /// A valid object path for any track id: ids are free text, paths are `[A-Za-z0-9_]` only.
-    public static func objectPath(for id: String) -> String {
+    package static func objectPath(for id: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in id.utf8 {
             hash ^= UInt64(byte)
@@ -110,7 +110,7 @@ public struct MPRISState: Sendable, Equatable {
 
     /// The Player properties whose value differs from `old`'s (for PropertiesChanged). Position
     /// is never listed: clients ask for it, and a jump is the Seeked signal.
-    public func changedProperties(since old: MPRISState?) -> [String] {
+    package func changedProperties(since old: MPRISState?) -> [String] {
         guard let old else { return ["PlaybackStatus", "Metadata", "Volume", "Rate", "CanGoNext", "CanGoPrevious", "CanPlay", "CanPause", "CanSeek"] }
         var names: [String] = []
         if status != old.status { names.append("PlaybackStatus") }

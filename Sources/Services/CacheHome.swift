@@ -2,8 +2,8 @@ import Foundation
 
 /// Where the services keep what they may throw away: `$XDG_CACHE_HOME/tonearm/<name>`, by default
 /// `~/.cache/tonearm/<name>` (a relative `XDG_CACHE_HOME` is ignored, as the XDG rules say).
-public enum CacheHome {
-    public static func directory(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+package enum CacheHome {
+    package static func directory(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         let base: URL
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             base = URL(fileURLWithPath: xdg, isDirectory: true)

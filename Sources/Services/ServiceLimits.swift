@@ -4,21 +4,21 @@ public enum ServiceLimits {
     /// Largest artwork image fetched, bytes.
     public static let maxArtworkBytes = 5 * 1024 * 1024
     /// Largest status document (Icecast `/status-json.xsl`, a station's status API), bytes.
-    public static let maxStatusBytes = 512 * 1024
+    package static let maxStatusBytes = 512 * 1024
     /// Artwork images kept in memory.
     public static let artworkMemoryEntries = 64
 }
 
 extension ServiceLimits {
     /// Longest URL taken from a status document (artwork), characters; a longer one is dropped, not cut.
-    public static let maxStatusURLLength = 2048
+    package static let maxStatusURLLength = 2048
 }
 
 extension ServiceLimits {
     /// Largest station directory answer, bytes (500 stations are about 600 kB).
-    public static let maxDirectoryBytes = 4 * 1024 * 1024
+    package static let maxDirectoryBytes = 4 * 1024 * 1024
     /// Directory searches kept in memory.
-    public static let directoryMemoryEntries = 32
+    package static let directoryMemoryEntries = 32
 }
 
 extension ServiceLimits {

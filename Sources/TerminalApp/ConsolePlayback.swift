@@ -10,23 +10,23 @@ import TerminalUI
 /// One playback run from a console: the full Now Playing screen on a terminal, otherwise the line
 /// interface (lines, sentences for a screen reader, or JSON events); stdin commands when stdin is
 /// not the terminal; MPRIS when a session bus answers; the first signal stops playback.
-public struct ConsolePlayback: Sendable {
+package struct ConsolePlayback: Sendable {
     /// How the run talks to the person at the console.
-    public enum Interface: Sendable, Equatable { case terminal, plain, lines }
+    package enum Interface: Sendable, Equatable { case terminal, plain, lines }
 
-    public var interface: Interface
-    public var jsonEvents = false
+    package var interface: Interface
+    package var jsonEvents = false
     /// A render's progress on stderr; no MPRIS for a render (nobody controls it).
-    public var progress: RenderProgress?
-    public var connectivity: ConnectivityMonitor?
-    public var mpris = true
+    package var progress: RenderProgress?
+    package var connectivity: ConnectivityMonitor?
+    package var mpris = true
     /// Likes the song playing (`l` on Now Playing); true when there was one.
-    public var like: (@Sendable () -> Bool)?
-    public var language: Language = .current
+    package var like: (@Sendable () -> Bool)?
+    package var language: Language = .current
 
     /// The full screen on a terminal (stdin and stdout both one) unless told otherwise; plain
     /// sentences with `plain` or TERM=dumb; otherwise a line per state (events, renders, pipes).
-    public static func interface(
+    package static func interface(
         plain: Bool, noScreen: Bool, machineOutput: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Interface {
         let term = environment["TERM"] ?? ""
@@ -36,13 +36,13 @@ public struct ConsolePlayback: Sendable {
         return .terminal
     }
 
-    public init(interface: Interface) {
+    package init(interface: Interface) {
         self.interface = interface
     }
 
     /// Starts `intent` on the session's player and runs until the session is over.
     /// - Returns: the failure playback ended in, if any.
-    public func run(
+    package func run(
         _ intent: PlayerEvent, on session: PlaybackSession, observer: (@Sendable (PlayerUpdate) -> Void)?
     ) async throws(PlaybackError) -> PlaybackError? {
         let player = session.player

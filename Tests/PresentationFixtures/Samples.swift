@@ -4,38 +4,38 @@ import Presentation
 
 /// Sample tracks, episodes and one or more states per `PlayerState` case, shared by the tests of
 /// the view states and of the terminal screens that render them.
-public enum Samples {
-    public static let song = Track(
+package enum Samples {
+    package static let song = Track(
         id: "song", url: URL(fileURLWithPath: "/music/a.flac"), kind: .file, title: "Song A", artist: "Artist A",
         album: "Album A", duration: 240)
-    public static let next = Track(
+    package static let next = Track(
         id: "next", url: URL(fileURLWithPath: "/music/b.flac"), kind: .file, title: "Song B", artist: "Artist B",
         duration: 200)
-    public static let station = Station(
+    package static let station = Station(
         id: "fip", name: "FIP", url: URL(string: "https://icecast.radiofrance.fr/fip-hifi.aac")!, genre: "Eclectic")
-    public static let episode = Episode(
+    package static let episode = Episode(
         id: "ep42", title: "Episode 42: Resilience", podcastTitle: "The Swift Show",
         audioURL: URL(string: "https://cdn.example.com/ep42.mp3"), duration: 3600)
-    public static let episodeWithoutAudio = Episode(
+    package static let episodeWithoutAudio = Episode(
         id: "ep43", title: "Episode 43: Silence", podcastTitle: "The Swift Show", audioURL: nil, duration: 1800)
 
-    public static var episodeTrack: Track { try! episode.track() }
+    package static var episodeTrack: Track { try! episode.track() }
 
-    public static let now = PlayerTime(seconds: 100)
+    package static let now = PlayerTime(seconds: 100)
 
-    public static func snapshot(_ progress: Float, curve: FadeCurve = .equalPower) -> CrossfadePauseSnapshot {
+    package static func snapshot(_ progress: Float, curve: FadeCurve = .equalPower) -> CrossfadePauseSnapshot {
         let g = curve.gains(at: Double(progress))
         return CrossfadePauseSnapshot(
             activeVolume: Float(g.outgoing), inactiveVolume: Float(g.incoming), activePosition: 230,
             inactivePosition: 5, activePlayer: .a, originalDuration: 10, curve: curve, takenAt: now)
     }
 
-    public static let network = PlaybackError(.connectionFailed)
-    public static let missingURL = PlaybackError(.missingAudioURL)
+    package static let network = PlaybackError(.connectionFailed)
+    package static let missingURL = PlaybackError(.missingAudioURL)
 
     /// One labelled state per case, plus the variants that show differently (live, underrun, both
     /// resume strategies, a scheduled and a waiting reconnect, a recoverable and a final failure).
-    public static let states: [Sample] = [
+    package static let states: [Sample] = [
         Sample("idle", .idle),
         Sample("preparing", .preparing(track: episodeTrack)),
         Sample("preparingCrossfade", .preparingCrossfade(currentTrack: song, nextTrack: next)),
@@ -72,17 +72,17 @@ public enum Samples {
         Sample("failed final", .failed(error: missingURL, recoverable: false, resumePoint: nil)),
     ]
 
-    public static func context(_ language: Language, connectivity: Connectivity = .online) -> PlaybackContext {
+    package static func context(_ language: Language, connectivity: Connectivity = .online) -> PlaybackContext {
         PlaybackContext(
             episode: nil, podcastTitle: nil, station: nil, connectivity: connectivity, position: 754, duration: nil,
             now: now, language: language)
     }
 }
 
-public struct Sample: Sendable {
-    public let label: String
-    public let state: PlayerState
-    public init(_ label: String, _ state: PlayerState) {
+package struct Sample: Sendable {
+    package let label: String
+    package let state: PlayerState
+    package init(_ label: String, _ state: PlayerState) {
         self.label = label
         self.state = state
     }

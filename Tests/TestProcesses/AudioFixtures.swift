@@ -5,14 +5,14 @@ import Foundation
 ///
 /// A missing `ffmpeg` binary is a failure, never a skip: the decoder tests are the only proof that
 /// the real FFmpeg path works, and a silently skipped suite would hide that.
-public final class AudioFixtures {
-    public let directory: URL
+package final class AudioFixtures {
+    package let directory: URL
 
     /// The encoders the decoder must handle, with the container each is written in.
-    public enum Codec: String, Sendable, CaseIterable, CustomStringConvertible {
+    package enum Codec: String, Sendable, CaseIterable, CustomStringConvertible {
         case mp3, aac, vorbis, opus, flac, wav
 
-        public var fileExtension: String {
+        package var fileExtension: String {
             switch self {
             case .mp3: "mp3"
             case .aac: "m4a"
@@ -23,7 +23,7 @@ public final class AudioFixtures {
             }
         }
 
-        public var encoderArguments: [String] {
+        package var encoderArguments: [String] {
             switch self {
             case .mp3: ["-c:a", "libmp3lame", "-b:a", "128k"]
             case .aac: ["-c:a", "aac", "-b:a", "128k"]
@@ -35,18 +35,18 @@ public final class AudioFixtures {
         }
 
         /// Decodes to exactly the samples that were encoded (apart from 16-bit quantisation).
-        public var isLossless: Bool { self == .flac || self == .wav }
+        package var isLossless: Bool { self == .flac || self == .wav }
 
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
 
-        public init(description: String) { self.description = description }
+        package init(description: String) { self.description = description }
     }
 
-    public init() throws {
+    package init() throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("tonearm-decoder-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -57,12 +57,12 @@ public final class AudioFixtures {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    public func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+    package func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
     /// A sine tone written with `codec`: `amplitude` peak, the same on every channel.
     /// `layout` is an FFmpeg channel layout name (`mono`, `stereo`, `5.1`).
     @discardableResult
-    public func sine(
+    package func sine(
         _ codec: Codec, sampleRate: Int, layout: String = "stereo", seconds: Double = 2,
         frequency: Double = 440, amplitude: Double = 0.5, name: String? = nil
     ) throws -> URL {
@@ -78,7 +78,7 @@ public final class AudioFixtures {
 
     /// Writes `bytes` to a file in the fixture directory.
     @discardableResult
-    public func write(_ name: String, _ bytes: Data) throws -> URL {
+    package func write(_ name: String, _ bytes: Data) throws -> URL {
         let file = url(name)
         try bytes.write(to: file)
         return file
@@ -86,7 +86,7 @@ public final class AudioFixtures {
 
     /// Frames the `ffmpeg` tool itself decodes from `file` at 48 kHz: the reference for inputs
     /// whose exact content is hard to predict (a truncated Ogg file, whose headers take a third).
-    public func referenceFrameCount(_ file: URL) throws -> Int {
+    package func referenceFrameCount(_ file: URL) throws -> Int {
         let raw = url("reference-\(UUID().uuidString).f32")
         try ffmpeg(["-i", file.path, "-f", "f32le", "-ac", "2", "-ar", "48000", raw.path])
         let size = try FileManager.default.attributesOfItem(atPath: raw.path)[.size] as? Int ?? 0
@@ -96,7 +96,7 @@ public final class AudioFixtures {
 
     /// Runs `ffmpeg` with an argument vector (never a shell string) and fails with its error
     /// output when it does not succeed.
-    public func ffmpeg(_ arguments: [String]) throws {
+    package func ffmpeg(_ arguments: [String]) throws {
         guard let executable = Self.ffmpegExecutable else {
             throw Failure(
                 description: "The `ffmpeg` command-line tool is not installed (not on PATH): the decoder tests "
@@ -119,7 +119,7 @@ public final class AudioFixtures {
         }
     }
 
-    public static let ffmpegExecutable: URL? = {
+    package static let ffmpegExecutable: URL? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         return path.split(separator: ":").lazy
             .map { URL(fileURLWithPath: String($0)).appendingPathComponent("ffmpeg") }

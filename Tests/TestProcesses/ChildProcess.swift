@@ -8,18 +8,18 @@ import Foundation
 /// `Process`: on Linux, `Process.waitUntilExit` was seen to hang on short-lived children while a
 /// long-lived one was running in the same test process.
 /// A child started with `posix_spawn` from an argument vector (no shell), reaped with `waitpid`.
-public final class ChildProcess: @unchecked Sendable {
-    public struct SpawnError: Error, CustomStringConvertible {
-        public var description: String
+package final class ChildProcess: @unchecked Sendable {
+    package struct SpawnError: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public let pid: pid_t
+    package let pid: pid_t
     private let lock = NSLock()
     private var status: Int32?
 
     /// Starts `executable` with `arguments`; stdin is /dev/null, stdout and stderr go to files
     /// (truncated, or appended to with `appendStderr`).
-    public init(
+    package init(
         _ executable: String, _ arguments: [String], environment: [String: String],
         stdout: String, stderr: String, appendStderr: Bool = false
     ) throws {
@@ -80,21 +80,21 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// The exit status (or 128 + signal) once the child has ended; nil while it runs.
-    public var exitStatus: Int32? {
+    package var exitStatus: Int32? {
         lock.withLock {
             if status == nil { reap() }
             return status
         }
     }
 
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         lock.withLock {
             if status == nil { _ = Glibc.kill(pid, signal) }
         }
     }
 
     /// Waits up to `timeout` seconds for the child to end; its status, or nil if it still runs.
-    public func wait(timeout: Double) -> Int32? {
+    package func wait(timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let status = exitStatus { return status }

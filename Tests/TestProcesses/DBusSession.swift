@@ -2,16 +2,16 @@ import Foundation
 
 /// A private D-Bus session bus for the MPRIS tests: `dbus-daemon --session` on a socket in a
 /// temporary directory, and `playerctl` talking to it. A missing tool is a failure, never a skip.
-public final class DBusSession: @unchecked Sendable {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+package final class DBusSession: @unchecked Sendable {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public let address: String
+    package let address: String
     private let daemon: ChildProcess
     private let directory: URL
 
-    public init() throws {
+    package init() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else {
             throw Failure(description: "dbus-daemon is not installed (apt-get install dbus)")
         }
@@ -40,7 +40,7 @@ public final class DBusSession: @unchecked Sendable {
 
     /// Runs `playerctl ARGS` on this bus; its trimmed stdout and exit status.
     @discardableResult
-    public func playerctl(_ arguments: [String]) throws -> (out: String, status: Int32) {
+    package func playerctl(_ arguments: [String]) throws -> (out: String, status: Int32) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl") else {
             throw Failure(description: "playerctl is not installed (apt-get install playerctl)")
         }
@@ -57,7 +57,7 @@ public final class DBusSession: @unchecked Sendable {
     /// Runs `dbus-send ARGS` on this bus (for what playerctl cannot do, such as setting Rate); its
     /// trimmed stdout and exit status.
     @discardableResult
-    public func dbusSend(_ arguments: [String]) throws -> (out: String, status: Int32) {
+    package func dbusSend(_ arguments: [String]) throws -> (out: String, status: Int32) {
         let out = directory.appendingPathComponent("dbus-send-\(UUID().uuidString)")
         let child = try ChildProcess(
             "/usr/bin/dbus-send", ["--session", "--print-reply"] + arguments,
@@ -69,7 +69,7 @@ public final class DBusSession: @unchecked Sendable {
     }
 
     /// `playerctl ARGS` left running (`--follow`), its lines collected.
-    public final class Follower: @unchecked Sendable {
+    package final class Follower: @unchecked Sendable {
         private let child: ChildProcess
         private let file: URL
 
@@ -84,7 +84,7 @@ public final class DBusSession: @unchecked Sendable {
         }
 
         /// Waits until the lines so far satisfy `condition`.
-        public func waitForLines(timeout: Double, _ condition: ([String]) -> Bool) throws -> (matched: Bool, lines: [String]) {
+        package func waitForLines(timeout: Double, _ condition: ([String]) -> Bool) throws -> (matched: Bool, lines: [String]) {
             let deadline = Date().addingTimeInterval(timeout)
             while true {
                 let lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
@@ -95,7 +95,7 @@ public final class DBusSession: @unchecked Sendable {
         }
     }
 
-    public func follow(_ arguments: [String]) throws -> Follower {
+    package func follow(_ arguments: [String]) throws -> Follower {
         let file = directory.appendingPathComponent("follow-\(UUID().uuidString)")
         let child = try ChildProcess(
             "/usr/bin/playerctl", arguments, environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": address],
@@ -106,7 +106,7 @@ public final class DBusSession: @unchecked Sendable {
     }
 
     /// Polls `playerctl ARGS` until its output satisfies `condition`; the last output either way.
-    public func wait(for arguments: [String], timeout: Double, _ condition: (String) -> Bool) throws -> (matched: Bool, out: String) {
+    package func wait(for arguments: [String], timeout: Double, _ condition: (String) -> Bool) throws -> (matched: Bool, out: String) {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let out = try playerctl(arguments).out

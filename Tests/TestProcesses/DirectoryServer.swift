@@ -5,22 +5,22 @@ import Foundation
 /// `DirectoryFixtures/` (written from the directory's documented format; nothing is fetched at
 /// test time). `STREAM_URL` in a fixture becomes `streamBase`, so a station found can be played
 /// from a server the test started. `failing` makes every answer a 503 (a server that is down).
-public final class DirectoryServer: Sendable {
-    public let http: TestHTTPServer
-    public var baseURL: URL { URL(string: http.baseURL)! }
+package final class DirectoryServer: Sendable {
+    package let http: TestHTTPServer
+    package var baseURL: URL { URL(string: http.baseURL)! }
     /// The ids whose clicks were counted, in order.
-    public var clicks: [String] { http.requests.filter { $0.path.hasPrefix("/json/url/") }.map { String($0.path.dropFirst("/json/url/".count)) } }
+    package var clicks: [String] { http.requests.filter { $0.path.hasPrefix("/json/url/") }.map { String($0.path.dropFirst("/json/url/".count)) } }
     /// The search requests received.
-    public var searches: [TestHTTPServer.Request] { http.requests.filter { $0.path == "/json/stations/search" } }
+    package var searches: [TestHTTPServer.Request] { http.requests.filter { $0.path == "/json/stations/search" } }
 
-    public static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("DirectoryFixtures")
+    package static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("DirectoryFixtures")
 
-    public static func fixture(_ name: String, streamBase: String) throws -> Data {
+    package static func fixture(_ name: String, streamBase: String) throws -> Data {
         let text = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
         return Data(text.replacingOccurrences(of: "STREAM_URL", with: streamBase).utf8)
     }
 
-    public init(streamBase: String = "http://127.0.0.1:9", failing: Bool = false) throws {
+    package init(streamBase: String = "http://127.0.0.1:9", failing: Bool = false) throws {
         let search = try Self.fixture("search-jazz.json", streamBase: streamBase)
         let click = try Self.fixture("url-click.json", streamBase: streamBase)
         let servers = try Self.fixture("servers.json", streamBase: streamBase)
@@ -35,5 +35,5 @@ public final class DirectoryServer: Sendable {
         }
     }
 
-    public func stop() { http.stop() }
+    package func stop() { http.stop() }
 }

@@ -9,16 +9,16 @@ import Synchronization
 /// SwiftNIO owns the sockets (each is closed once, by its channel): a hand-written accept loop
 /// that closes its listener from `stop()` can, one loop later, accept on a descriptor number that
 /// by then belongs to another test's server.
-public final class DroppingServer: Sendable {
-    public var port: Int { server.port }
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+package final class DroppingServer: Sendable {
+    package var port: Int { server.port }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
     private let server: LoopbackNIOServer
     private let counted: Counter
 
     /// Connections accepted so far.
-    public var connections: Int { counted.value }
+    package var connections: Int { counted.value }
 
-    public init() throws {
+    package init() throws {
         let counter = Counter()
         counted = counter
         server = try LoopbackNIOServer(backlog: 128) { channel in
@@ -28,7 +28,7 @@ public final class DroppingServer: Sendable {
     }
 
     /// Stops accepting and closes every socket, and waits until they are closed. Idempotent.
-    public func stop() { server.stop() }
+    package func stop() { server.stop() }
 
     private final class Counter: Sendable {
         private let count = Mutex(0)

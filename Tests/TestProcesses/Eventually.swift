@@ -7,7 +7,7 @@ import PlayerCore
 ///
 /// It sleeps on `SystemClock`, whose wake-ups come from a thread of their own, so a wait ends on
 /// time even while the shared concurrency pool is saturated.
-public func eventually(timeout: Double, _ condition: () async -> Bool) async -> Bool {
+package func eventually(timeout: Double, _ condition: () async -> Bool) async -> Bool {
     let clock = SystemClock()
     let deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
     while true {

@@ -2,14 +2,14 @@ import Foundation
 
 /// Audio fixtures made by the `ffmpeg` tool, for the tests that need real encoded audio. A missing
 /// tool or a failed run is a failure with the reason, never a skip.
-public enum FFmpegFixture {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+package enum FFmpegFixture {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Runs `ffmpeg -nostdin -v error -y <arguments> <output>` into a temporary file named
     /// `fileName` and returns its bytes.
-    public static func make(_ arguments: [String], fileName: String) -> Result<Data, Failure> {
+    package static func make(_ arguments: [String], fileName: String) -> Result<Data, Failure> {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-fixture-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

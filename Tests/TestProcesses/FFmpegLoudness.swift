@@ -2,15 +2,15 @@ import Foundation
 
 /// Loudness as FFmpeg's own `ebur128` filter measures it (integrated LUFS, true peak dBTP at 4x):
 /// the independent reference the levelling tests check Tonearm's output against.
-public struct FFmpegLoudness: Sendable, CustomStringConvertible {
-    public let integrated: Double
-    public let truePeak: Double
+package struct FFmpegLoudness: Sendable, CustomStringConvertible {
+    package let integrated: Double
+    package let truePeak: Double
 
-    public var description: String { "\(integrated) LUFS, \(truePeak) dBTP" }
+    package var description: String { "\(integrated) LUFS, \(truePeak) dBTP" }
 
     /// Measures `file` (any format ffmpeg reads), optionally only `seconds` from `start`.
     /// `truePeak: false` skips the 4x true-peak meter, the costly half (`truePeak` is then -inf).
-    public static func measure(_ file: URL, from start: Double? = nil, seconds: Double? = nil, truePeak: Bool = true) throws
+    package static func measure(_ file: URL, from start: Double? = nil, seconds: Double? = nil, truePeak: Bool = true) throws
         -> FFmpegLoudness
     {
         guard let executable = AudioFixtures.ffmpegExecutable else {

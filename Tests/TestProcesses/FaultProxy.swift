@@ -19,9 +19,9 @@ import Foundation
 ///
 /// Not a general HTTP proxy: only the first response of a keep-alive connection is parsed.
 /// The threads keep the proxy alive: call `stop()`.
-public final class FaultProxy: @unchecked Sendable {
+package final class FaultProxy: @unchecked Sendable {
     /// What the proxy does to the connections.
-    public enum Mode: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// Forward everything.
         case pass
         /// Close every current connection at once; while the mode stays `.cut`, new connections are
@@ -42,17 +42,17 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     /// A socket call that failed while setting up the proxy.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// The port the proxy listens on (127.0.0.1).
-    public let port: Int
-    public let upstreamHost: String
-    public let upstreamPort: Int
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    package let port: Int
+    package let upstreamHost: String
+    package let upstreamPort: Int
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
     /// `path` on the proxy, e.g. `/live.mp3`.
-    public func url(_ path: String) -> URL { URL(string: baseURL + path)! }
+    package func url(_ path: String) -> URL { URL(string: baseURL + path)! }
 
     private let listener: Int32
     private let threads = DispatchGroup()
@@ -67,7 +67,7 @@ public final class FaultProxy: @unchecked Sendable {
     private var _bytesDownstream = 0
 
     /// Starts listening at once. `upstreamHost` must be an IPv4 address.
-    public init(upstreamHost: String = "127.0.0.1", upstreamPort: Int, mode: Mode = .pass) throws {
+    package init(upstreamHost: String = "127.0.0.1", upstreamPort: Int, mode: Mode = .pass) throws {
         self.upstreamHost = upstreamHost
         self.upstreamPort = upstreamPort
         _mode = mode
@@ -84,7 +84,7 @@ public final class FaultProxy: @unchecked Sendable {
     // MARK: - Control and counters
 
     /// The current mode; setting it affects live connections within about 20 ms (`.cut` at once).
-    public var mode: Mode {
+    package var mode: Mode {
         get { lock.withLock { _mode } }
         set {
             lock.withLock {
@@ -95,16 +95,16 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     /// Connections accepted so far (including refused and cut ones).
-    public var connectionCount: Int { lock.withLock { _connectionCount } }
+    package var connectionCount: Int { lock.withLock { _connectionCount } }
     /// Whether the listening socket is still open (false once `stop()` has closed it).
-    public var isListening: Bool { lock.withLock { _listening } }
+    package var isListening: Bool { lock.withLock { _listening } }
     /// Connections open right now.
-    public var openConnectionCount: Int { lock.withLock { live.count } }
+    package var openConnectionCount: Int { lock.withLock { live.count } }
     /// Bytes sent to clients so far, all connections, heads included.
-    public var bytesForwardedDownstream: Int { lock.withLock { _bytesDownstream } }
+    package var bytesForwardedDownstream: Int { lock.withLock { _bytesDownstream } }
 
     /// Closes the listener and every connection and waits (up to 5 s) for all threads. Idempotent.
-    public func stop() {
+    package func stop() {
         let first: Bool = lock.withLock {
             guard !stopped else { return false }
             stopped = true

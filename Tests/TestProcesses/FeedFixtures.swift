@@ -6,28 +6,28 @@ import Foundation
 ///
 /// Enclosures point at `enclosureBase` so a test can aim them at its own local HTTP server
 /// (`TestHTTPServer`), e.g. `enclosureBase/episode-1.mp3`.
-public enum FeedFixtures {
-    public static let itunesNamespace = "http://www.itunes.com/dtds/podcast-1.0.dtd"
-    public static let podcastNamespace = "https://podcastindex.org/namespace/1.0"
-    public static let contentNamespace = "http://purl.org/rss/1.0/modules/content/"
-    public static let atomNamespace = "http://www.w3.org/2005/Atom"
+package enum FeedFixtures {
+    package static let itunesNamespace = "http://www.itunes.com/dtds/podcast-1.0.dtd"
+    package static let podcastNamespace = "https://podcastindex.org/namespace/1.0"
+    package static let contentNamespace = "http://purl.org/rss/1.0/modules/content/"
+    package static let atomNamespace = "http://www.w3.org/2005/Atom"
 
     /// The values `normalFeed` writes, so tests compare against them rather than retyping them.
-    public enum Normal {
-        public static let title = "The Tonearm Test Show"
-        public static let author = "Tonearm Test Crew"
-        public static let link = "https://example.com/show"
-        public static let imageURL = "https://example.com/art.jpg"
-        public static let episodeLength: Int64 = 1_234_567
-        public static let episodeType = "audio/mpeg"
-        public static func episodeTitle(_ number: Int) -> String { "Episode \(number): Sound & Fury" }
-        public static func guid(_ number: Int) -> String { "tonearm-test-episode-\(number)" }
-        public static func enclosureName(_ number: Int) -> String { "episode-\(number).mp3" }
-        public static func chaptersName(_ number: Int) -> String { "chapters-\(number).json" }
+    package enum Normal {
+        package static let title = "The Tonearm Test Show"
+        package static let author = "Tonearm Test Crew"
+        package static let link = "https://example.com/show"
+        package static let imageURL = "https://example.com/art.jpg"
+        package static let episodeLength: Int64 = 1_234_567
+        package static let episodeType = "audio/mpeg"
+        package static func episodeTitle(_ number: Int) -> String { "Episode \(number): Sound & Fury" }
+        package static func guid(_ number: Int) -> String { "tonearm-test-episode-\(number)" }
+        package static func enclosureName(_ number: Int) -> String { "episode-\(number).mp3" }
+        package static func chaptersName(_ number: Int) -> String { "chapters-\(number).json" }
         /// Episode `n` is `n` days before 2024-03-01 10:00:00 UTC; durations are `n` minutes `n` seconds.
-        public static let firstDate = Date(timeIntervalSince1970: 1_709_287_200)
-        public static func date(_ number: Int) -> Date { firstDate.addingTimeInterval(-Double(number) * 86_400) }
-        public static func durationSeconds(_ number: Int) -> Double { Double(number * 60 + number) }
+        package static let firstDate = Date(timeIntervalSince1970: 1_709_287_200)
+        package static func date(_ number: Int) -> Date { firstDate.addingTimeInterval(-Double(number) * 86_400) }
+        package static func durationSeconds(_ number: Int) -> Double { Double(number * 60 + number) }
     }
 
     // MARK: - Feeds
@@ -36,7 +36,7 @@ public enum FeedFixtures {
     /// `atom:link` self link, HTML show notes, and `episodeCount` items (numbered from 1, newest
     /// first) whose enclosures are `enclosureBase/episode-N.mp3`. `podcastPrefix` is the prefix
     /// bound to the Podcasting 2.0 namespace (feeds use others than `podcast`).
-    public static func normalFeed(enclosureBase: URL, episodeCount: Int = 3, podcastPrefix: String = "podcast") -> Data {
+    package static func normalFeed(enclosureBase: URL, episodeCount: Int = 3, podcastPrefix: String = "podcast") -> Data {
         var items = ""
         let formatter = rfc822Formatter()
         for number in 1...max(1, episodeCount) {
@@ -78,7 +78,7 @@ public enum FeedFixtures {
     }
 
     /// `count` minimal items (guid, title, date, duration, enclosure): the size of a big real feed.
-    public static func largeFeed(count: Int, enclosureBase: URL) -> Data {
+    package static func largeFeed(count: Int, enclosureBase: URL) -> Data {
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <rss version="2.0" xmlns:itunes="\(itunesNamespace)">
@@ -101,7 +101,7 @@ public enum FeedFixtures {
 
     /// Four items: no enclosure at all; a `file:` enclosure; a `javascript:` enclosure; an
     /// enclosure whose URL is garbage. None has usable audio.
-    public static func missingEnclosureFeed() -> Data {
+    package static func missingEnclosureFeed() -> Data {
         feed(items: [
             item(title: "No enclosure", guid: "none"),
             item(title: "File enclosure", guid: "file", extra: #"<enclosure url="file:///etc/passwd" length="10" type="audio/mpeg"/>"#),
@@ -112,7 +112,7 @@ public enum FeedFixtures {
 
     /// Enclosures given relative to the feed's own address: `media/rel-1.mp3`, `/abs/rel-2.mp3`,
     /// `//cdn.example.net/rel-3.mp3`; lengths `0`, `junk` and ` 42 `.
-    public static func relativeEnclosureFeed() -> Data {
+    package static func relativeEnclosureFeed() -> Data {
         feed(items: [
             item(title: "Relative", guid: "rel-1", extra: #"<enclosure url="media/rel-1.mp3" length="0" type="audio/mpeg"/>"#),
             item(title: "Root relative", guid: "rel-2", extra: #"<enclosure url="/abs/rel-2.mp3" length="junk" type="audio/mpeg"/>"#),
@@ -121,20 +121,20 @@ public enum FeedFixtures {
     }
 
     /// `itunes:duration` texts and the seconds they mean (nil: refused), one item each, guid `d<index>`.
-    public static let durationForms: [(text: String, seconds: Double?)] = [
+    package static let durationForms: [(text: String, seconds: Double?)] = [
         ("3600", 3600), ("3600.5", 3600.5), ("59:30", 3570), ("1:02:03", 3723), ("01:02:03", 3723), (" 1:2:3 ", 3723),
         ("75:30", 4530), ("-5", nil), ("abc", nil), ("10:61", nil), ("1:75:00", nil), ("", nil), ("9999999", nil),
     ]
 
     /// One item per `durationForms` entry.
-    public static func durationsFeed() -> Data {
+    package static func durationsFeed() -> Data {
         feed(items: durationForms.enumerated().map { index, form in
             item(title: "Duration \(index)", guid: "d\(index)", extra: "<itunes:duration>\(escape(form.text))</itunes:duration>")
         })
     }
 
     /// `pubDate` texts as feeds write them; the feed gives one item per text, guid `date<index>`.
-    public static let dateForms: [String] = [
+    package static let dateForms: [String] = [
         "Tue, 10 Jun 2003 04:00:00 GMT", "10 Jun 2003 04:00:00 GMT", "Mon, 10 Jun 2003 04:00:00 GMT",
         "Tue, 10 Jun 2003 00:00:00 -0400", "Tue, 10 Jun 2003 04:00 GMT", "Tuesday, 10 June 2003 04:00:00 GMT",
         "Tue, 10 Jun 03 04:00:00 GMT", "Tue,  10   Jun 2003   04:00:00   GMT", "Tue, 10 Jun 2003 00:00:00 EDT",
@@ -142,21 +142,21 @@ public enum FeedFixtures {
     ]
 
     /// One item per `dateForms` entry.
-    public static func datesFeed() -> Data {
+    package static func datesFeed() -> Data {
         feed(items: dateForms.enumerated().map { index, text in
             item(title: "Date \(index)", guid: "date\(index)", extra: "<pubDate>\(escape(text))</pubDate>")
         })
     }
 
     /// Two items share guid `same`; the first is titled `First`, the second `Second`.
-    public static func duplicateGUIDFeed() -> Data {
+    package static func duplicateGUIDFeed() -> Data {
         feed(items: [item(title: "First", guid: "same"), item(title: "Middle", guid: "other"), item(title: "Second", guid: "same")])
     }
 
     /// Declared `ISO-8859-1`, written in Latin-1 bytes; titles `latin1Title` and `latin1EpisodeTitle`.
-    public static let latin1Title = "Café Crème à la française"
-    public static let latin1EpisodeTitle = "Größe, Übung und Ñandú"
-    public static func latin1Feed() -> Data {
+    package static let latin1Title = "Café Crème à la française"
+    package static let latin1EpisodeTitle = "Größe, Übung und Ñandú"
+    package static func latin1Feed() -> Data {
         let xml = """
             <?xml version="1.0" encoding="ISO-8859-1"?>
             <rss version="2.0"><channel><title>\(latin1Title)</title>
@@ -167,9 +167,9 @@ public enum FeedFixtures {
     }
 
     /// Declared `windows-1251`, written in Windows-1251 bytes; titles `cyrillicTitle` and `cyrillicEpisodeTitle`.
-    public static let cyrillicTitle = "Подкаст о музыке и звуке"
-    public static let cyrillicEpisodeTitle = "Выпуск первый: Ёлки и ёжики"
-    public static func windows1251Feed() -> Data {
+    package static let cyrillicTitle = "Подкаст о музыке и звуке"
+    package static let cyrillicEpisodeTitle = "Выпуск первый: Ёлки и ёжики"
+    package static func windows1251Feed() -> Data {
         let xml = """
             <?xml version="1.0" encoding="windows-1251"?>
             <rss version="2.0"><channel><title>\(cyrillicTitle)</title>
@@ -180,7 +180,7 @@ public enum FeedFixtures {
     }
 
     /// A web page where a feed was expected (a login wall, an error page).
-    public static func htmlPage() -> Data {
+    package static func htmlPage() -> Data {
         Data(
             """
             <!DOCTYPE html>
@@ -190,12 +190,12 @@ public enum FeedFixtures {
     }
 
     /// Bytes that are not XML at all (the start of an MP3 file, then text).
-    public static func garbage() -> Data {
+    package static func garbage() -> Data {
         Data([0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x21, 0xFF, 0xFB, 0x90, 0x64] + Array("not xml {at all}".utf8))
     }
 
     /// An Atom feed (refused: Tonearm reads podcasts from RSS 2.0).
-    public static func atomFeed() -> Data {
+    package static func atomFeed() -> Data {
         Data(
             """
             <?xml version="1.0" encoding="utf-8"?>
@@ -206,7 +206,7 @@ public enum FeedFixtures {
 
     /// Titles a hostile or broken feed may carry: terminal escape sequences (colour, OSC 52
     /// clipboard write), a C1 control, a bidi override, 4,000 characters, a path.
-    public static let hostileTitles: [String] = [
+    package static let hostileTitles: [String] = [
         "\u{1B}[31mRed\u{1B}[0m alert",
         "Copy \u{1B}]52;c;ZWNobyBwd25lZA==\u{07}me",
         "C1\u{9D}control",
@@ -217,7 +217,7 @@ public enum FeedFixtures {
 
     /// A feed whose channel title and only item's title (and summary) are `title`, written raw
     /// (markup escaped, control characters as they are), as a hostile server would send it.
-    public static func hostileTitleFeed(title: String, enclosureBase: URL) -> Data {
+    package static func hostileTitleFeed(title: String, enclosureBase: URL) -> Data {
         feed(
             title: title,
             items: [
@@ -231,7 +231,7 @@ public enum FeedFixtures {
 
     /// The feeds `nestedOPML` names, in document order, with their titles; duplicates and
     /// refused URLs are not in this list.
-    public static func nestedOPMLExpected(feedBase: URL) -> [(title: String?, url: String)] {
+    package static func nestedOPMLExpected(feedBase: URL) -> [(title: String?, url: String)] {
         [
             ("Top Level Show", url(feedBase, "top.xml")),
             ("News One", url(feedBase, "news1.xml")),
@@ -244,7 +244,7 @@ public enum FeedFixtures {
     /// OPML 2.0 with folders nested two deep, a duplicate feed (also with an upper-case host when
     /// the base URL's host has letters), `xmlurl`/`XMLURL` spellings, a `javascript:` and a
     /// `file:` feed, a folder without `xmlUrl`, and an outline with only `text`.
-    public static func nestedOPML(feedBase: URL) -> Data {
+    package static func nestedOPML(feedBase: URL) -> Data {
         let upperHost = url(feedBase, "top.xml").replacingOccurrences(of: feedBase.host ?? "", with: (feedBase.host ?? "").uppercased())
         return Data(
             """
@@ -273,7 +273,7 @@ public enum FeedFixtures {
     // MARK: - Building blocks
 
     /// A minimal RSS 2.0 document with the iTunes namespace and the given items.
-    public static func feed(title: String = "Fixture Feed", items: [String]) -> Data {
+    package static func feed(title: String = "Fixture Feed", items: [String]) -> Data {
         Data(
             """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -285,24 +285,24 @@ public enum FeedFixtures {
     }
 
     /// One `<item>` with a title, a guid and any extra elements.
-    public static func item(title: String, guid: String, extra: String = "") -> String {
+    package static func item(title: String, guid: String, extra: String = "") -> String {
         "<item><title>\(escape(title))</title><guid>\(escape(guid))</guid>\(extra)</item>"
     }
 
     /// `&`, `<`, `>` and `"` escaped; everything else (control characters included) left as it is.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     /// `base` joined with `name` (one slash between them).
-    public static func url(_ base: URL, _ name: String) -> String {
+    package static func url(_ base: URL, _ name: String) -> String {
         let text = base.absoluteString
         return text.hasSuffix("/") ? text + name : text + "/" + name
     }
 
     /// `Tue, 10 Jun 2003 04:00:00 GMT` for `date`, with a fixed English locale and UTC.
-    public static func rfc822(_ date: Date) -> String { rfc822Formatter().string(from: date) }
+    package static func rfc822(_ date: Date) -> String { rfc822Formatter().string(from: date) }
 
     private static func rfc822Formatter() -> DateFormatter {
         let formatter = DateFormatter()

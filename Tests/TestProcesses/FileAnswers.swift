@@ -4,7 +4,7 @@ import Foundation
 /// `Range` support, for the resumable-download tests; each answer can end early on purpose.
 extension TestHTTPServer.Response {
     /// How one answer's body ends.
-    public enum Ending: Sendable {
+    package enum Ending: Sendable {
         case complete
         /// After this many body bytes, a pause (so they surely reach the client), then the
         /// connection is closed abruptly.
@@ -17,7 +17,7 @@ extension TestHTTPServer.Response {
     /// `Content-Range` (a 416 with `bytes */size` past the end) and other requests a 200 with
     /// `Accept-Ranges: bytes`; without, every request gets a 200 with the whole file.
     /// `contentLength: false` leaves `Content-Length` out (a chunked body).
-    public static func file(
+    package static func file(
         _ data: Data, for request: TestHTTPServer.Request, ranges: Bool = true, etag: String? = nil,
         contentType: String = "audio/mpeg", contentLength: Bool = true, ending: Ending = .complete
     ) -> TestHTTPServer.Response {
@@ -49,7 +49,7 @@ extension TestHTTPServer.Response {
     }
 
     /// N of a `Range: bytes=N-` header; nil without one (or for a form these tests never send).
-    public static func requestedStart(_ request: TestHTTPServer.Request) -> Int? {
+    package static func requestedStart(_ request: TestHTTPServer.Request) -> Int? {
         guard let value = request.header("Range"), value.hasPrefix("bytes="), value.hasSuffix("-") else { return nil }
         return Int(value.dropFirst("bytes=".count).dropLast())
     }

@@ -6,15 +6,15 @@ import Foundation
 /// (served as it was, while ffmpeg goes on), the server stopped and started again on its port,
 /// and (with two renditions, 192 and 48 kbit/s behind a master playlist) the higher one served
 /// slower than real time.
-public final class HLSLiveServer: @unchecked Sendable {
-    public enum Segments: String, Sendable {
+package final class HLSLiveServer: @unchecked Sendable {
+    package enum Segments: String, Sendable {
         /// AAC in MPEG-TS, ffmpeg's default.
         case mpegts
         /// AAC in fragmented MP4 with an initialisation section.
         case fmp4
     }
 
-    public let directory: URL
+    package let directory: URL
     private let encoder: ChildProcess
     private var server: TestHTTPServer!
     private var route: (@Sendable (TestHTTPServer.Request) -> TestHTTPServer.Response)!
@@ -26,15 +26,15 @@ public final class HLSLiveServer: @unchecked Sendable {
     private let playlistPath: String
 
     /// The playlist's address (the master playlist's with two renditions).
-    public var url: URL { URL(string: "http://127.0.0.1:\(port)/\(twoRenditions ? "master.m3u8" : "live.m3u8")")! }
-    public let twoRenditions: Bool
+    package var url: URL { URL(string: "http://127.0.0.1:\(port)/\(twoRenditions ? "master.m3u8" : "live.m3u8")")! }
+    package let twoRenditions: Bool
 
     /// The paths asked for so far, in order (of the server now serving).
-    public var requestedPaths: [String] { lock.withLock { server }?.requests.map(\.path) ?? [] }
+    package var requestedPaths: [String] { lock.withLock { server }?.requests.map(\.path) ?? [] }
 
     /// Starts the encoder and the server, and waits (up to `timeout` s) until the playlist lists
     /// three segments.
-    public init(segments: Segments = .mpegts, twoRenditions: Bool = false, timeout: Double = 30) throws {
+    package init(segments: Segments = .mpegts, twoRenditions: Bool = false, timeout: Double = 30) throws {
         self.twoRenditions = twoRenditions
         playlistPath = twoRenditions ? "v0/live.m3u8" : "live.m3u8"
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-hls-\(UUID().uuidString)")
@@ -112,35 +112,35 @@ public final class HLSLiveServer: @unchecked Sendable {
     }
 
     /// Segments are answered 404 while this is true (the playlist still is).
-    public var segmentsMissing: Bool {
+    package var segmentsMissing: Bool {
         get { lock.withLock { _segmentsMissing } }
         set { lock.withLock { _segmentsMissing = newValue } }
     }
 
     /// The rendition (0: 192 kbit/s, 1: 48 kbit/s) whose segments are served at half real time.
-    public var slowRendition: Int? {
+    package var slowRendition: Int? {
         get { lock.withLock { _slowRendition } }
         set { lock.withLock { _slowRendition = newValue } }
     }
 
     /// Freezes the playlist as it is now (true) or lets it move on again (false).
-    public func freezePlaylist(_ freeze: Bool) {
+    package func freezePlaylist(_ freeze: Bool) {
         let now = freeze ? try? Data(contentsOf: directory.appendingPathComponent(playlistPath)) : nil
         lock.withLock { frozen = now }
     }
 
     /// Stops the HTTP server (connections are refused; ffmpeg goes on writing segments).
-    public func stopServing() {
+    package func stopServing() {
         lock.withLock { server }?.stop()
     }
 
     /// Serves again on the same port.
-    public func resumeServing() throws {
+    package func resumeServing() throws {
         let restarted = try TestHTTPServer(port: port, route: route)
         lock.withLock { server = restarted }
     }
 
-    public func stop() {
+    package func stop() {
         lock.withLock { server }?.stop()
         encoder.send(SIGKILL)
         _ = encoder.wait(timeout: 5)

@@ -4,14 +4,14 @@ import Foundation
 /// that carry song titles in timed metadata publish it: ffmpeg's adts muxer writes one 2 s
 /// segment per title with the title and artist in its ID3 tag, and a loopback HTTP server serves
 /// a playlist listing them (without an end, so it is live).
-public final class HLSPackedAudioServer: @unchecked Sendable {
-    public let directory: URL
+package final class HLSPackedAudioServer: @unchecked Sendable {
+    package let directory: URL
     private var server: TestHTTPServer!
 
-    public var url: URL { server.url("/radio.m3u8") }
+    package var url: URL { server.url("/radio.m3u8") }
 
     /// - Parameter songs: (artist, title) of each segment, in order.
-    public init(songs: [(artist: String, title: String)]) throws {
+    package init(songs: [(artist: String, title: String)]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-hls-id3-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"
@@ -45,7 +45,7 @@ public final class HLSPackedAudioServer: @unchecked Sendable {
         }
     }
 
-    public func stop() {
+    package func stop() {
         server?.stop()
         try? FileManager.default.removeItem(at: directory)
     }

@@ -3,17 +3,17 @@ import Foundation
 /// A finished HLS playlist (`#EXT-X-ENDLIST`), as a broadcaster publishes a past programme: ffmpeg's
 /// hls muxer writes `seconds` of a tone as 1 s AAC segments in MPEG-TS into a folder (as fast as it
 /// can, not in real time), and a loopback HTTP server serves that folder. Every request is kept.
-public final class HLSRecordingServer: @unchecked Sendable {
-    public let directory: URL
+package final class HLSRecordingServer: @unchecked Sendable {
+    package let directory: URL
     private var server: TestHTTPServer!
 
     /// The playlist's address.
-    public var url: URL { server.url("/recording.m3u8") }
+    package var url: URL { server.url("/recording.m3u8") }
 
     /// The paths asked for, in order.
-    public var requestedPaths: [String] { server.requests.map(\.path) }
+    package var requestedPaths: [String] { server.requests.map(\.path) }
 
-    public init(seconds: Int = 10) throws {
+    package init(seconds: Int = 10) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-hls-vod-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let encoder = try ChildProcess(
@@ -41,7 +41,7 @@ public final class HLSRecordingServer: @unchecked Sendable {
         }
     }
 
-    public func stop() {
+    package func stop() {
         server?.stop()
         try? FileManager.default.removeItem(at: directory)
     }

@@ -24,31 +24,31 @@ import NIOCore
 ///
 /// All methods block (HTTP requests, process waits): call them off the cooperative pool.
 /// Children are spawned from argument vectors with `posix_spawn` and reaped with `waitpid` (`ChildProcess`).
-public final class IcecastServer: @unchecked Sendable {
+package final class IcecastServer: @unchecked Sendable {
     /// A harness failure, with the logs when they help.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
-        public init(description: String) { self.description = description }
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+        package init(description: String) { self.description = description }
     }
 
-    public static let sourcePassword = "src-\(UInt32.random(in: 0...UInt32.max))"
-    public static let adminPassword = "adm-\(UInt32.random(in: 0...UInt32.max))"
+    package static let sourcePassword = "src-\(UInt32.random(in: 0...UInt32.max))"
+    package static let adminPassword = "adm-\(UInt32.random(in: 0...UInt32.max))"
     /// The mount the ffmpeg source feeds.
-    public static let mount = "/live.mp3"
+    package static let mount = "/live.mp3"
     /// What the source announces as `icy-name` / `icy-genre`.
-    public static let stationName = "Tonearm Test Radio"
-    public static let stationGenre = "Test Tones"
+    package static let stationName = "Tonearm Test Radio"
+    package static let stationGenre = "Test Tones"
     /// The `icy-metaint` Icecast 2.4 uses for the mount (its default; verified by the tests).
-    public static let metaInterval = 16000
+    package static let metaInterval = 16000
     /// Icecast 2.4 reads a request head of at most about 4 KiB; a longer admin request is answered
     /// with a connection reset. `setTitle` fails early above this many bytes of request line.
-    public static let maxAdminRequestLine = 3_900
+    package static let maxAdminRequestLine = 3_900
 
-    public let directory: String
-    public let port: Int
+    package let directory: String
+    package let port: Int
     private let reservation: PortReservation
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
-    public var streamURL: URL { URL(string: "\(baseURL)\(Self.mount)")! }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var streamURL: URL { URL(string: "\(baseURL)\(Self.mount)")! }
 
     private let lock = NSLock()
     private var icecast: ChildProcess?
@@ -56,7 +56,7 @@ public final class IcecastServer: @unchecked Sendable {
     private var icecastPath = ""
     private var ffmpegPath = ""
 
-    public init(startTimeout: Double = 15) throws {
+    package init(startTimeout: Double = 15) throws {
         var template = Array("/tmp/tice-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw Failure(description: "IcecastServer: mkdtemp failed: \(String(cString: strerror(errno)))")
@@ -168,7 +168,7 @@ public final class IcecastServer: @unchecked Sendable {
     /// A source refused at its first connect (Icecast answered its status page a moment before
     /// its source listener took connections, seen on a loaded machine) is started again, at most
     /// twice; any other failure is reported.
-    public func startSource(timeout: Double = 15) throws {
+    package func startSource(timeout: Double = 15) throws {
         for attempt in 1...3 {
             killSource()
             let feeder = try ChildProcess(
@@ -194,7 +194,7 @@ public final class IcecastServer: @unchecked Sendable {
 
     /// Kills only the ffmpeg source (SIGKILL) and waits until Icecast has dropped the mount: live
     /// listeners' bodies end, new requests for the mount get 404.
-    public func stopSource(timeout: Double = 15) throws {
+    package func stopSource(timeout: Double = 15) throws {
         killSource()
         let deadline = Date().addingTimeInterval(timeout)
         while mountListed() != false {
@@ -207,14 +207,14 @@ public final class IcecastServer: @unchecked Sendable {
 
     /// After `kill()` (or a crash): starts Icecast again on the same port with the same config, then
     /// the source, and waits until the mount is listed. Kills whatever still runs first.
-    public func restart(timeout: Double = 15) throws {
+    package func restart(timeout: Double = 15) throws {
         stop()
         try startIcecast(timeout: timeout)
         try startSource(timeout: timeout)
     }
 
     /// True when the mount is listed, false when Icecast answers without it, nil when it does not answer.
-    public func mountListed() -> Bool? {
+    package func mountListed() -> Bool? {
         guard let status = try? fetch("/status-json.xsl"), status.status == 0 else { return nil }
         return status.output.contains("\(port)\(Self.mount)")
     }
@@ -242,7 +242,7 @@ public final class IcecastServer: @unchecked Sendable {
     // MARK: - Titles
 
     /// Sets the mount's title through the admin interface (`/admin/metadata`, mode updinfo), as UTF-8.
-    public func setTitle(_ title: String) throws {
+    package func setTitle(_ title: String) throws {
         try setTitle(bytes: Array(title.utf8), charset: "UTF-8")
     }
 
@@ -261,7 +261,7 @@ public final class IcecastServer: @unchecked Sendable {
     ///   unencoded bytes (a third of that for bytes that need `%XX`); longer requests are reset by
     ///   Icecast. A 4,000-character title cannot be set this way: this method throws early
     ///   (`maxAdminRequestLine`). Serve such a block from `TestHTTPServer` instead.
-    public func setTitle(bytes: [UInt8], charset: String) throws {
+    package func setTitle(bytes: [UInt8], charset: String) throws {
         let unreserved = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8))
         let song = bytes.map { unreserved.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
         let charsetParameter = charset.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-", "_"])) ?? "UTF-8"
@@ -280,7 +280,7 @@ public final class IcecastServer: @unchecked Sendable {
     /// Connects as a listener with `Icy-MetaData: 1` on a plain socket and returns the response's
     /// `icy-metaint` and the first non-empty metadata block, padding included, byte for byte (what
     /// Icecast really sends, before any client parsing).
-    public func firstMetadataBlock(timeout: Double = 10) throws -> (metaInterval: Int, block: [UInt8]) {
+    package func firstMetadataBlock(timeout: Double = 10) throws -> (metaInterval: Int, block: [UInt8]) {
         let fd = try Self.connect(port: port)
         defer { Glibc.close(fd) }
         var seconds = timeval(tv_sec: 1, tv_usec: 0)
@@ -321,7 +321,7 @@ public final class IcecastServer: @unchecked Sendable {
 
     /// Kills Icecast with SIGKILL, as a crash would (listeners see the body end). The source is left
     /// alone (it fails on its own); `restart()` replaces it.
-    public func kill() {
+    package func kill() {
         let server = lock.withLock { () -> ChildProcess? in defer { icecast = nil }; return icecast }
         server?.send(SIGKILL)
         _ = server?.wait(timeout: 5)
@@ -329,7 +329,7 @@ public final class IcecastServer: @unchecked Sendable {
 
     /// Stops the source and the server with SIGKILL (test processes have nothing to save; ffmpeg
     /// blocked on its icecast:// output ignores SIGTERM for seconds). Idempotent.
-    public func stop() {
+    package func stop() {
         let (feeder, server) = lock.withLock { () -> (ChildProcess?, ChildProcess?) in
             defer { source = nil; icecast = nil }
             return (source, icecast)
@@ -342,7 +342,7 @@ public final class IcecastServer: @unchecked Sendable {
     }
 
     /// Icecast's error log, its stderr and ffmpeg's stderr, for failure messages.
-    public func logs() -> String {
+    package func logs() -> String {
         ["log/error.log", "icecast.err", "ffmpeg.err"].map { name in
             let data = FileManager.default.contents(atPath: "\(directory)/\(name)") ?? Data()
             let text = data.isEmpty ? "(none)" : String(decoding: data.suffix(3000), as: UTF8.self)
@@ -354,7 +354,7 @@ public final class IcecastServer: @unchecked Sendable {
 
     /// GETs `path` from the server (blocking; call off the cooperative pool). `status` is 0 for a
     /// 2xx answer, else the HTTP status (or -1 when the request failed); `output` is the body.
-    public func fetch(_ path: String, credentials: String? = nil) throws -> (status: Int32, output: String, error: String) {
+    package func fetch(_ path: String, credentials: String? = nil) throws -> (status: Int32, output: String, error: String) {
         var request = try HTTPClient.Request(url: "\(baseURL)\(path)", method: .GET)
         if let credentials {
             request.headers.add(name: "Authorization", value: "Basic \(Data(credentials.utf8).base64EncodedString())")
@@ -370,7 +370,7 @@ public final class IcecastServer: @unchecked Sendable {
     }
 
     /// Runs a short command to completion and returns its status and output.
-    public func run(_ executable: String, _ arguments: [String], timeout: Double = 20) throws
+    package func run(_ executable: String, _ arguments: [String], timeout: Double = 20) throws
         -> (status: Int32, output: String, error: String)
     {
         let id = UUID().uuidString
@@ -391,7 +391,7 @@ public final class IcecastServer: @unchecked Sendable {
         return (status, output, error)
     }
 
-    public static func which(_ name: String, hint: String) throws -> String {
+    package static func which(_ name: String, hint: String) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for dir in path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/sbin", "/usr/local/bin"] {
             let candidate = "\(dir)/\(name)"
@@ -401,7 +401,7 @@ public final class IcecastServer: @unchecked Sendable {
     }
 
     /// A blocking TCP connection to 127.0.0.1:`port` (the caller closes the descriptor).
-    public static func connect(port: Int) throws -> Int32 {
+    package static func connect(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()

@@ -11,14 +11,14 @@ import Synchronization
 /// Every socket is created close-on-exec: a child the tests spawn meanwhile (tmux, PulseAudio,
 /// Icecast, ffmpeg) must not inherit it, or a connection the test closes would stay open in the
 /// child and its peer would never see the end.
-public enum LoopbackListener {
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+package enum LoopbackListener {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Binds 127.0.0.1 on `port` (0: a free one, chosen by the kernel) and listens with `backlog`
     /// (0: bind only). Returns the descriptor, which the caller owns and closes, and the port.
-    public static func open(backlog: Int32, port requested: Int = 0) throws -> (fd: Int32, port: Int) {
+    package static func open(backlog: Int32, port requested: Int = 0) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
@@ -55,11 +55,11 @@ public enum LoopbackListener {
 /// until another test happens to bind the same number. A server the test starts itself with
 /// `SO_REUSEADDR` (Icecast does) can still listen on it: the reservation keeps the number for that
 /// server across its restarts.
-public final class PortReservation: Sendable {
-    public let port: Int
+package final class PortReservation: Sendable {
+    package let port: Int
     private let descriptor: Mutex<Int32?>
 
-    public init() throws {
+    package init() throws {
         let (fd, port) = try LoopbackListener.open(backlog: 0)
         self.port = port
         descriptor = Mutex(fd)
@@ -68,7 +68,7 @@ public final class PortReservation: Sendable {
     deinit { release() }
 
     /// Gives the port back. Idempotent: the descriptor is closed once, by its owner.
-    public func release() {
+    package func release() {
         let fd = descriptor.withLock { held in
             defer { held = nil }
             return held

@@ -11,10 +11,10 @@ import Testing
 ///
 /// Apply it to every suite whose tests block: `@Suite(.blocking)`. Such tests run at most
 /// `TestSlots.width` at a time.
-public struct BlockingTrait: SuiteTrait, TestTrait, TestScoping {
-    public var isRecursive: Bool { true }
+package struct BlockingTrait: SuiteTrait, TestTrait, TestScoping {
+    package var isRecursive: Bool { true }
 
-    public func provideScope(
+    package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         guard testCase != nil else { return try await function() }
@@ -28,12 +28,12 @@ public struct BlockingTrait: SuiteTrait, TestTrait, TestScoping {
 
 extension BlockingTrait {
     /// Whether the calling code runs on a thread of its own that `.blocking` made (and so may block).
-    public static var isOnOwnThread: Bool { Thread.current.threadDictionary[ThreadPerJobExecutor.marker] != nil }
+    package static var isOnOwnThread: Bool { Thread.current.threadDictionary[ThreadPerJobExecutor.marker] != nil }
 }
 
 extension Trait where Self == BlockingTrait {
     /// The test blocks its thread: run it off the cooperative pool.
-    public static var blocking: Self { BlockingTrait() }
+    package static var blocking: Self { BlockingTrait() }
 }
 
 /// A task executor that runs every job on a new thread. Jobs of one task still run one at a time

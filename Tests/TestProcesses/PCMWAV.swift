@@ -2,9 +2,9 @@ import Foundation
 
 /// WAV files the tests write sample by sample (16-bit PCM, stereo): files whose samples say which
 /// frame they are, so decoded audio can be checked frame by frame.
-public enum PCMWAV {
+package enum PCMWAV {
     /// A stereo 16-bit WAV of `frames` frames whose frame i holds (left(i), right(i)).
-    public static func data(frames: Int, sampleRate: Int = 48_000, left: (Int) -> Int16, right: (Int) -> Int16) -> Data {
+    package static func data(frames: Int, sampleRate: Int = 48_000, left: (Int) -> Int16, right: (Int) -> Int16) -> Data {
         var data = Data()
         data.reserveCapacity(44 + frames * 4)
         func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { data.append(contentsOf: $0) } }

@@ -8,16 +8,16 @@ import Synchronization
 /// `heldThroughout` says whether it really had none: a probe job queued behind the hogs runs only
 /// when a thread comes free after they all took one, so a test that proves something "while the
 /// pool is busy" checks it.
-public final class PoolHogs: Sendable {
+package final class PoolHogs: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let running = Atomic<Int>(0)
     private let probeRan = Atomic<Bool>(false)
     /// Threads of the pool: one per core.
-    public let poolWidth = ProcessInfo.processInfo.activeProcessorCount
+    package let poolWidth = ProcessInfo.processInfo.activeProcessorCount
 
     /// Starts twice as many hogs as the pool has threads; each gives up after `limit` seconds, so a
     /// test that fails before `stop()` does not spin for ever.
-    public init(limit: Duration = .seconds(60)) {
+    package init(limit: Duration = .seconds(60)) {
         for _ in 0..<(poolWidth * 2) {
             Task.detached { [self] in
                 running.add(1, ordering: .relaxed)
@@ -34,10 +34,10 @@ public final class PoolHogs: Sendable {
     /// True once a hog spins. The probe was queued behind all of them: it runs only after every
     /// hog has had a thread (they never give one back before `stop()`), whatever else in the
     /// process held the pool's threads meanwhile.
-    public var holdPool: Bool { running.load(ordering: .relaxed) >= 1 }
+    package var holdPool: Bool { running.load(ordering: .relaxed) >= 1 }
 
     /// True while no other job has run on the pool since the hogs took it.
-    public var heldThroughout: Bool { !probeRan.load(ordering: .relaxed) }
+    package var heldThroughout: Bool { !probeRan.load(ordering: .relaxed) }
 
-    public func stop() { stopped.store(true, ordering: .relaxed) }
+    package func stop() { stopped.store(true, ordering: .relaxed) }
 }

@@ -13,20 +13,20 @@ import Synchronization
 /// channel, and `stop()` returns only after the event loop has closed them all. A hand-written
 /// accept loop here once closed a descriptor number after `stop()` had already closed it, by which
 /// time the number belonged to another test's socket.
-public final class RawTCPServer: Sendable {
-    public var port: Int { server.port }
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+package final class RawTCPServer: Sendable {
+    package var port: Int { server.port }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
     private let server: LoopbackNIOServer
     private let log: RequestLog
 
     /// The request heads received so far, as text, in order.
-    public var requestHeads: [String] { log.heads.withLock { $0 } }
+    package var requestHeads: [String] { log.heads.withLock { $0 } }
 
-    public convenience init(response: [UInt8], keepOpen: Bool = false) throws {
+    package convenience init(response: [UInt8], keepOpen: Bool = false) throws {
         try self.init { _ in (response, keepOpen) }
     }
 
-    public init(answer: @escaping @Sendable (_ connection: Int) -> (response: [UInt8], keepOpen: Bool)) throws {
+    package init(answer: @escaping @Sendable (_ connection: Int) -> (response: [UInt8], keepOpen: Bool)) throws {
         let log = RequestLog()
         self.log = log
         server = try LoopbackNIOServer { channel in
@@ -47,7 +47,7 @@ public final class RawTCPServer: Sendable {
     }
 
     /// Closes the listener and every connection, and waits until they are closed. Idempotent.
-    public func stop() { server.stop() }
+    package func stop() { server.stop() }
 
     /// Reads until the request head ends, then answers.
     private final class Answer: ChannelInboundHandler, Sendable {

@@ -7,27 +7,27 @@ import NIOPosix
 /// give (a 503 with Retry-After, an HTML page, a redirect loop, a lying ICY length byte, status JSON,
 /// images). Each request is answered by `route`; a body is a script of parts so a test can send
 /// bytes, pause, cut the connection, or keep it open without sending anything (a stall).
-public final class TestHTTPServer: @unchecked Sendable {
+package final class TestHTTPServer: @unchecked Sendable {
     /// What the server does with one request.
-    public struct Response: Sendable {
-        public var status: Int
-        public var headers: [(String, String)]
-        public var body: [Part]
+    package struct Response: Sendable {
+        package var status: Int
+        package var headers: [(String, String)]
+        package var body: [Part]
 
-        public init(status: Int = 200, headers: [(String, String)] = [], body: [Part] = []) {
+        package init(status: Int = 200, headers: [(String, String)] = [], body: [Part] = []) {
             self.status = status
             self.headers = headers
             self.body = body
         }
 
         /// A complete answer with `Content-Length`.
-        public static func complete(status: Int = 200, contentType: String, body: Data, headers: [(String, String)] = []) -> Response {
+        package static func complete(status: Int = 200, contentType: String, body: Data, headers: [(String, String)] = []) -> Response {
             Response(status: status, headers: [("Content-Type", contentType), ("Content-Length", "\(body.count)")] + headers, body: [.bytes(body)])
         }
     }
 
     /// One step of a response body.
-    public enum Part: Sendable {
+    package enum Part: Sendable {
         case bytes(Data)
         /// Wait before the next part (the connection stays open and silent).
         case pause(Double)
@@ -38,19 +38,19 @@ public final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// A request as the route sees it.
-    public struct Request: Sendable {
-        public let method: String
+    package struct Request: Sendable {
+        package let method: String
         /// Path and query, as sent.
-        public let uri: String
-        public let headers: [(String, String)]
+        package let uri: String
+        package let headers: [(String, String)]
 
-        public var path: String { String(uri.split(separator: "?", maxSplits: 1).first ?? "") }
-        public func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+        package var path: String { String(uri.split(separator: "?", maxSplits: 1).first ?? "") }
+        package func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
     }
 
-    public let port: Int
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
-    public func url(_ path: String) -> URL { URL(string: baseURL + path)! }
+    package let port: Int
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
+    package func url(_ path: String) -> URL { URL(string: baseURL + path)! }
 
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
@@ -59,10 +59,10 @@ public final class TestHTTPServer: @unchecked Sendable {
     private var stopped = false
 
     /// Every request received so far, in order.
-    public var requests: [Request] { lock.withLock { _requests } }
+    package var requests: [Request] { lock.withLock { _requests } }
 
     /// - Parameter port: 0 for a free port; a given one to come back where a stopped server was.
-    public init(port: Int = 0, route: @escaping @Sendable (Request) -> Response) throws {
+    package init(port: Int = 0, route: @escaping @Sendable (Request) -> Response) throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.group = group
         let recorder = Recorder()
@@ -81,11 +81,11 @@ public final class TestHTTPServer: @unchecked Sendable {
     deinit { stop() }
 
     /// A loopback port that refuses connections for as long as the reservation is held.
-    public static func refusingPort() throws -> PortReservation { try PortReservation() }
+    package static func refusingPort() throws -> PortReservation { try PortReservation() }
 
     /// Closes the listener and every connection. Idempotent (`deinit` calls it too; shutting an
     /// event loop group down twice would block).
-    public func stop() {
+    package func stop() {
         let first: Bool = lock.withLock {
             defer { stopped = true }
             return !stopped

@@ -10,8 +10,8 @@ import Synchronization
 /// player's 8 s connect timeout). Started all together, as Swift Testing does, dozens of them
 /// would share two cores and measure the machine's overload instead of Tonearm. Twice as many
 /// as there are cores keeps the cores busy without oversubscribing them.
-public enum TestSlots {
-    public static let width = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
+package enum TestSlots {
+    package static let width = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
 
     private struct State {
         var free = TestSlots.width
@@ -21,7 +21,7 @@ public enum TestSlots {
     private static let state = Mutex(State())
 
     /// Runs `body` once a slot is free, and frees it after.
-    public static func withSlot<T>(_ body: () async throws -> T) async rethrows -> T {
+    package static func withSlot<T>(_ body: () async throws -> T) async rethrows -> T {
         await acquire()
         defer { release() }
         return try await body()

@@ -2,9 +2,9 @@ import Foundation
 
 /// A terminal for end-to-end tests of the terminal UI: a detached tmux session on a private
 /// server socket, with send-keys and capture-pane. tmux missing is a failure, never a skip.
-public final class TmuxSession: @unchecked Sendable {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+package final class TmuxSession: @unchecked Sendable {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     private let socket = "tonearm-test-\(UUID().uuidString.prefix(8))"
@@ -14,7 +14,7 @@ public final class TmuxSession: @unchecked Sendable {
     /// Starts `command` (an argument vector, run without a shell) in a `width` x `height` pane
     /// with `environment` added. The pane stays after the program ends, so its last screen can be
     /// read.
-    public init(_ command: [String], width: Int = 80, height: Int = 24, environment: [String: String] = [:]) throws {
+    package init(_ command: [String], width: Int = 80, height: Int = 24, environment: [String: String] = [:]) throws {
         guard let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw Failure(description: "tmux is not installed (apt-get install tmux)")
         }
@@ -35,23 +35,23 @@ public final class TmuxSession: @unchecked Sendable {
     }
 
     /// The pane's text now.
-    public func capture() throws -> String {
+    package func capture() throws -> String {
         try run(["capture-pane", "-p", "-t", "0"])
     }
 
     /// Sends keys as tmux names them ("r", "Space", "Left", "q").
-    public func send(_ keys: String...) throws {
+    package func send(_ keys: String...) throws {
         try run(["send-keys", "-t", "0"] + keys)
     }
 
     /// Types `text` literally (no key names).
-    public func sendText(_ text: String) throws {
+    package func sendText(_ text: String) throws {
         try run(["send-keys", "-t", "0", "-l", text])
     }
 
     /// Waits (polling) until the pane satisfies `condition`; the last capture either way.
     @discardableResult
-    public func waitFor(timeout: Double, _ condition: (String) -> Bool) throws -> (matched: Bool, screen: String) {
+    package func waitFor(timeout: Double, _ condition: (String) -> Bool) throws -> (matched: Bool, screen: String) {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let screen = try capture()
@@ -62,7 +62,7 @@ public final class TmuxSession: @unchecked Sendable {
     }
 
     /// Appends every byte the program writes to the terminal from now on to `file`.
-    public func capturingOutput(to file: URL) throws {
+    package func capturingOutput(to file: URL) throws {
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
             throw Failure(description: "cannot create \(file.path)")
         }
@@ -71,12 +71,12 @@ public final class TmuxSession: @unchecked Sendable {
     }
 
     /// The process id of the program in the pane.
-    public func panePID() throws -> String {
+    package func panePID() throws -> String {
         try run(["display-message", "-p", "-t", "0", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// True once the program in the pane has ended.
-    public func paneIsDead() throws -> Bool {
+    package func paneIsDead() throws -> Bool {
         try run(["display-message", "-p", "-t", "0", "#{pane_dead}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "1"
     }
 

@@ -10,7 +10,7 @@ import PlayerCore
 // Contract: opening and decoding either work or throw a `PlaybackError` of a documented code;
 // decoded samples are finite; the decoder reads nothing after the source's end.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let (header, body) = fuzzSplit(fuzzBytes(data, size), header: 1)
     let hints: [String?] = [nil, "mp3", "audio/aac", "ogg", "wav", "flac", "audio/mpeg", "bogus"]
     let hint = hints[Int(header[0] >> 1 & 0x7)]

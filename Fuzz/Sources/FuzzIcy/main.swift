@@ -10,7 +10,7 @@ import Streaming
 // error); an error is sticky; audio never grows beyond the body; the result does not depend on
 // how a readable body was chunked; every title is clean one-line text within the cap; every URL is http(s).
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzIcy(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzIcy(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let (header, body) = fuzzSplit(fuzzBytes(data, size), header: 3)
     let interval = (Int(header[0]) << 8 | Int(header[1])) % 4096 + 1
     let chunk = Int(header[2]) + 1

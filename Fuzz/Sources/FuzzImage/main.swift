@@ -9,7 +9,7 @@ import PlayerCore
 // Contract: a picture with a positive size and a colour for every thumbnail cell, or `.corruptData`.
 // The pixel cap is lowered so a tiny file claiming a huge picture costs little.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzImage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzImage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let (header, body) = fuzzSplit(fuzzBytes(data, size), header: 1)
     let image = Data(body)
     // Mostly the kind the bytes announce, as the artwork service does; sometimes the other one.

@@ -8,7 +8,7 @@ import PlayerCore
 // Contract: subscriptions or `.documentTooLarge`, `.wrongContentType`, `.invalidFeed`; titles are
 // clean one-line text; feed URLs are http(s) and unique; at most `maxOPMLSubscriptions`.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOPML(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzOPML(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     do {
         let subscriptions = try OPMLParser.parse(Data(fuzzBytes(data, size)))
         fuzzCheck(subscriptions.count <= LibraryLimits.maxOPMLSubscriptions, "\(subscriptions.count) subscriptions")

@@ -10,7 +10,7 @@ import Streaming
 // `.hlsNotSupported` or `.wrongContentType`; a network playlist yields only http(s) URLs with a
 // host, a local one also file URLs; titles are clean one-line text.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPlaylist(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzPlaylist(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let (header, body) = fuzzSplit(fuzzBytes(data, size), header: 1)
     let kind: PlaylistKind = header[0] & 1 == 0 ? .pls : .m3u
     let bases: [URL?] = [nil, URL(string: "http://radio.example/listen/stream.pls"), URL(fileURLWithPath: "/music/lists/radio.m3u")]

@@ -9,7 +9,7 @@ import PlayerCore
 // text is clean (summaries may keep line breaks) and within its cap; every URL is http(s); guids
 // are unique and non-empty; at most `maxEpisodesPerFeed` episodes.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzRSS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzRSS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let body = Data(fuzzBytes(data, size))
     do {
         let feed = try RSSParser.parse(body, feedURL: URL(string: "https://podcast.example/feed.xml"))

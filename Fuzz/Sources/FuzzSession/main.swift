@@ -7,7 +7,7 @@ import PlayerCore
 // Contract: a validated `SessionFile` or `.malformedData`; what it accepts respects every bound
 // its validation promises, and encodes and decodes back to itself.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzSession(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzSession(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     do {
         let session = try SessionFile.decode(Data(fuzzBytes(data, size)))
         fuzzCheck((1...SessionFile.maximumStages).contains(session.stages.count), "\(session.stages.count) stages")

@@ -3,7 +3,7 @@ import PlayerCore
 
 /// Anything that yields audio in the internal format (MPD's decoder-plugin idea: every input
 /// format behind one narrow interface). One thread uses a decoder at a time.
-public protocol AudioDecoder: AnyObject {
+package protocol AudioDecoder: AnyObject {
     /// Length in seconds when the container knows it.
     var duration: Double? { get }
     /// Packets that could not be decoded and were skipped (corrupt data in the middle).
@@ -26,10 +26,10 @@ public protocol AudioDecoder: AnyObject {
 }
 
 extension AudioDecoder {
-    public func interrupt() {}
-    public var tags: [String: String] { [:] }
-    public var chapters: [Chapter] { [] }
-    public var isFiniteRecording: Bool { false }
+    package func interrupt() {}
+    package var tags: [String: String] { [:] }
+    package var chapters: [Chapter] { [] }
+    package var isFiniteRecording: Bool { false }
 }
 
 /// FFmpeg's decoder (`Media`) is the engine's decoder for every file and stream.

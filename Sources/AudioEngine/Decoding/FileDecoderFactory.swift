@@ -3,10 +3,10 @@ import PlayerCore
 
 /// Opens local files with FFmpeg. Network tracks need the streaming layer's byte sources, which
 /// plug in through their own `DecoderFactory`.
-public struct FileDecoderFactory: DecoderFactory {
-    public init() {}
+package struct FileDecoderFactory: DecoderFactory {
+    package init() {}
 
-    public func makeDecoder(for track: Track, load: LoadCancellation) throws(PlaybackError) -> any AudioDecoder {
+    package func makeDecoder(for track: Track, load: LoadCancellation) throws(PlaybackError) -> any AudioDecoder {
         guard track.url.isFileURL else {
             throw PlaybackError(.unsupportedFormat, underlying: "no byte source for scheme \(track.url.scheme ?? "none")")
         }

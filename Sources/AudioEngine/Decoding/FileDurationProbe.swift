@@ -3,8 +3,8 @@ import Media
 import PlayerCore
 
 /// Reads a local file's duration with FFmpeg (nil for anything it cannot open or remote URLs).
-public enum FileDurationProbe {
-    public static func duration(of url: URL) -> Double? {
+package enum FileDurationProbe {
+    package static func duration(of url: URL) -> Double? {
         guard url.isFileURL, let decoder = try? FFmpegDecoder(url: url) else { return nil }
         return decoder.duration
     }
@@ -12,7 +12,7 @@ public enum FileDurationProbe {
 
 extension SessionPlanner {
     /// Plans `session` with the durations FFmpeg reads from its files.
-    public static func plan(_ session: SessionFile, base: URL) throws(PlaybackError) -> PlayRequest {
+    package static func plan(_ session: SessionFile, base: URL) throws(PlaybackError) -> PlayRequest {
         try plan(session, base: base, probe: FileDurationProbe.duration(of:))
     }
 }

@@ -8,12 +8,12 @@ import Synchronization
 /// with its own decoder, seeked to its start) and the parts' meters are combined by libebur128,
 /// which gates their blocks together as one meter would have: a 60-minute episode takes a
 /// fraction of its decode time on one core.
-public enum FileLoudness {
+package enum FileLoudness {
     /// Files shorter than this are measured in one part: seeking costs more than it saves.
     static let partsFrom = 120.0
 
     /// Nil when the file is silent throughout (no loudness to level).
-    public static func measure(_ url: URL, parts requested: Int = ProcessInfo.processInfo.activeProcessorCount) throws(PlaybackError)
+    package static func measure(_ url: URL, parts requested: Int = ProcessInfo.processInfo.activeProcessorCount) throws(PlaybackError)
         -> Loudness?
     {
         // Measured at the file's own rate, and a mono file as mono (heard on both speakers, as it

@@ -13,12 +13,12 @@ import Synchronization
 ///
 /// Driven by one render thread; the counters are `Mutex` state so other threads may read
 /// `framesWritten`.
-public final class NullSink: AudioSink, Sendable {
+package final class NullSink: AudioSink, Sendable {
     /// How far the frames written may run ahead of the wall clock in real-time mode.
-    public static let lead = 0.05
+    package static let lead = 0.05
 
-    public let isRealtime: Bool
-    public var kind: String { "null" }
+    package let isRealtime: Bool
+    package var kind: String { "null" }
 
     private let sleep: @Sendable (Double) -> Void
     private let now: @Sendable () -> Double
@@ -35,7 +35,7 @@ public final class NullSink: AudioSink, Sendable {
     ///   - realtime: pace writes to the wall clock (true) or accept them as fast as they come.
     ///   - sleep: sleeps for the given seconds (injected by tests).
     ///   - now: monotonic seconds (injected by tests).
-    public init(
+    package init(
         realtime: Bool,
         sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
         now: @escaping @Sendable () -> Double = { NullSink.monotonicSeconds() }
@@ -46,17 +46,17 @@ public final class NullSink: AudioSink, Sendable {
     }
 
     /// Frames written since the sink was created (across `close`/`open`).
-    public var framesWritten: Int64 { counters.withLock { $0.totalFrames } }
+    package var framesWritten: Int64 { counters.withLock { $0.totalFrames } }
 
     /// Starts a new real-time clock; never fails.
-    public func open() throws(PlaybackError) {
+    package func open() throws(PlaybackError) {
         counters.withLock {
             $0.origin = nil
             $0.pacedFrames = 0
         }
     }
 
-    public func write(_ samples: UnsafePointer<Float>, frames: Int) throws(PlaybackError) {
+    package func write(_ samples: UnsafePointer<Float>, frames: Int) throws(PlaybackError) {
         guard frames > 0 else { return }
         let pause: Double? = counters.withLock { c in
             c.totalFrames += Int64(frames)
@@ -79,7 +79,7 @@ public final class NullSink: AudioSink, Sendable {
     }
 
     /// In real-time mode, sleeps until every frame written would have been heard.
-    public func drain() throws(PlaybackError) {
+    package func drain() throws(PlaybackError) {
         let pause: Double? = counters.withLock { c in
             guard isRealtime, let origin = c.origin else { return nil }
             let t = now()
@@ -89,7 +89,7 @@ public final class NullSink: AudioSink, Sendable {
         if let pause { sleep(pause) }
     }
 
-    public func close() {
+    package func close() {
         counters.withLock {
             $0.origin = nil
             $0.pacedFrames = 0
@@ -97,10 +97,10 @@ public final class NullSink: AudioSink, Sendable {
     }
 
     /// A null sink has no device to lose.
-    public func takeRouteChange() -> RouteChange? { nil }
+    package func takeRouteChange() -> RouteChange? { nil }
 
     /// Monotonic seconds (CLOCK_MONOTONIC), unaffected by wall-clock changes.
-    public static func monotonicSeconds() -> Double {
+    package static func monotonicSeconds() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

@@ -36,18 +36,18 @@ import Synchronization
 /// libpulse's callbacks touch lives in `PulseConnection` and is guarded by the main loop's lock;
 /// the route change and the current connection are `Mutex` state of their own, so
 /// `takeRouteChange` may be called from any thread.
-public final class PulseAudioSink: AudioSink, Sendable {
+package final class PulseAudioSink: AudioSink, Sendable {
     /// How long `open` waits for the context and the stream to become ready.
-    public static let connectTimeout = 3.0
+    package static let connectTimeout = 3.0
     /// How long `write` or `drain` waits without the server taking audio before giving up.
-    public static let stallTimeout = 5.0
+    package static let stallTimeout = 5.0
 
-    public let server: String?
-    public let device: String?
-    public let applicationName: String
-    public let targetLatency: Double
-    public var kind: String { "PulseAudio" }
-    public var isRealtime: Bool { true }
+    package let server: String?
+    package let device: String?
+    package let applicationName: String
+    package let targetLatency: Double
+    package var kind: String { "PulseAudio" }
+    package var isRealtime: Bool { true }
 
     private let connection = Mutex<PulseConnection?>(nil)
     private let routes = RouteChangeBox()
@@ -58,7 +58,7 @@ public final class PulseAudioSink: AudioSink, Sendable {
     ///   - device: a sink name; nil uses the server's default sink.
     ///   - applicationName: shown in mixers.
     ///   - targetLatency: the playback buffer in seconds (`tlength`).
-    public init(server: String? = nil, device: String? = nil, applicationName: String = "Tonearm", targetLatency: Double = 0.1) {
+    package init(server: String? = nil, device: String? = nil, applicationName: String = "Tonearm", targetLatency: Double = 0.1) {
         self.server = server
         self.device = device
         self.applicationName = applicationName
@@ -69,7 +69,7 @@ public final class PulseAudioSink: AudioSink, Sendable {
 
     /// Connects (or does nothing when already connected and playing). A connection whose stream
     /// was killed or whose server went away is replaced.
-    public func open() throws(PlaybackError) {
+    package func open() throws(PlaybackError) {
         let existing = connection.withLock { $0 }
         if let existing {
             if existing.isHealthy { return }
@@ -86,7 +86,7 @@ public final class PulseAudioSink: AudioSink, Sendable {
         connection.withLock { $0 = fresh }
     }
 
-    public func write(_ samples: UnsafePointer<Float>, frames: Int) throws(PlaybackError) {
+    package func write(_ samples: UnsafePointer<Float>, frames: Int) throws(PlaybackError) {
         guard frames > 0 else { return }
         guard let current = connection.withLock({ $0 }) else {
             throw PlaybackError(.audioOutputUnavailable, underlying: "PulseAudio sink is not open")
@@ -98,12 +98,12 @@ public final class PulseAudioSink: AudioSink, Sendable {
         }
     }
 
-    public func drain() throws(PlaybackError) {
+    package func drain() throws(PlaybackError) {
         guard let current = connection.withLock({ $0 }) else { return }
         try current.drain(timeout: targetLatency + Self.stallTimeout)
     }
 
-    public func close() {
+    package func close() {
         let old = connection.withLock { connection -> PulseConnection? in
             defer { connection = nil }
             return connection
@@ -111,11 +111,11 @@ public final class PulseAudioSink: AudioSink, Sendable {
         old?.shutdown()
     }
 
-    public func takeRouteChange() -> RouteChange? { routes.take() }
+    package func takeRouteChange() -> RouteChange? { routes.take() }
 
     /// True when a PulseAudio server at `server` (nil: libpulse's default) accepts a connection
     /// within `timeout` seconds. Never autospawns a server.
-    public static func serverAnswers(server: String? = nil, timeout: Double = 1.0) -> Bool {
+    package static func serverAnswers(server: String? = nil, timeout: Double = 1.0) -> Bool {
         guard let connection = try? PulseConnection.connect(
             server: server, applicationName: "Tonearm probe", timeout: timeout, routes: RouteChangeBox())
         else { return false }

@@ -21,9 +21,9 @@ import Synchronization
 ///
 /// Driven by one render thread; the open file is guarded by a `Mutex` so other threads may read
 /// `framesWritten`.
-public final class WAVFileSink: AudioSink, Sendable {
+package final class WAVFileSink: AudioSink, Sendable {
     /// How samples are stored.
-    public enum Encoding: Sendable, Equatable {
+    package enum Encoding: Sendable, Equatable {
         /// Signed 16-bit little-endian integers, format tag 1.
         case pcm16
         /// IEEE 754 32-bit little-endian floats, format tag 3.
@@ -36,14 +36,14 @@ public final class WAVFileSink: AudioSink, Sendable {
     }
 
     /// The largest data chunk a WAV file can describe: the RIFF size (file size - 8) is 32-bit.
-    public static func maxDataBytes(for encoding: Encoding) -> Int64 {
+    package static func maxDataBytes(for encoding: Encoding) -> Int64 {
         Int64(UInt32.max) - Int64(encoding.headerSize - 8)
     }
 
-    public let path: String
-    public let encoding: Encoding
-    public var kind: String { "WAV file" }
-    public var isRealtime: Bool { false }
+    package let path: String
+    package let encoding: Encoding
+    package var kind: String { "WAV file" }
+    package var isRealtime: Bool { false }
 
     private let dataLimit: Int64
     private let state = Mutex(State())
@@ -58,7 +58,7 @@ public final class WAVFileSink: AudioSink, Sendable {
         var scratch: [UInt8] = []
     }
 
-    public convenience init(path: String, encoding: Encoding) {
+    package convenience init(path: String, encoding: Encoding) {
         self.init(path: path, encoding: encoding, maxDataBytes: Self.maxDataBytes(for: encoding))
     }
 
@@ -72,10 +72,10 @@ public final class WAVFileSink: AudioSink, Sendable {
     deinit { close() }
 
     /// Frames written to the current file (reset by `open`).
-    public var framesWritten: Int64 { state.withLock { $0.totalFrames } }
+    package var framesWritten: Int64 { state.withLock { $0.totalFrames } }
 
     /// Creates (or truncates) the file and writes a provisional header.
-    public func open() throws(PlaybackError) {
+    package func open() throws(PlaybackError) {
         try state.withLock { (state) throws(PlaybackError) in
             if state.file != nil { close(&state) }
             guard let handle = fopen(path, "wb") else {
@@ -94,7 +94,7 @@ public final class WAVFileSink: AudioSink, Sendable {
         }
     }
 
-    public func write(_ samples: UnsafePointer<Float>, frames: Int) throws(PlaybackError) {
+    package func write(_ samples: UnsafePointer<Float>, frames: Int) throws(PlaybackError) {
         guard frames > 0 else { return }
         try state.withLock { (state) throws(PlaybackError) in try write(samples, frames: frames, into: &state) }
     }
@@ -128,7 +128,7 @@ public final class WAVFileSink: AudioSink, Sendable {
     }
 
     /// Flushes buffered samples to the file.
-    public func drain() throws(PlaybackError) {
+    package func drain() throws(PlaybackError) {
         try state.withLock { (state) throws(PlaybackError) in
             guard let handle = state.file else { return }
             if fflush(handle) != 0 { throw Self.ioError(errno) }
@@ -137,12 +137,12 @@ public final class WAVFileSink: AudioSink, Sendable {
 
     /// Patches the header's sizes and closes the file. Errors here cannot be reported (the
     /// protocol's `close` does not throw); call `drain` first to see write errors.
-    public func close() {
+    package func close() {
         state.withLock { close(&$0) }
     }
 
     /// A file has no device to lose.
-    public func takeRouteChange() -> RouteChange? { nil }
+    package func takeRouteChange() -> RouteChange? { nil }
 
     /// Float -> Int16: clip, scale by 32767, round to nearest; no dither.
     static func pcm16(_ sample: Float) -> Int16 {

@@ -88,7 +88,7 @@ public actor AudioPlayer {
     /// The track on each deck, so chapters of items no longer on one are forgotten.
     var deckTracks: [DeckID: String] = [:]
 
-    public init(
+    package init(
         output: any AudioSink,
         options: Options = Options(),
         decoders: any DecoderFactory = FileDecoderFactory(),
@@ -215,20 +215,20 @@ public actor AudioPlayer {
 
     /// What a live stream says is playing (from the metadata and artwork services), published in
     /// order with everything else as `.notice(.metadata)`.
-    public func publish(_ metadata: NowPlayingMetadata) {
+    package func publish(_ metadata: NowPlayingMetadata) {
         continuation.yield(.notice(.metadata(metadata), audioTime: audioTime))
     }
 
     /// A service beside playback failed (artwork, a status API), published in order as
     /// `.notice(.serviceProblem)`; playback goes on.
-    public func publishProblem(_ error: PlaybackError) {
+    package func publishProblem(_ error: PlaybackError) {
         log.serviceProblem(error)
         continuation.yield(.notice(.serviceProblem(error), audioTime: audioTime))
     }
 
     /// The connectivity monitor's verdict: offline pauses reconnect attempts (none are spent), and
     /// the network coming back reconnects at once.
-    public func connectivityChanged(online: Bool) {
+    package func connectivityChanged(online: Bool) {
         apply(.connectivityChanged(online: online, at: PlayerTime(seconds: clock.now())))
     }
 

@@ -3,7 +3,7 @@ import PlayerCore
 /// Where the player gets an item's chapters from outside its file (a podcast's JSON chapters
 /// document). The engine does no network I/O of its own; `PlayerKit` plugs in the chapters
 /// service.
-public protocol ChapterSource: Sendable {
+package protocol ChapterSource: Sendable {
     /// The chapters of `track`, or why they could not be had; nil when it has none to look for.
     /// Asked once per item when it loads; a failure never stops playback.
     func chapters(for track: Track) async -> Result<ChapterList, PlaybackError>?

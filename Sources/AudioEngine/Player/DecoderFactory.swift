@@ -2,7 +2,7 @@ import Foundation
 import PlayerCore
 
 /// Makes a decoder for a track. Files go to FFmpeg; streaming plugs its byte sources in here.
-public protocol DecoderFactory: Sendable {
+package protocol DecoderFactory: Sendable {
     /// Opens `track`. Runs on a loader thread and may block (connecting, probing); `load` is
     /// cancelled when the player abandons the load, and a factory that blocks must then give up
     /// promptly (register what to close with `load.onCancel`).

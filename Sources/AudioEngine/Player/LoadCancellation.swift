@@ -5,7 +5,7 @@ import Synchronization
 /// Lets the player abandon a load that is still opening (a stop, a skip, a new attempt): the
 /// factory registers how to wake its blocked work, the loader thread checks `isCancelled`.
 /// `connection` is the line between the load's network source (if any) and the state machine.
-public final class LoadCancellation: Sendable {
+package final class LoadCancellation: Sendable {
     private struct State {
         var cancelled = false
         var handlers: [@Sendable () -> Void] = []
@@ -13,16 +13,16 @@ public final class LoadCancellation: Sendable {
 
     private let state = Mutex(State())
     /// A network source reports its connection's facts here and is told when to give it up.
-    public let connection: ConnectionLink
+    package let connection: ConnectionLink
 
-    public init(connection: ConnectionLink = ConnectionLink()) {
+    package init(connection: ConnectionLink = ConnectionLink()) {
         self.connection = connection
     }
 
-    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+    package var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// Runs `handler` on cancellation (at once if already cancelled).
-    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    package func onCancel(_ handler: @escaping @Sendable () -> Void) {
         let runNow: Bool = state.withLock {
             if $0.cancelled { return true }
             $0.handlers.append(handler)
@@ -31,7 +31,7 @@ public final class LoadCancellation: Sendable {
         if runNow { handler() }
     }
 
-    public func cancel() {
+    package func cancel() {
         let toRun: [@Sendable () -> Void] = state.withLock { state in
             guard !state.cancelled else { return [] }
             state.cancelled = true

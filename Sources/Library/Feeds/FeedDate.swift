@@ -13,9 +13,9 @@ import Foundation
 /// (the date is what counts, and generators get the weekday wrong). Unknown zone names count as
 /// UTC, as RFC 2822 says of unknown military zones. Anything else unreadable gives nil: a feed's
 /// bad date is tolerated, never an error.
-public enum FeedDate {
+package enum FeedDate {
     /// The date `text` names, or nil.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { return nil }
         if looksLikeISO8601(trimmed) { return parseISO8601(trimmed) }
@@ -23,7 +23,7 @@ public enum FeedDate {
     }
 
     /// `Tue, 10 Jun 2003 04:00:00 GMT`: RFC 822 with a four-digit year, in UTC.
-    public static func rfc822String(from date: Date) -> String {
+    package static func rfc822String(from date: Date) -> String {
         let total = Int(date.timeIntervalSince1970.rounded(.down))
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondsOfDay = total - days * 86_400

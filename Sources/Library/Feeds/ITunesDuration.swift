@@ -14,12 +14,12 @@ import Foundation
 /// - Only the last part may have a fraction (`59:30.5`).
 /// - Zero means "unknown" in feeds (generators write `0` or `00:00:00` when they do not know), so
 ///   it gives nil, like negatives, garbage, non-finite numbers and anything over `maxSeconds`.
-public enum ITunesDuration {
+package enum ITunesDuration {
     /// Longer than any episode: 7 days. A larger value is a generator's bug (often milliseconds).
-    public static let maxSeconds: TimeInterval = 7 * 24 * 3600
+    package static let maxSeconds: TimeInterval = 7 * 24 * 3600
 
     /// Seconds, or nil when the text is not a usable duration.
-    public static func seconds(from text: String) -> TimeInterval? {
+    package static func seconds(from text: String) -> TimeInterval? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 32 else { return nil }
         let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)

@@ -18,10 +18,10 @@ import PlayerCore
 ///   failure as a feed address that leads nowhere, and its text says "not a podcast feed". An
 ///   OPML file without any subscription is valid and gives an empty list.
 /// - Like RSS, a file that breaks off keeps the outlines read before the break.
-public enum OPMLParser {
+package enum OPMLParser {
     /// - Throws: `.documentTooLarge` over `LibraryLimits.maxOPMLBytes`; `.wrongContentType` for an
     ///   HTML page; `.invalidFeed` for anything that is not OPML.
-    public static func parse(_ data: Data) throws(PlaybackError) -> [OPMLSubscription] {
+    package static func parse(_ data: Data) throws(PlaybackError) -> [OPMLSubscription] {
         guard data.count <= LibraryLimits.maxOPMLBytes else {
             throw PlaybackError(.documentTooLarge, underlying: "OPML of \(data.count) bytes")
         }

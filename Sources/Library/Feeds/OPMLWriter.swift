@@ -8,8 +8,8 @@ import PlayerCore
 /// characters dropped, whitespace folded), then XML-escaped, so whatever a feed put in its title
 /// cannot break the file or smuggle markup into it. A subscription without a title gets an empty
 /// `text` (OPML asks for the attribute) and no `title`, which reads back as no title.
-public enum OPMLWriter {
-    public static func write(_ subscriptions: [OPMLSubscription], title: String, dateCreated: Date) -> Data {
+package enum OPMLWriter {
+    package static func write(_ subscriptions: [OPMLSubscription], title: String, dateCreated: Date) -> Data {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<opml version=\"2.0\">\n"
         xml += "  <head>\n"

@@ -24,13 +24,13 @@ import PlayerCore
 ///   through the same http(s) policy as every other URL of a feed.
 /// - At most `LibraryLimits.maxEpisodesPerFeed` episodes, in feed order.
 /// - Encodings: libxml2 honours the declared encoding (`ISO-8859-1`, `windows-1251`, ...).
-public enum RSSParser {
+package enum RSSParser {
     /// Parses `data`. `feedURL`, the address the feed was fetched from, resolves relative URLs and
     /// names an untitled podcast.
     ///
     /// - Throws: `.documentTooLarge` over `LibraryLimits.maxFeedBytes`; `.wrongContentType` for an
     ///   HTML page; `.invalidFeed` for anything that is not XML, nor RSS, nor Atom.
-    public static func parse(_ data: Data, feedURL: URL? = nil) throws(PlaybackError) -> PodcastFeed {
+    package static func parse(_ data: Data, feedURL: URL? = nil) throws(PlaybackError) -> PodcastFeed {
         guard data.count <= LibraryLimits.maxFeedBytes else {
             throw PlaybackError(.documentTooLarge, underlying: "feed of \(data.count) bytes")
         }

@@ -3,7 +3,7 @@ import GRDB
 import PlayerCore
 
 /// Where an episode's download stands.
-public enum DownloadState: String, Sendable, Codable, Hashable {
+package enum DownloadState: String, Sendable, Codable, Hashable {
     /// Asked for and not finished: bytes may be on disk under the partial name.
     case downloading
     /// Whole, on disk under its final name: the episode plays from there.
@@ -13,38 +13,38 @@ public enum DownloadState: String, Sendable, Codable, Hashable {
 }
 
 /// An episode kept (or being kept) on disk, with what deciding what to remove needs to know of it.
-public struct DownloadRecord: Sendable, Equatable, Codable {
-    public var episodeID: Int64
-    public var podcastID: Int64
+package struct DownloadRecord: Sendable, Equatable, Codable {
+    package var episodeID: Int64
+    package var podcastID: Int64
     /// The file's name inside the episodes folder: hashed, never from a remote title.
-    public var fileName: String
-    public var state: DownloadState
-    public var receivedBytes: Int64
-    public var totalBytes: Int64?
-    public var etag: String?
-    public var lastModified: String?
+    package var fileName: String
+    package var state: DownloadState
+    package var receivedBytes: Int64
+    package var totalBytes: Int64?
+    package var etag: String?
+    package var lastModified: String?
     /// The `PlaybackError.Code` the last try failed with.
-    public var errorCode: Int?
-    public var completedAt: Date?
+    package var errorCode: Int?
+    package var completedAt: Date?
     /// The episode's publication date (newest downloads are kept first).
-    public var publishedAt: Date?
+    package var publishedAt: Date?
     /// The listener's place in the episode: a partly played download is never removed unasked.
-    public var position: TimeInterval
-    public var played: Bool
+    package var position: TimeInterval
+    package var played: Bool
 
     /// 0...1 when the file's length is known.
-    public var fraction: Double? {
+    package var fraction: Double? {
         guard let totalBytes, totalBytes > 0 else { return state == .downloaded ? 1 : nil }
         return min(1, Double(receivedBytes) / Double(totalBytes))
     }
 
     /// Started but neither finished nor marked played: removing it would lose the listener's place.
-    public var isPartlyPlayed: Bool { position > 0 && !played }
+    package var isPartlyPlayed: Bool { position > 0 && !played }
 
     /// The partial file's name, beside the final one until the download is whole.
-    public var partialFileName: String { Self.partialName(of: fileName) }
+    package var partialFileName: String { Self.partialName(of: fileName) }
 
-    public static func partialName(of fileName: String) -> String { fileName + ".part" }
+    package static func partialName(of fileName: String) -> String { fileName + ".part" }
 }
 
 extension DownloadRecord {
@@ -71,8 +71,8 @@ extension DownloadRecord {
 /// stable hash of its enclosure address, so a changed enclosure gets a new file, and an extension
 /// taken from the address or the feed's type only when it is a short run of letters and digits.
 /// Nothing of a remote title reaches the file system.
-public enum DownloadFileName {
-    public static func make(episodeID: Int64, audioURL: URL, audioType: String?) -> String {
+package enum DownloadFileName {
+    package static func make(episodeID: Int64, audioURL: URL, audioType: String?) -> String {
         return "episode-\(episodeID)-\(StableHash.hex(audioURL.absoluteString)).\(fileExtension(audioURL: audioURL, audioType: audioType))"
     }
 

@@ -4,35 +4,35 @@ import PlayerCore
 
 /// A podcast episode in the library with where the listener stopped. Printed by `--json` list
 /// commands, so its property names are the JSON keys.
-public struct EpisodeRecord: Sendable, Equatable, Codable {
-    public var id: Int64
-    public var podcastID: Int64
-    public var podcastTitle: String
+package struct EpisodeRecord: Sendable, Equatable, Codable {
+    package var id: Int64
+    package var podcastID: Int64
+    package var podcastTitle: String
     /// The feed's stable identity for the item (see `FeedEpisode.guid`).
-    public var guid: String
-    public var title: String
-    public var summary: String?
-    public var publishedAt: Date?
+    package var guid: String
+    package var title: String
+    package var summary: String?
+    package var publishedAt: Date?
     /// Seconds: what the player measured when it saved a position, else what the feed said.
-    public var duration: TimeInterval?
+    package var duration: TimeInterval?
     /// Nil for an item without usable audio (playing it is `.missingAudioURL`).
-    public var audioURL: URL?
+    package var audioURL: URL?
     /// Bytes, as the feed claims (a hint only).
-    public var audioLength: Int64?
-    public var audioType: String?
-    public var chaptersURL: URL?
+    package var audioLength: Int64?
+    package var audioType: String?
+    package var chaptersURL: URL?
     /// Seconds into the episode where the listener stopped; 0 when never played.
-    public var position: TimeInterval
+    package var position: TimeInterval
     /// Finished (or marked so by the listener).
-    public var played: Bool
+    package var played: Bool
     /// Kept whole on disk: the episode plays without the network.
-    public var downloaded: Bool
+    package var downloaded: Bool
     /// Where its download stands, when one was ever asked for.
-    public var download: DownloadState?
+    package var download: DownloadState?
     /// 0...1 of a download under way (or failed part way) whose length is known.
-    public var downloadProgress: Double?
+    package var downloadProgress: Double?
 
-    public init(
+    package init(
         id: Int64, podcastID: Int64, podcastTitle: String, guid: String, title: String, summary: String? = nil,
         publishedAt: Date? = nil, duration: TimeInterval? = nil, audioURL: URL? = nil, audioLength: Int64? = nil,
         audioType: String? = nil, chaptersURL: URL? = nil, position: TimeInterval = 0, played: Bool = false,
@@ -59,7 +59,7 @@ public struct EpisodeRecord: Sendable, Equatable, Codable {
 
     /// The episode as the player knows it; its id is the library id, so a saved position can be
     /// written back with `LibraryStore.savePosition(episodeID:)`.
-    public var episode: Episode {
+    package var episode: Episode {
         Episode(id: String(id), title: title, podcastTitle: podcastTitle, audioURL: audioURL, duration: duration, chaptersURL: chaptersURL)
     }
 }

@@ -3,16 +3,16 @@ import GRDB
 import PlayerCore
 
 /// A title heard on a station, when it began. Printed by `tonearm history --json`.
-public struct HeardTitle: Sendable, Equatable, Codable {
-    public var id: Int64
-    public var station: String
-    public var title: String
-    public var artist: String?
-    public var heardAt: Date
+package struct HeardTitle: Sendable, Equatable, Codable {
+    package var id: Int64
+    package var station: String
+    package var title: String
+    package var artist: String?
+    package var heardAt: Date
     /// The listener liked this song (it is among the favourites).
-    public var liked: Bool
+    package var liked: Bool
 
-    public init(id: Int64, station: String, title: String, artist: String?, heardAt: Date, liked: Bool = false) {
+    package init(id: Int64, station: String, title: String, artist: String?, heardAt: Date, liked: Bool = false) {
         self.id = id
         self.station = station
         self.title = title
@@ -22,20 +22,20 @@ public struct HeardTitle: Sendable, Equatable, Codable {
     }
 
     /// "Artist – Title", or the title alone.
-    public var song: String { artist.map { "\($0) – \(title)" } ?? title }
+    package var song: String { artist.map { "\($0) – \(title)" } ?? title }
 }
 
 /// A song the listener liked, with where and when it was heard. Printed and exported by
 /// `tonearm favourites`.
-public struct FavouriteSong: Sendable, Equatable, Codable {
-    public var id: Int64
-    public var title: String
-    public var artist: String?
-    public var station: String?
-    public var heardAt: Date?
-    public var likedAt: Date
+package struct FavouriteSong: Sendable, Equatable, Codable {
+    package var id: Int64
+    package var title: String
+    package var artist: String?
+    package var station: String?
+    package var heardAt: Date?
+    package var likedAt: Date
 
-    public init(id: Int64, title: String, artist: String?, station: String?, heardAt: Date?, likedAt: Date) {
+    package init(id: Int64, title: String, artist: String?, station: String?, heardAt: Date?, likedAt: Date) {
         self.id = id
         self.title = title
         self.artist = artist
@@ -44,7 +44,7 @@ public struct FavouriteSong: Sendable, Equatable, Codable {
         self.likedAt = likedAt
     }
 
-    public var song: String { artist.map { "\($0) – \(title)" } ?? title }
+    package var song: String { artist.map { "\($0) – \(title)" } ?? title }
 }
 
 extension HeardTitle {

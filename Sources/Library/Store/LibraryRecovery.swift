@@ -3,13 +3,13 @@ import PlayerCore
 
 /// What `LibraryStore.open` did about a damaged database: where the old file was kept and the
 /// `.libraryCorrupt` error to show the listener (their library starts empty, and they should know why).
-public struct LibraryRecovery: Sendable, Equatable {
+package struct LibraryRecovery: Sendable, Equatable {
     /// The damaged file, renamed; its -wal and -shm (if any) sit beside it with the same suffixes.
-    public let movedAsideTo: URL
+    package let movedAsideTo: URL
     /// Always `.libraryCorrupt`; its log text says what SQLite found.
-    public let error: PlaybackError
+    package let error: PlaybackError
 
-    public init(movedAsideTo: URL, error: PlaybackError) {
+    package init(movedAsideTo: URL, error: PlaybackError) {
         self.movedAsideTo = movedAsideTo
         self.error = error
     }

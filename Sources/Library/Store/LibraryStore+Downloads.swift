@@ -7,14 +7,14 @@ import PlayerCore
 /// continues in a later run where the last one stopped.
 extension LibraryStore {
     /// The download of `episodeID`, or nil when it was never asked for.
-    public func download(episodeID: Int64) throws(PlaybackError) -> DownloadRecord? {
+    package func download(episodeID: Int64) throws(PlaybackError) -> DownloadRecord? {
         try read { db in
             try Row.fetchOne(db, sql: DownloadQueries.select + " WHERE d.episodeId = ?", arguments: [episodeID]).map(DownloadRecord.init(row:))
         }
     }
 
     /// Every download (of one podcast, when given), newest episode first.
-    public func downloads(podcastID: Int64? = nil) throws(PlaybackError) -> [DownloadRecord] {
+    package func downloads(podcastID: Int64? = nil) throws(PlaybackError) -> [DownloadRecord] {
         try read { db in
             let filter = podcastID == nil ? "" : " WHERE e.podcastId = ?"
             let arguments: StatementArguments = podcastID.map { [$0] } ?? []
@@ -27,7 +27,7 @@ extension LibraryStore {
     /// file stays (its bytes and validators); another file name (the enclosure changed) starts
     /// from nothing.
     @discardableResult
-    public func beginDownload(episodeID: Int64, fileName: String) throws(PlaybackError) -> DownloadRecord {
+    package func beginDownload(episodeID: Int64, fileName: String) throws(PlaybackError) -> DownloadRecord {
         let at = now().timeIntervalSince1970
         return try write { db in
             guard try EpisodeQueries.exists(db, id: episodeID) else {
@@ -50,7 +50,7 @@ extension LibraryStore {
     }
 
     /// Keeps the validators of the server's file the partial bytes now belong to.
-    public func recordDownloadValidators(episodeID: Int64, etag: String?, lastModified: String?, totalBytes: Int64?) throws(PlaybackError) {
+    package func recordDownloadValidators(episodeID: Int64, etag: String?, lastModified: String?, totalBytes: Int64?) throws(PlaybackError) {
         let etag = LibraryText.optional(etag, maxLength: LibraryText.headerLength)
         let lastModified = LibraryText.optional(lastModified, maxLength: LibraryText.headerLength)
         let at = now().timeIntervalSince1970
@@ -62,7 +62,7 @@ extension LibraryStore {
     }
 
     /// Bytes on disk so far (written now and then, not per chunk: the file itself is the truth).
-    public func recordDownloadProgress(episodeID: Int64, receivedBytes: Int64, totalBytes: Int64?) throws(PlaybackError) {
+    package func recordDownloadProgress(episodeID: Int64, receivedBytes: Int64, totalBytes: Int64?) throws(PlaybackError) {
         let at = now().timeIntervalSince1970
         try write { db in
             try db.execute(
@@ -72,7 +72,7 @@ extension LibraryStore {
     }
 
     /// The file is whole under its final name.
-    public func completeDownload(episodeID: Int64, bytes: Int64) throws(PlaybackError) {
+    package func completeDownload(episodeID: Int64, bytes: Int64) throws(PlaybackError) {
         let at = now().timeIntervalSince1970
         try write { db in
             try db.execute(
@@ -86,7 +86,7 @@ extension LibraryStore {
     }
 
     /// The last try failed with `code`; `receivedBytes` stay on disk for the next.
-    public func failDownload(episodeID: Int64, code: PlaybackError.Code, receivedBytes: Int64) throws(PlaybackError) {
+    package func failDownload(episodeID: Int64, code: PlaybackError.Code, receivedBytes: Int64) throws(PlaybackError) {
         let at = now().timeIntervalSince1970
         try write { db in
             try db.execute(
@@ -96,12 +96,12 @@ extension LibraryStore {
     }
 
     /// Forgets the episode's download (its files are the caller's to delete).
-    public func removeDownload(episodeID: Int64) throws(PlaybackError) {
+    package func removeDownload(episodeID: Int64) throws(PlaybackError) {
         try write { db in try db.execute(sql: "DELETE FROM download WHERE episodeId = ?", arguments: [episodeID]) }
     }
 
     /// Every file name the library knows of, final and partial: what the episodes folder may hold.
-    public func downloadFileNames() throws(PlaybackError) -> Set<String> {
+    package func downloadFileNames() throws(PlaybackError) -> Set<String> {
         try read { db in
             Set(try String.fetchAll(db, sql: "SELECT fileName FROM download").flatMap { [$0, DownloadRecord.partialName(of: $0)] })
         }
@@ -110,17 +110,17 @@ extension LibraryStore {
     // MARK: - Downloading new episodes by themselves
 
     /// How many of the podcast's newest episodes are kept downloaded, or nil when it is off.
-    public func autoDownload(podcastID: Int64) throws(PlaybackError) -> Int? {
+    package func autoDownload(podcastID: Int64) throws(PlaybackError) -> Int? {
         try read { db in try Int.fetchOne(db, sql: "SELECT keepLatest FROM podcastAutoDownload WHERE podcastId = ?", arguments: [podcastID]) }
     }
 
     /// The podcasts whose new episodes are downloaded by themselves.
-    public func autoDownloadPodcasts() throws(PlaybackError) -> [Int64] {
+    package func autoDownloadPodcasts() throws(PlaybackError) -> [Int64] {
         try read { db in try Int64.fetchAll(db, sql: "SELECT podcastId FROM podcastAutoDownload ORDER BY podcastId") }
     }
 
     /// Turns downloading new episodes on (keeping the newest `keepLatest`, at least 1) or off (nil).
-    public func setAutoDownload(podcastID: Int64, keepLatest: Int?) throws(PlaybackError) {
+    package func setAutoDownload(podcastID: Int64, keepLatest: Int?) throws(PlaybackError) {
         try write { db in
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM podcast WHERE id = ?)", arguments: [podcastID]) == true else {
                 throw PlaybackError(.notInLibrary, underlying: "no podcast with that id")

@@ -7,7 +7,7 @@ import PlayerCore
 /// being subscribed twice.
 extension LibraryStore {
     /// What `moveFeed` did.
-    public enum FeedMove: Sendable, Equatable {
+    package enum FeedMove: Sendable, Equatable {
         case moved(PodcastRecord)
         /// The podcast is already at that address.
         case unchanged
@@ -20,7 +20,7 @@ extension LibraryStore {
 
     /// Points podcast `podcastID` at `url` for every later fetch; episodes, positions and
     /// validators stay (the feed is the same document under another name).
-    public func moveFeed(podcastID: Int64, to url: URL) throws(PlaybackError) -> FeedMove {
+    package func moveFeed(podcastID: Int64, to url: URL) throws(PlaybackError) -> FeedMove {
         guard WebAddress.isWeb(url), url.absoluteString.utf8.count <= LibraryLimits.maxURLLength else { return .refused }
         let key = url.absoluteString
         return try write { db in
@@ -37,7 +37,7 @@ extension LibraryStore {
     }
 
     /// The podcast's `podcast:guid` as last seen in its feed, or nil.
-    public func podcastGUID(podcastID: Int64) throws(PlaybackError) -> String? {
+    package func podcastGUID(podcastID: Int64) throws(PlaybackError) -> String? {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT podcastGUID FROM podcast WHERE id = ?", arguments: [podcastID]) else {
                 throw PlaybackError(.notInLibrary, underlying: "no podcast with that id")

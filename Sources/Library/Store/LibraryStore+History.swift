@@ -8,7 +8,7 @@ extension LibraryStore {
     /// (a reconnect, a status poll, the same block sent again) is not kept twice; each station
     /// keeps its newest `LibraryLimits.maxHeardTitlesPerStation`. Returns the entry, new or not.
     @discardableResult
-    public func recordHeard(title: String, artist: String?, station: String, at heardAt: Date) throws(PlaybackError) -> HeardTitle {
+    package func recordHeard(title: String, artist: String?, station: String, at heardAt: Date) throws(PlaybackError) -> HeardTitle {
         let title = try LibraryText.requiredName(title, "title")
         let artist = LibraryText.optional(artist)
         let station = try LibraryText.requiredName(station, "station name")
@@ -35,7 +35,7 @@ extension LibraryStore {
     }
 
     /// The titles heard, newest first: on one station (its name, ignoring case) or on all.
-    public func history(station: String? = nil, limit: Int = 1_000) throws(PlaybackError) -> [HeardTitle] {
+    package func history(station: String? = nil, limit: Int = 1_000) throws(PlaybackError) -> [HeardTitle] {
         try read { db in
             var sql = """
                 SELECT heardTitle.*, favourite.id IS NOT NULL AS liked FROM heardTitle
@@ -54,7 +54,7 @@ extension LibraryStore {
 
     /// Likes a song: kept once however often it is liked (the first like's time stays).
     @discardableResult
-    public func like(title: String, artist: String?, station: String?, heardAt: Date?, at likedAt: Date) throws(PlaybackError) -> FavouriteSong {
+    package func like(title: String, artist: String?, station: String?, heardAt: Date?, at likedAt: Date) throws(PlaybackError) -> FavouriteSong {
         let title = try LibraryText.requiredName(title, "title")
         let artist = LibraryText.optional(artist)
         let station = LibraryText.optional(station)
@@ -74,13 +74,13 @@ extension LibraryStore {
     }
 
     /// Takes a song out of the favourites (nothing happens when it is not there).
-    public func unlike(title: String, artist: String?) throws(PlaybackError) {
+    package func unlike(title: String, artist: String?) throws(PlaybackError) {
         let key = Self.songKey(title: TextSanitizer.singleLine(title), artist: LibraryText.optional(artist))
         try write { db in try db.execute(sql: "DELETE FROM favourite WHERE songKey = ?", arguments: [key]) }
     }
 
     /// The favourites, the latest liked first.
-    public func favourites() throws(PlaybackError) -> [FavouriteSong] {
+    package func favourites() throws(PlaybackError) -> [FavouriteSong] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM favourite ORDER BY likedAt DESC, id DESC").map(FavouriteSong.init(row:))
         }

@@ -6,9 +6,9 @@ import PlayerCore
 extension LibraryStore {
     /// Sources measured at most; beyond it the oldest measurements go (a library of ten thousand
     /// files stays small).
-    public static let maxLoudnessEntries = 50_000
+    package static let maxLoudnessEntries = 50_000
 
-    public func loudness(sourceKey: String) throws(PlaybackError) -> Loudness? {
+    package func loudness(sourceKey: String) throws(PlaybackError) -> Loudness? {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT integrated, source FROM loudness WHERE sourceKey = ?", arguments: [sourceKey]),
                 let source = Loudness.Source(rawValue: row["source"])
@@ -18,7 +18,7 @@ extension LibraryStore {
     }
 
     /// Keeps (or replaces) a source's loudness; beyond `limit` sources, the oldest go.
-    public func keepLoudness(
+    package func keepLoudness(
         _ loudness: Loudness, sourceKey: String, at date: Date = Date(), limit: Int = LibraryStore.maxLoudnessEntries
     ) throws(PlaybackError) {
         try write { db in

@@ -6,7 +6,7 @@ import PlayerCore
 extension LibraryStore {
     /// Subscribes to the feed at `feedURL` with the episodes it has now. The same feed URL twice
     /// is `.alreadyInLibrary`.
-    public func addPodcast(feedURL: URL, feed: PodcastFeed, validators: FeedValidators) throws(PlaybackError) -> PodcastRecord {
+    package func addPodcast(feedURL: URL, feed: PodcastFeed, validators: FeedValidators) throws(PlaybackError) -> PodcastRecord {
         let header = PodcastHeader(feed: feed, feedURL: feedURL, validators: validators)
         let episodes = EpisodeFields.unique(feed.episodes)
         let addedAt = now()
@@ -35,7 +35,7 @@ extension LibraryStore {
     /// episodes are matched by guid (new ones added, changed ones updated), and the listener's
     /// positions and played flags are kept. Episodes gone from the feed stay, with their positions.
     /// One transaction: a 5,000-episode feed is one commit.
-    public func refreshPodcast(id: Int64, feed: PodcastFeed, validators: FeedValidators) throws(PlaybackError) -> RefreshResult {
+    package func refreshPodcast(id: Int64, feed: PodcastFeed, validators: FeedValidators) throws(PlaybackError) -> RefreshResult {
         var header = PodcastHeader(feed: feed, feedURL: nil, validators: validators)
         let episodes = EpisodeFields.unique(feed.episodes)
         let checkedAt = now()
@@ -81,7 +81,7 @@ extension LibraryStore {
 
     /// Records a 304 Not Modified: only `lastCheckedAt` and the validators change. A validator the
     /// 304 did not repeat keeps its stored value (servers often omit them on a 304).
-    public func markChecked(podcastID: Int64, validators: FeedValidators) throws(PlaybackError) {
+    package func markChecked(podcastID: Int64, validators: FeedValidators) throws(PlaybackError) {
         let checkedAt = now()
         let etag = LibraryText.optional(validators.etag, maxLength: LibraryText.headerLength)
         let lastModified = LibraryText.optional(validators.lastModified, maxLength: LibraryText.headerLength)
@@ -97,13 +97,13 @@ extension LibraryStore {
     }
 
     /// Every podcast, by title (ignoring case, then by id), with its episode and unplayed counts.
-    public func podcasts() throws(PlaybackError) -> [PodcastRecord] {
+    package func podcasts() throws(PlaybackError) -> [PodcastRecord] {
         try read { db in try PodcastQueries.all(db) }
     }
 
     /// The podcast a listener means by `idOrTitle`: a numeric id, else the exact title ignoring
     /// case, else a unique title prefix. None or several is `.notInLibrary`.
-    public func podcast(matching idOrTitle: String) throws(PlaybackError) -> PodcastRecord {
+    package func podcast(matching idOrTitle: String) throws(PlaybackError) -> PodcastRecord {
         try read { db in
             let candidates = try Row.fetchAll(db, sql: "SELECT id, title FROM podcast").map { row in
                 LibraryLookup.Candidate(id: try row.decode(Int64.self, forColumn: "id"), name: try row.decode(String.self, forColumn: "title"))
@@ -114,7 +114,7 @@ extension LibraryStore {
     }
 
     /// Unsubscribes: the podcast, its episodes and their positions go (foreign-key cascade).
-    public func removePodcast(id: Int64) throws(PlaybackError) {
+    package func removePodcast(id: Int64) throws(PlaybackError) {
         try write { db in
             try db.execute(sql: "DELETE FROM podcast WHERE id = ?", arguments: [id])
             if db.changesCount == 0 { throw PlaybackError(.notInLibrary, underlying: "no podcast with that id") }
@@ -122,7 +122,7 @@ extension LibraryStore {
     }
 
     /// The podcast's episodes, newest first (by publication date, undated last, then feed order).
-    public func episodes(podcastID: Int64) throws(PlaybackError) -> [EpisodeRecord] {
+    package func episodes(podcastID: Int64) throws(PlaybackError) -> [EpisodeRecord] {
         try read { db in
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM podcast WHERE id = ?)", arguments: [podcastID]) == true else {
                 throw PlaybackError(.notInLibrary, underlying: "no podcast with that id")
@@ -133,7 +133,7 @@ extension LibraryStore {
     }
 
     /// One episode with its position; `.notInLibrary` when there is none with `id`.
-    public func episode(id: Int64) throws(PlaybackError) -> EpisodeRecord {
+    package func episode(id: Int64) throws(PlaybackError) -> EpisodeRecord {
         try read { db in try EpisodeQueries.episode(db, id: id) }
     }
 }

@@ -12,7 +12,7 @@ extension LibraryStore {
     /// - Parameters:
     ///   - position: seconds; negative or non-finite values count as 0.
     ///   - duration: the duration the player measured, when known; it then replaces the feed's.
-    public func savePosition(episodeID: Int64, position: TimeInterval, duration: TimeInterval?) throws(PlaybackError) {
+    package func savePosition(episodeID: Int64, position: TimeInterval, duration: TimeInterval?) throws(PlaybackError) {
         let position = position.isFinite ? max(0, position) : 0
         let duration = duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         let savedAt = now().timeIntervalSince1970
@@ -32,7 +32,7 @@ extension LibraryStore {
 
     /// Marks the episode finished (or, with `false`, not finished); its position is kept.
     /// Marks every episode of the podcast played ("mark all played"); their places are kept.
-    public func markAllPlayed(podcastID: Int64) throws(PlaybackError) {
+    package func markAllPlayed(podcastID: Int64) throws(PlaybackError) {
         let savedAt = now().timeIntervalSince1970
         try write { db in
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM podcast WHERE id = ?)", arguments: [podcastID]) == true else {
@@ -48,7 +48,7 @@ extension LibraryStore {
         }
     }
 
-    public func markPlayed(episodeID: Int64, _ played: Bool = true) throws(PlaybackError) {
+    package func markPlayed(episodeID: Int64, _ played: Bool = true) throws(PlaybackError) {
         let savedAt = now().timeIntervalSince1970
         try write { db in
             guard try EpisodeQueries.exists(db, id: episodeID) else {
@@ -64,7 +64,7 @@ extension LibraryStore {
     }
 
     /// Where to start: the saved position, or 0 when none or when the episode was finished (played).
-    public func resumePosition(episodeID: Int64) throws(PlaybackError) -> TimeInterval {
+    package func resumePosition(episodeID: Int64) throws(PlaybackError) -> TimeInterval {
         let episode = try episode(id: episodeID)
         return episode.played ? 0 : episode.position
     }

@@ -3,13 +3,13 @@ import GRDB
 import PlayerCore
 
 /// What a queue entry stands for: one episode, station or session of the library.
-public enum QueueTarget: Sendable, Hashable {
+package enum QueueTarget: Sendable, Hashable {
     case episode(Int64)
     case station(Int64)
     case session(Int64)
 
     /// `episode`, `station` or `session`.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .episode: "episode"
         case .station: "station"
@@ -18,7 +18,7 @@ public enum QueueTarget: Sendable, Hashable {
     }
 
     /// The library id of what it names.
-    public var itemID: Int64 {
+    package var itemID: Int64 {
         switch self {
         case .episode(let id), .station(let id), .session(let id): id
         }
@@ -27,17 +27,17 @@ public enum QueueTarget: Sendable, Hashable {
 
 /// One entry of the "up next" queue, with the names a list shows. Printed by `queue --json`, so
 /// its property names are the JSON keys.
-public struct QueueEntryRecord: Sendable, Equatable, Encodable {
+package struct QueueEntryRecord: Sendable, Equatable, Encodable {
     /// The entry's own id (not the item's): what `queue remove` and `queue move` take.
-    public var id: Int64
+    package var id: Int64
     /// 0 for the first entry.
-    public var index: Int
-    public var kind: String
-    public var itemID: Int64
-    public var title: String
+    package var index: Int
+    package var kind: String
+    package var itemID: Int64
+    package var title: String
     /// The podcast of an episode, the genre of a station, the stage count of a session.
-    public var detail: String?
-    public var target: QueueTarget {
+    package var detail: String?
+    package var target: QueueTarget {
         switch kind {
         case "station": .station(itemID)
         case "session": .session(itemID)
@@ -52,14 +52,14 @@ public struct QueueEntryRecord: Sendable, Equatable, Encodable {
 /// terminal, the command line and a later run all see the same queue.
 extension LibraryStore {
     /// Every entry, first to last.
-    public func queue() throws(PlaybackError) -> [QueueEntryRecord] {
+    package func queue() throws(PlaybackError) -> [QueueEntryRecord] {
         try read { db in try QueueQueries.all(db) }
     }
 
     /// Adds `target` at `index` (the end when nil or past it). An item already queued is
     /// `.alreadyInLibrary`; one the library does not have is `.notInLibrary`.
     @discardableResult
-    public func enqueue(_ target: QueueTarget, at index: Int? = nil) throws(PlaybackError) -> QueueEntryRecord {
+    package func enqueue(_ target: QueueTarget, at index: Int? = nil) throws(PlaybackError) -> QueueEntryRecord {
         let addedAt = now().timeIntervalSince1970
         return try write { db in
             guard try QueueQueries.exists(db, target) else { throw PlaybackError(.notInLibrary, underlying: "no \(target.kind) with that id") }
@@ -78,7 +78,7 @@ extension LibraryStore {
     }
 
     /// Removes the entry with `entryID`; `.notInLibrary` when there is none.
-    public func removeFromQueue(entryID: Int64) throws(PlaybackError) {
+    package func removeFromQueue(entryID: Int64) throws(PlaybackError) {
         try write { db in
             try db.execute(sql: "DELETE FROM queueEntry WHERE id = ?", arguments: [entryID])
             if db.changesCount == 0 { throw PlaybackError(.notInLibrary, underlying: "no queue entry with that id") }
@@ -89,7 +89,7 @@ extension LibraryStore {
     /// Removes `target`'s entry, if it is queued (an episode that ended, an item skipped past).
     /// Returns whether there was one.
     @discardableResult
-    public func removeFromQueue(_ target: QueueTarget) throws(PlaybackError) -> Bool {
+    package func removeFromQueue(_ target: QueueTarget) throws(PlaybackError) -> Bool {
         try write { db in
             try db.execute(sql: "DELETE FROM queueEntry WHERE \(QueueQueries.column(target)) = ?", arguments: [target.itemID])
             guard db.changesCount > 0 else { return false }
@@ -99,7 +99,7 @@ extension LibraryStore {
     }
 
     /// Moves the entry with `entryID` to `index` (clamped to the queue).
-    public func moveInQueue(entryID: Int64, to index: Int) throws(PlaybackError) {
+    package func moveInQueue(entryID: Int64, to index: Int) throws(PlaybackError) {
         try write { db in
             var order = try Int64.fetchAll(db, sql: "SELECT id FROM queueEntry ORDER BY position, id")
             guard let from = order.firstIndex(of: entryID) else { throw PlaybackError(.notInLibrary, underlying: "no queue entry with that id") }
@@ -110,7 +110,7 @@ extension LibraryStore {
     }
 
     /// Empties the queue (what it named stays in the library).
-    public func clearQueue() throws(PlaybackError) {
+    package func clearQueue() throws(PlaybackError) {
         try write { db in try db.execute(sql: "DELETE FROM queueEntry") }
     }
 }

@@ -8,7 +8,7 @@ extension LibraryStore {
     /// rules are `SessionFile`'s, checked when it plays); it is stored as given, since it is a
     /// document, not a line of text. `path` must be absolute and is refused, not altered, when it
     /// holds control characters (an altered path names another file). Names are unique ignoring case.
-    public func addSession(name: String, path: String, json: String) throws(PlaybackError) -> SessionRecord {
+    package func addSession(name: String, path: String, json: String) throws(PlaybackError) -> SessionRecord {
         let name = try LibraryText.requiredName(name, "session name")
         try SessionDocument.validate(path: path)
         let stageCount = try SessionDocument.stageCount(json)
@@ -26,7 +26,7 @@ extension LibraryStore {
     }
 
     /// Every session, by name ignoring case.
-    public func sessions() throws(PlaybackError) -> [SessionRecord] {
+    package func sessions() throws(PlaybackError) -> [SessionRecord] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT id, name, path, stageCount, addedAt FROM session ORDER BY nameKey, id")
                 .map(SessionRecord.init(row:))
@@ -34,12 +34,12 @@ extension LibraryStore {
     }
 
     /// The session with this name (ignoring case), else with this numeric id; else `.notInLibrary`.
-    public func session(named: String) throws(PlaybackError) -> SessionRecord {
+    package func session(named: String) throws(PlaybackError) -> SessionRecord {
         try read { db in try SessionQueries.session(db, id: SessionQueries.id(db, named: named)) }
     }
 
     /// The JSON saved with the session, to play it when its file has moved or changed.
-    public func sessionJSON(id: Int64) throws(PlaybackError) -> String {
+    package func sessionJSON(id: Int64) throws(PlaybackError) -> String {
         try read { db in
             guard let json = try String.fetchOne(db, sql: "SELECT json FROM session WHERE id = ?", arguments: [id]) else {
                 throw PlaybackError(.notInLibrary, underlying: "no session with that id")
@@ -49,7 +49,7 @@ extension LibraryStore {
     }
 
     /// Removes the session `session(named:)` finds.
-    public func removeSession(named: String) throws(PlaybackError) {
+    package func removeSession(named: String) throws(PlaybackError) {
         try write { db in
             try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [try SessionQueries.id(db, named: named)])
         }

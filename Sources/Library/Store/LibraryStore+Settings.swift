@@ -5,13 +5,13 @@ import PlayerCore
 /// Small key-value settings (the last output device, the preferred language): strings, one line each.
 extension LibraryStore {
     /// The value for `key`, or nil when unset.
-    public func setting(_ key: String) throws(PlaybackError) -> String? {
+    package func setting(_ key: String) throws(PlaybackError) -> String? {
         let key = try SettingKey.clean(key)
         return try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
     }
 
     /// Sets `key` to `value`; nil removes it.
-    public func setSetting(_ key: String, _ value: String?) throws(PlaybackError) {
+    package func setSetting(_ key: String, _ value: String?) throws(PlaybackError) {
         let key = try SettingKey.clean(key)
         let value = value.map { TextSanitizer.singleLine($0, maxLength: LibraryText.settingValueLength) }
         try write { db in

@@ -6,7 +6,7 @@ import PlayerCore
 extension LibraryStore {
     /// Saves a station. Names are unique ignoring case (`.alreadyInLibrary`); an empty name is
     /// `.malformedData`.
-    public func addStation(name: String, url: URL, genre: String? = nil, directoryID: String? = nil) throws(PlaybackError) -> StationRecord {
+    package func addStation(name: String, url: URL, genre: String? = nil, directoryID: String? = nil) throws(PlaybackError) -> StationRecord {
         let name = try LibraryText.requiredName(name, "station name")
         let genre = LibraryText.optional(genre)
         let addedAt = now().timeIntervalSince1970
@@ -23,20 +23,20 @@ extension LibraryStore {
     }
 
     /// Every station, by name ignoring case.
-    public func stations() throws(PlaybackError) -> [StationRecord] {
+    package func stations() throws(PlaybackError) -> [StationRecord] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM station ORDER BY nameKey, id").map(StationRecord.init(row:))
         }
     }
 
     /// The station with this name (ignoring case), else with this numeric id; else `.notInLibrary`.
-    public func station(named: String) throws(PlaybackError) -> StationRecord {
+    package func station(named: String) throws(PlaybackError) -> StationRecord {
         try read { db in try StationQueries.station(db, id: StationQueries.id(db, named: named)) }
     }
 
     /// Renames the station with `id`; a name another station has (ignoring case) is `.alreadyInLibrary`.
     @discardableResult
-    public func renameStation(id: Int64, to name: String) throws(PlaybackError) -> StationRecord {
+    package func renameStation(id: Int64, to name: String) throws(PlaybackError) -> StationRecord {
         let name = try LibraryText.requiredName(name, "station name")
         let key = LibraryText.key(name)
         return try write { db in
@@ -50,7 +50,7 @@ extension LibraryStore {
     }
 
     /// Removes the station `station(named:)` finds.
-    public func removeStation(named: String) throws(PlaybackError) {
+    package func removeStation(named: String) throws(PlaybackError) {
         try write { db in
             try db.execute(sql: "DELETE FROM station WHERE id = ?", arguments: [try StationQueries.id(db, named: named)])
         }

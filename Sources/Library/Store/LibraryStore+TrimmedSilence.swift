@@ -5,7 +5,7 @@ import PlayerCore
 /// The time silence trimming saved a listener: per episode, added up over every play.
 extension LibraryStore {
     /// Adds `seconds` left out of episode `episodeID` (a play's growth since it was last told).
-    public func addTrimmedSilence(episodeID: Int64, seconds: TimeInterval) throws(PlaybackError) {
+    package func addTrimmedSilence(episodeID: Int64, seconds: TimeInterval) throws(PlaybackError) {
         guard seconds.isFinite, seconds > 0 else { return }
         try write { db in
             guard try EpisodeQueries.exists(db, id: episodeID) else {
@@ -21,7 +21,7 @@ extension LibraryStore {
     }
 
     /// Seconds saved, per podcast that has any, most first.
-    public func trimmedSilenceByPodcast() throws(PlaybackError) -> [(podcast: String, seconds: TimeInterval)] {
+    package func trimmedSilenceByPodcast() throws(PlaybackError) -> [(podcast: String, seconds: TimeInterval)] {
         try read { db in
             try Row.fetchAll(
                 db,
@@ -35,14 +35,14 @@ extension LibraryStore {
     }
 
     /// Seconds saved in one episode.
-    public func trimmedSilence(episodeID: Int64) throws(PlaybackError) -> TimeInterval {
+    package func trimmedSilence(episodeID: Int64) throws(PlaybackError) -> TimeInterval {
         try read { db in
             try Double.fetchOne(db, sql: "SELECT seconds FROM trimmedSilence WHERE episodeId = ?", arguments: [episodeID]) ?? 0
         }
     }
 
     /// Seconds saved per podcast id, for the podcasts that have any.
-    public func trimmedSilenceByPodcastID() throws(PlaybackError) -> [Int64: TimeInterval] {
+    package func trimmedSilenceByPodcastID() throws(PlaybackError) -> [Int64: TimeInterval] {
         try read { db in
             let rows = try Row.fetchAll(
                 db,

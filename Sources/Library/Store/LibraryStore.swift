@@ -15,18 +15,18 @@ import PlayerCore
 ///   be inspected or rescued) and a new library starts; `recovery` says so.
 /// - Every text is sanitised on the way in, even from the feed parser, because CLI arguments reach
 ///   the same calls.
-public final class LibraryStore: Sendable {
+package final class LibraryStore: Sendable {
     /// The database file's name inside the data directory.
-    public static let fileName = "library.sqlite"
+    package static let fileName = "library.sqlite"
 
     /// Where the database lives.
-    public let databaseURL: URL
+    package let databaseURL: URL
     /// Set when the file found at open was damaged and a new one was made.
-    public let recovery: LibraryRecovery?
+    package let recovery: LibraryRecovery?
     /// The persistent store for `ErrorAnalytics`, in the same database.
-    public let errorEvents: SQLiteErrorEventStore
+    package let errorEvents: SQLiteErrorEventStore
     /// The persistent totals of `RetryStatistics`, in the same database.
-    public let retryStatistics: SQLiteRetryStatisticsStore
+    package let retryStatistics: SQLiteRetryStatisticsStore
 
     let pool: DatabasePool
     let now: @Sendable () -> Date
@@ -44,7 +44,7 @@ public final class LibraryStore: Sendable {
     /// `PRAGMA quick_check` is moved aside (`library.sqlite.corrupt-<UTC timestamp>` with its
     /// -wal/-shm), a new one is made, and `recovery` says so. An unwritable directory or file is
     /// `.libraryUnavailable`.
-    public static func open(
+    package static func open(
         directory: URL = LibraryPaths.dataDirectory(),
         now: @escaping @Sendable () -> Date = Date.init
     ) throws(PlaybackError) -> LibraryStore {

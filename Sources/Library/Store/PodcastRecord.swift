@@ -3,27 +3,27 @@ import GRDB
 
 /// A podcast in the library, with counts for list screens. Printed by `--json` list commands, so
 /// its property names are the JSON keys.
-public struct PodcastRecord: Sendable, Equatable, Codable {
-    public var id: Int64
-    public var title: String
-    public var author: String?
-    public var summary: String?
-    public var feedURL: URL
+package struct PodcastRecord: Sendable, Equatable, Codable {
+    package var id: Int64
+    package var title: String
+    package var author: String?
+    package var summary: String?
+    package var feedURL: URL
     /// The podcast's web page.
-    public var link: URL?
-    public var imageURL: URL?
-    public var etag: String?
-    public var lastModified: String?
-    public var addedAt: Date
+    package var link: URL?
+    package var imageURL: URL?
+    package var etag: String?
+    package var lastModified: String?
+    package var addedAt: Date
     /// When the feed was last fetched successfully (200 or 304).
-    public var lastCheckedAt: Date?
-    public var episodeCount: Int
+    package var lastCheckedAt: Date?
+    package var episodeCount: Int
     /// Episodes not marked played.
-    public var unplayedCount: Int
+    package var unplayedCount: Int
     /// Episodes never started and not marked played: what is new to the listener.
-    public var newCount: Int
+    package var newCount: Int
 
-    public init(
+    package init(
         id: Int64, title: String, author: String? = nil, summary: String? = nil, feedURL: URL, link: URL? = nil,
         imageURL: URL? = nil, etag: String? = nil, lastModified: String? = nil, addedAt: Date,
         lastCheckedAt: Date? = nil, episodeCount: Int = 0, unplayedCount: Int = 0, newCount: Int = 0
@@ -45,7 +45,7 @@ public struct PodcastRecord: Sendable, Equatable, Codable {
     }
 
     /// What to send with the next conditional request for the feed.
-    public var validators: FeedValidators {
+    package var validators: FeedValidators {
         FeedValidators(etag: etag, lastModified: lastModified)
     }
 }

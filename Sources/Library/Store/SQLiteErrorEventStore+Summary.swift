@@ -11,7 +11,7 @@ import PlayerCore
 /// order (count descending, then name ascending by Swift's `<`; identifiers are ASCII, where that
 /// is SQLite's byte order too, but the sort is done in Swift so it cannot drift).
 extension SQLiteErrorEventStore {
-    public func summary(now: Date, topCount: Int) async throws -> ErrorAnalyticsSummary {
+    package func summary(now: Date, topCount: Int) async throws -> ErrorAnalyticsSummary {
         let dayStart = ErrorEventColumns.firstSecond(atOrAfter: now.addingTimeInterval(-24 * 60 * 60))
         let weekStart = ErrorEventColumns.firstSecond(atOrAfter: now.addingTimeInterval(-7 * 24 * 60 * 60))
         let groups = try await pool.read { db in

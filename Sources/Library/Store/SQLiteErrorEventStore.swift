@@ -9,14 +9,14 @@ import PlayerCore
 /// file. "Oldest first" is by timestamp, then by insertion (rowid), as in `InMemoryErrorEventStore`.
 /// Reading goes through `ErrorEvent`'s `Decodable` init (GRDB decodes rows with it), so every
 /// value is re-validated on the way out, as the analytics model requires of anything on disk.
-public struct SQLiteErrorEventStore: ErrorEventStore {
+package struct SQLiteErrorEventStore: ErrorEventStore {
     let pool: DatabasePool
 
     init(pool: DatabasePool) {
         self.pool = pool
     }
 
-    public func append(_ event: ErrorEvent) async throws {
+    package func append(_ event: ErrorEvent) async throws {
         try await pool.write { db in
             // The same id again (an event re-recorded) replaces its fields and keeps its place.
             try db.execute(
@@ -34,7 +34,7 @@ public struct SQLiteErrorEventStore: ErrorEventStore {
         }
     }
 
-    public func updateResolution(of id: ErrorEvent.ID, to resolution: ErrorEvent.Resolution) async throws -> Bool {
+    package func updateResolution(of id: ErrorEvent.ID, to resolution: ErrorEvent.Resolution) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE errorEvent SET resolution = ? WHERE id = ?", arguments: [resolution.rawValue, id.uuidString])
@@ -42,7 +42,7 @@ public struct SQLiteErrorEventStore: ErrorEventStore {
         }
     }
 
-    public func events(since start: Date?) async throws -> [ErrorEvent] {
+    package func events(since start: Date?) async throws -> [ErrorEvent] {
         let first = start.map(ErrorEventColumns.firstSecond(atOrAfter:))
         return try await pool.read { db in
             let columns = "SELECT id, timestamp, errorType, operation, userAction, isRetryable, resolution FROM errorEvent"
@@ -57,11 +57,11 @@ public struct SQLiteErrorEventStore: ErrorEventStore {
         }
     }
 
-    public func count() async throws -> Int {
+    package func count() async throws -> Int {
         try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM errorEvent") ?? 0 }
     }
 
-    public func prune(olderThan cutoff: Date, keepingAtMost maxEvents: Int) async throws -> Int {
+    package func prune(olderThan cutoff: Date, keepingAtMost maxEvents: Int) async throws -> Int {
         try await pool.write { db in
             try db.execute(
                 sql: "DELETE FROM errorEvent WHERE timestamp < ?", arguments: [ErrorEventColumns.firstSecond(atOrAfter: cutoff)])

@@ -8,14 +8,14 @@ import PlayerCore
 ///
 /// Only operation names and counts are stored; names are re-validated as `AnalyticsIdentifier`s
 /// on the way in and out, so no URL, host or title can reach or leave the file under their cover.
-public struct SQLiteRetryStatisticsStore: RetryStatisticsStore {
+package struct SQLiteRetryStatisticsStore: RetryStatisticsStore {
     let pool: DatabasePool
 
     init(pool: DatabasePool) {
         self.pool = pool
     }
 
-    public func add(_ run: RetryStatistics.Snapshot, to operation: AnalyticsIdentifier) async throws {
+    package func add(_ run: RetryStatistics.Snapshot, to operation: AnalyticsIdentifier) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: """
@@ -37,7 +37,7 @@ public struct SQLiteRetryStatisticsStore: RetryStatisticsStore {
         }
     }
 
-    public func totals() async throws -> [AnalyticsIdentifier: RetryStatistics.Snapshot] {
+    package func totals() async throws -> [AnalyticsIdentifier: RetryStatistics.Snapshot] {
         try await pool.read { db in
             var totals: [AnalyticsIdentifier: RetryStatistics.Snapshot] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT * FROM retryStatistic") {

@@ -4,15 +4,15 @@ import GRDB
 /// A multi-stage session file saved under a name. The store keeps the file's absolute path and a
 /// copy of its JSON (`LibraryStore.sessionJSON(id:)`), so the session still plays when the file
 /// has moved. Printed by `--json` list commands.
-public struct SessionRecord: Sendable, Equatable, Codable {
-    public var id: Int64
+package struct SessionRecord: Sendable, Equatable, Codable {
+    package var id: Int64
     /// Unique in the library, ignoring case.
-    public var name: String
-    public var path: String
-    public var stageCount: Int
-    public var addedAt: Date
+    package var name: String
+    package var path: String
+    package var stageCount: Int
+    package var addedAt: Date
 
-    public init(id: Int64, name: String, path: String, stageCount: Int, addedAt: Date) {
+    package init(id: Int64, name: String, path: String, stageCount: Int, addedAt: Date) {
         self.id = id
         self.name = name
         self.path = path

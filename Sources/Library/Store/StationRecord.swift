@@ -3,17 +3,17 @@ import GRDB
 import PlayerCore
 
 /// An internet radio station saved by the listener. Printed by `--json` list commands.
-public struct StationRecord: Sendable, Equatable, Codable {
-    public var id: Int64
+package struct StationRecord: Sendable, Equatable, Codable {
+    package var id: Int64
     /// Unique in the library, ignoring case.
-    public var name: String
-    public var url: URL
-    public var genre: String?
-    public var addedAt: Date
+    package var name: String
+    package var url: URL
+    package var genre: String?
+    package var addedAt: Date
     /// The station directory's id when it was added from there (its plays are counted there).
-    public var directoryID: String?
+    package var directoryID: String?
 
-    public init(id: Int64, name: String, url: URL, genre: String? = nil, addedAt: Date, directoryID: String? = nil) {
+    package init(id: Int64, name: String, url: URL, genre: String? = nil, addedAt: Date, directoryID: String? = nil) {
         self.id = id
         self.name = name
         self.url = url
@@ -23,7 +23,7 @@ public struct StationRecord: Sendable, Equatable, Codable {
     }
 
     /// The station as the player knows it.
-    public var station: Station {
+    package var station: Station {
         Station(id: String(id), name: name, url: url, genre: genre)
     }
 }

@@ -1,15 +1,15 @@
 /// Tonearm's one internal format: 48 kHz, Float32, stereo, interleaved. Every decoder resamples to
 /// it, so decks of different formats and rates crossfade sample by sample.
-public enum AudioFormat {
-    public static let sampleRate = 48_000
-    public static let channelCount = 2
+package enum AudioFormat {
+    package static let sampleRate = 48_000
+    package static let channelCount = 2
 
     /// Whole frames in `seconds` (rounded to the nearest frame).
-    public static func frames(forSeconds seconds: Double) -> Int64 {
+    package static func frames(forSeconds seconds: Double) -> Int64 {
         guard seconds.isFinite, seconds > 0 else { return 0 }
         return Int64((seconds * Double(sampleRate)).rounded())
     }
 
     /// Seconds in `frames`.
-    public static func seconds(forFrames frames: Int64) -> Double { Double(frames) / Double(sampleRate) }
+    package static func seconds(forFrames frames: Int64) -> Double { Double(frames) / Double(sampleRate) }
 }

@@ -45,28 +45,28 @@ import PlayerCore
 /// `@unchecked Sendable`: the decoder has mutable state and no locks because it is used by one
 /// thread at a time. It is created on a loader thread (opening and probing may block) and then
 /// handed to the deck thread that calls `read` and `seek`; the hand-off is the only crossing.
-public final class FFmpegDecoder: @unchecked Sendable {
+package final class FFmpegDecoder: @unchecked Sendable {
     /// Length in seconds from the container or stream; nil when unknown (live streams).
-    public let duration: Double?
-    public private(set) var skippedCorruptPackets = 0
+    package let duration: Double?
+    package private(set) var skippedCorruptPackets = 0
     /// Local files and `SeekableByteSource`s are seekable; other `ByteSource`s (live streams) are not.
-    public let isSeekable: Bool
+    package let isSeekable: Bool
     /// The container's and the audio stream's metadata (stream entries win), for loudness tags.
     /// Untrusted text, bounded: at most `MediaLimits.maxTags` entries of bounded length.
-    public let tags: [String: String]
+    package let tags: [String: String]
     /// The container's chapters (ID3v2 `CHAP` frames in an mp3, an MP4/M4A chapter track, Matroska
     /// and Ogg chapters), each converted from its own time base to seconds, titled by its
     /// `title` metadata, sanitised, sorted and bounded by `ChapterList`; empty when it has none.
     /// Read once while opening, as FFmpeg parses them with the header.
-    public let chapters: [Chapter]
+    package let chapters: [Chapter]
     /// The audio stream's bit rate in bits per second as its parameters (or the container) state
     /// it; nil when neither does. What a live stream's buffered bytes are worth in seconds.
-    public let bitRate: Int?
+    package let bitRate: Int?
     /// Frames per second of what `read` gives: 48 000, or the source's own rate.
-    public let outputRate: Int
+    package let outputRate: Int
     /// Interleaved channels of what `read` gives: 2, or 1 for a mono file being measured.
     private let channels: Int
-    public var outputChannels: Int { channels }
+    package var outputChannels: Int { channels }
 
     private let handles: FFmpegHandles
     private let streamIndex: Int32
@@ -116,20 +116,20 @@ public final class FFmpegDecoder: @unchecked Sendable {
 
     /// Opens a local file (a file URL). Non-file URLs throw `unsupportedFormat`: streams arrive
     /// through `init(source:)`, so FFmpeg's own network protocols are never used.
-    public convenience init(url: URL) throws(PlaybackError) {
+    package convenience init(url: URL) throws(PlaybackError) {
         self.init(input: try FFmpegInput.file(url))
     }
 
     /// A local file decoded at its own sample rate, and a mono file as mono (interleaved Float32):
     /// for measuring it, where resampling to 48 kHz stereo would only cost time. `outputRate` and
     /// `outputChannels` say what `read` gives.
-    public convenience init(measuring url: URL) throws(PlaybackError) {
+    package convenience init(measuring url: URL) throws(PlaybackError) {
         let input = try FFmpegInput.file(url)
         self.init(input: input, outputRate: input.sampleRate, outputChannels: input.channelCount == 1 ? 1 : AudioFormat.channelCount)
     }
 
     /// Opens a local file by path.
-    public convenience init(path: String) throws(PlaybackError) {
+    package convenience init(path: String) throws(PlaybackError) {
         try self.init(url: URL(fileURLWithPath: path))
     }
 
@@ -144,7 +144,7 @@ public final class FFmpegDecoder: @unchecked Sendable {
     ///     for live streams: FFmpeg's default of 5 MB costs seconds).
     ///
     /// The decoder never calls `source.close()`; its owner does, to wake a blocked read.
-    public convenience init(source: any ByteSource, formatHint: String? = nil, probeSize: Int = 32_768)
+    package convenience init(source: any ByteSource, formatHint: String? = nil, probeSize: Int = 32_768)
         throws(PlaybackError)
     {
         self.init(input: try FFmpegInput.source(source, formatHint: formatHint, probeSize: probeSize))
@@ -172,7 +172,7 @@ public final class FFmpegDecoder: @unchecked Sendable {
 
     /// Decodes up to `maxFrames` frames of the internal format into `buffer` and returns how many it
     /// wrote; 0 means the end of the source (see the failures above).
-    public func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(PlaybackError) -> Int {
+    package func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(PlaybackError) -> Int {
         guard maxFrames > 0 else { return 0 }
         var written = 0
         while written < maxFrames {
@@ -196,7 +196,7 @@ public final class FFmpegDecoder: @unchecked Sendable {
     }
 
     /// Moves to `seconds` from the start (clamped to the source); the next frame read is the target's.
-    public func seek(to seconds: Double) throws(PlaybackError) {
+    package func seek(to seconds: Double) throws(PlaybackError) {
         guard let format = handles.format, let codec = handles.codec else { return }  // empty: nothing to move
         guard isSeekable else {
             throw PlaybackError(.unknown, underlying: "seek: the source is a live stream and is not seekable")

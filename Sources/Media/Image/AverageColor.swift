@@ -3,19 +3,19 @@ import Foundation
 /// A colour as 8-bit sRGB components: the average colour of a picture, which front ends use to
 /// tint the now-playing screen. A plain value so it can be cached on disk with the image
 /// and computed only once.
-public struct RGBColor: Sendable, Hashable, Codable {
-    public let red: UInt8
-    public let green: UInt8
-    public let blue: UInt8
+package struct RGBColor: Sendable, Hashable, Codable {
+    package let red: UInt8
+    package let green: UInt8
+    package let blue: UInt8
 
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
+    package init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
         self.blue = blue
     }
 
     /// `#RRGGBB`, upper-case: the form terminals (truecolor escapes) and config files take.
-    public var hex: String {
+    package var hex: String {
         "#" + [red, green, blue].map { byte in
             let digits = String(byte, radix: 16, uppercase: true)
             return digits.count == 1 ? "0" + digits : digits
@@ -23,7 +23,7 @@ public struct RGBColor: Sendable, Hashable, Codable {
     }
 
     /// The colour of `#RRGGBB` or `RRGGBB`, or nil for anything else.
-    public init?(hex: String) {
+    package init?(hex: String) {
         let digits = hex.hasPrefix("#") ? hex.dropFirst() : hex[...]
         guard digits.count == 6, let value = UInt32(digits, radix: 16) else { return nil }
         self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
@@ -31,7 +31,7 @@ public struct RGBColor: Sendable, Hashable, Codable {
 
     /// The largest difference of one component from `other`'s: how tests compare colours that
     /// went through lossy compression.
-    public func distance(to other: RGBColor) -> Int {
+    package func distance(to other: RGBColor) -> Int {
         max(abs(Int(red) - Int(other.red)), abs(Int(green) - Int(other.green)), abs(Int(blue) - Int(other.blue)))
     }
 }

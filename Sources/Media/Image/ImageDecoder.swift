@@ -4,13 +4,13 @@ import PlayerCore
 
 /// A decoded picture's facts: its size and its average colour. The bitmap itself is dropped at
 /// once; front ends decode the bytes again at the size they draw.
-public struct DecodedImage: Sendable, Equatable {
-    public let kind: ImageKind
-    public let width: Int
-    public let height: Int
-    public let averageColor: RGBColor
+package struct DecodedImage: Sendable, Equatable {
+    package let kind: ImageKind
+    package let width: Int
+    package let height: Int
+    package let averageColor: RGBColor
 
-    public init(kind: ImageKind, width: Int, height: Int, averageColor: RGBColor) {
+    package init(kind: ImageKind, width: Int, height: Int, averageColor: RGBColor) {
         self.kind = kind
         self.width = width
         self.height = height
@@ -31,13 +31,13 @@ public struct DecodedImage: Sendable, Equatable {
 /// nearest-point scaling): an average colour does not need all of a 4000 x 4000 cover, and the
 /// converted bitmap stays small whatever the picture's size. `maxPixels` bounds what the decoder
 /// allocates (a 100-byte PNG can claim to be 60000 x 60000).
-public enum ImageDecoder {
+package enum ImageDecoder {
     /// Points per axis the average is computed over, at most.
     static let sampleGrid = 256
 
     /// - Throws: `corruptData` when the bytes do not decode (garbage, truncation, a picture over
     ///   `maxPixels`, a pixel format libswscale cannot read), never crashes on any input.
-    public static func decode(_ data: Data, kind: ImageKind, maxPixels: Int = MediaLimits.maxImagePixels) throws(PlaybackError) -> DecodedImage {
+    package static func decode(_ data: Data, kind: ImageKind, maxPixels: Int = MediaLimits.maxImagePixels) throws(PlaybackError) -> DecodedImage {
         try withFrame(data, kind: kind, maxPixels: maxPixels) { frame throws(PlaybackError) in
             let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
             let color = try sample(frame, columns: 1, rows: 1).average
@@ -49,7 +49,7 @@ public enum ImageDecoder {
     /// part under it: what a terminal draws with half blocks (two rows of cells per character).
     ///
     /// - Throws: as `decode`.
-    public static func thumbnail(
+    package static func thumbnail(
         _ data: Data, kind: ImageKind, columns: Int, rows: Int, maxPixels: Int = MediaLimits.maxImagePixels
     ) throws(PlaybackError) -> [RGBColor] {
         guard columns > 0, rows > 0 else { return [] }

@@ -7,12 +7,12 @@ import Foundation
 /// Only PNG and JPEG are accepted: they are what stations and cover services serve, and the two
 /// decoders FFmpeg gives us for still images. GIF, WebP, BMP, SVG (XML, a script carrier) and
 /// anything that looks like text are named by `sniff` only so the error can say what came.
-public enum ImageKind: String, Sendable, Hashable, Codable {
+package enum ImageKind: String, Sendable, Hashable, Codable {
     case png
     case jpeg
 
     /// What the first bytes of a body look like, including the formats that are refused.
-    public enum Sniffed: Sendable, Hashable {
+    package enum Sniffed: Sendable, Hashable {
         case supported(ImageKind)
         case gif, webp, bmp, svg, html
         case unknown
@@ -21,13 +21,13 @@ public enum ImageKind: String, Sendable, Hashable, Codable {
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// The supported kind of `data`, or nil when it is not a PNG or a JPEG.
-    public static func detect(_ data: Data) -> ImageKind? {
+    package static func detect(_ data: Data) -> ImageKind? {
         if case .supported(let kind) = sniff(data) { return kind }
         return nil
     }
 
     /// Classifies the first bytes of `data`.
-    public static func sniff(_ data: Data) -> Sniffed {
+    package static func sniff(_ data: Data) -> Sniffed {
         let head = [UInt8](data.prefix(512))
         if head.starts(with: pngSignature) { return .supported(.png) }
         // JPEG: SOI (FF D8) followed by the first marker's FF.
@@ -53,7 +53,7 @@ public enum ImageKind: String, Sendable, Hashable, Codable {
     /// through to the magic-byte check (servers mislabel JPEGs as PNGs and back), as are the
     /// generic binary types; anything else (`text/html`, `application/json`) is refused before
     /// the bytes are even looked at.
-    public static func isAcceptable(mediaType: String?) -> Bool {
+    package static func isAcceptable(mediaType: String?) -> Bool {
         guard let mediaType, !mediaType.isEmpty else { return true }
         if mediaType.hasPrefix("image/") { return mediaType != "image/svg+xml" }
         return mediaType == "application/octet-stream" || mediaType == "binary/octet-stream"

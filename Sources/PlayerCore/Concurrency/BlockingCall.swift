@@ -5,8 +5,8 @@ import Foundation
 /// of its few threads (two on a 2-core machine) and every actor would wait with it.
 ///
 /// Written by hand because the standard library has no such bridge, on purpose.
-public enum BlockingCall {
-    public static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+package enum BlockingCall {
+    package static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: work()) }
         }

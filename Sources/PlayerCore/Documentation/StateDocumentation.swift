@@ -2,9 +2,9 @@ import Foundation
 
 /// Renders the state model from the code itself — the states, their properties and actions, and
 /// the transition table — so `tonearm states --markdown` and docs/STATES.md cannot drift from it.
-public enum StateDocumentation {
+package enum StateDocumentation {
     /// One line per state: what it means.
-    public static func summary(of name: PlayerState.Name) -> String {
+    package static func summary(of name: PlayerState.Name) -> String {
         switch name {
         case .idle: "Nothing loaded."
         case .preparing: "Opening a source (file, episode, stream connection)."
@@ -24,7 +24,7 @@ public enum StateDocumentation {
 
     /// Representative states of each case, covering the associated values that change what a state
     /// allows (seekable or live, recoverable or not).
-    public static func samples(of name: PlayerState.Name) -> [PlayerState] {
+    package static func samples(of name: PlayerState.Name) -> [PlayerState] {
         let file = Track(id: "doc:file", url: URL(fileURLWithPath: "/doc.flac"), kind: .file, duration: 60)
         let next = Track(id: "doc:next", url: URL(fileURLWithPath: "/next.flac"), kind: .file, duration: 60)
         let live = Track(id: "doc:live", url: URL(string: "http://127.0.0.1/live")!, kind: .liveStream)
@@ -57,7 +57,7 @@ public enum StateDocumentation {
     }
 
     /// Actions of a state case; those allowed only for some associated values carry a `*`.
-    public static func actions(of name: PlayerState.Name) -> String {
+    package static func actions(of name: PlayerState.Name) -> String {
         let sets = samples(of: name).map { Set($0.allowedActions) }
         let union = sets.reduce(Set<PlayerAction>()) { $0.union($1) }
         let always = sets.dropFirst().reduce(sets.first ?? []) { $0.intersection($1) }
@@ -66,7 +66,7 @@ public enum StateDocumentation {
     }
 
     /// The Markdown docs/STATES.md embeds between its generated-section markers.
-    public static func markdown() -> String {
+    package static func markdown() -> String {
         var out: [String] = []
         out.append("```mermaid")
         out.append("stateDiagram-v2")
@@ -94,7 +94,7 @@ public enum StateDocumentation {
     }
 
     /// A plain-text listing for terminals.
-    public static func plainText() -> String {
+    package static func plainText() -> String {
         var out: [String] = ["States:"]
         let width = PlayerState.Name.allCases.map(\.rawValue.count).max() ?? 0
         for name in PlayerState.Name.allCases {

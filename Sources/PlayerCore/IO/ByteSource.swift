@@ -1,6 +1,6 @@
 /// Bytes that arrive over time, such as an HTTP stream after ICY metadata is removed; the decoder
 /// reads them through FFmpeg's custom I/O.
-public protocol ByteSource: AnyObject, Sendable {
+package protocol ByteSource: AnyObject, Sendable {
     /// Blocks until at least one byte is available, then copies up to `buffer.count` bytes and
     /// returns how many; 0 means the end of the stream.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(PlaybackError) -> Int
@@ -14,7 +14,7 @@ public protocol ByteSource: AnyObject, Sendable {
 ///
 /// `seek(to:)` should be cheap (record the offset; fetch on the next `read`): demuxers seek while
 /// they probe, often to where they already are, and each real reposition may cost a request.
-public protocol SeekableByteSource: ByteSource {
+package protocol SeekableByteSource: ByteSource {
     /// Total length in bytes once known (from `Content-Length` or `Content-Range`); nil before
     /// the first response or when the server does not say.
     var size: Int64? { get }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// What a network source knows about its connection at one moment: facts, never verdicts. Whether
 /// a silence is a stall, and when to give a connection up, is the player's state machine's call.
-public enum ConnectionFact: Sendable, Equatable {
+package enum ConnectionFact: Sendable, Equatable {
     /// The source has nothing to give: a reader waits for bytes, and there is room for them (a
     /// slow or silent server, or one that has not answered yet). Told once per dry spell.
     case dry
@@ -24,7 +24,7 @@ public enum ConnectionFact: Sendable, Equatable {
 /// A source that makes several connections in turn (an episode resuming after a drop) hands the same
 /// link to each; the latest to call `onAbandon` is the one abandoned. A link nobody listens to
 /// (`ConnectionLink()`) drops facts, so sources work without a player too.
-public final class ConnectionLink: Sendable {
+package final class ConnectionLink: Sendable {
     private let report: @Sendable (ConnectionFact) -> Void
     private let state = Mutex<State>(State())
 
@@ -40,12 +40,12 @@ public final class ConnectionLink: Sendable {
     /// The player answers every drop of a live stream, with `reopen()` or `abandon(cause:)`: its
     /// source waits for that answer before failing a reader. A link without such a player (a
     /// source used on its own) leaves the source to fail at once, as the end of a stream.
-    public let answersDrops: Bool
+    package let answersDrops: Bool
 
     /// - Parameters:
     ///   - answersDrops: see `answersDrops` (the player's links say true).
     ///   - report: receives the facts, in order, on the source's threads; it must not block.
-    public init(answersDrops: Bool = false, report: @escaping @Sendable (ConnectionFact) -> Void = { _ in }) {
+    package init(answersDrops: Bool = false, report: @escaping @Sendable (ConnectionFact) -> Void = { _ in }) {
         self.answersDrops = answersDrops
         self.report = report
     }
@@ -53,7 +53,7 @@ public final class ConnectionLink: Sendable {
     /// Passes `fact` on unless it repeats the previous one (a second `dry` in a row says nothing
     /// new; a second drop does: each reopen that fails is one). Serialised, so the player sees the
     /// facts in the order they happened.
-    public func tell(_ fact: ConnectionFact) {
+    package func tell(_ fact: ConnectionFact) {
         state.withLock { state in
             if case .dropped = fact {} else if state.lastFact == fact { return }
             state.lastFact = fact
@@ -62,55 +62,55 @@ public final class ConnectionLink: Sendable {
     }
 
     /// Sets what `abandon(cause:)` does: the source fails its current connection with the cause.
-    public func onAbandon(_ handler: @escaping @Sendable (PlaybackError) -> Void) {
+    package func onAbandon(_ handler: @escaping @Sendable (PlaybackError) -> Void) {
         state.withLock { $0.abandonHandler = handler }
     }
 
     /// Sets what `reopen()` does: the source asks for its live stream again.
-    public func onReopen(_ handler: @escaping @Sendable () -> Void) {
+    package func onReopen(_ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.reopenHandler = handler }
     }
 
     /// Asks the source for its stream again after a drop (the player decided to reconnect while
     /// the buffered audio plays). A source that cannot does nothing.
-    public func reopen() {
+    package func reopen() {
         let handler = state.withLock { $0.reopenHandler }
         handler?()
     }
 
     /// Gives the current connection up with `cause` (the player decided it is dead).
-    public func abandon(cause: PlaybackError) {
+    package func abandon(cause: PlaybackError) {
         let handler = state.withLock { $0.abandonHandler }
         handler?(cause)
     }
 
     /// Sets what `underrun()` does: a source that can ask for less (a lower HLS variant) does.
-    public func onUnderrun(_ handler: @escaping @Sendable () -> Void) {
+    package func onUnderrun(_ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.underrunHandler = handler }
     }
 
     /// Tells the source that the player's decoded audio ran out while it played: the bytes did not
     /// come as fast as they were played.
-    public func underrun() {
+    package func underrun() {
         let handler = state.withLock { $0.underrunHandler }
         handler?()
     }
 
     /// Sets how the player learns what the source holds that was received but not yet read (its
     /// ring), for the connection indicator.
-    public func onBufferedBytes(_ reader: @escaping @Sendable () -> Int) {
+    package func onBufferedBytes(_ reader: @escaping @Sendable () -> Int) {
         state.withLock { $0.bufferedBytesReader = reader }
     }
 
     /// Bytes received and not yet read; nil when the source does not say.
-    public func bufferedBytes() -> Int? {
+    package func bufferedBytes() -> Int? {
         let reader = state.withLock { $0.bufferedBytesReader }
         return reader?()
     }
 
     /// The stream's bit rate (bits per second) once its decoder knows it: what buffered bytes are
     /// worth in seconds, and the bitrate the listener is shown.
-    public var bitRate: Int? {
+    package var bitRate: Int? {
         get { state.withLock { $0.bitRate } }
         set { state.withLock { $0.bitRate = newValue.flatMap { $0 > 0 ? $0 : nil } } }
     }

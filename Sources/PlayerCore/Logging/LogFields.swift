@@ -7,10 +7,10 @@ import Foundation
 /// descriptions name the case and add only fields that are safe at the level they are meant for:
 /// event and effect fields are for `debug` (a track appears as its id, kind and redacted URL, never
 /// its title); error fields are safe at every level when `keepPaths` is false.
-public enum LogFields {
+package enum LogFields {
     /// The fields that explain an error in a report: its stable code, low-cardinality type, HTTP
     /// status and the original error's text (redacted: URLs without secrets, paths only with `keepPaths`).
-    public static func error(_ error: PlaybackError, keepPaths: Bool = false) -> [String: String] {
+    package static func error(_ error: PlaybackError, keepPaths: Bool = false) -> [String: String] {
         var fields = ["code": String(error.code.rawValue), "errorType": error.errorType]
         if let status = error.httpStatus { fields["httpStatus"] = String(status) }
         if let underlying = error.underlying { fields["underlying"] = LogRedaction.text(underlying, keepPaths: keepPaths) }
@@ -21,7 +21,7 @@ public enum LogFields {
 
     /// A track for `debug` records: id, kind and the URL without user info, query or fragment.
     /// The id passes the same redaction (an id may be built from a file name).
-    public static func track(_ track: Track, prefix: String = "track") -> [String: String] {
+    package static func track(_ track: Track, prefix: String = "track") -> [String: String] {
         [
             "\(prefix).id": LogRedaction.text(track.id, keepPaths: true),
             "\(prefix).kind": track.kind.rawValue,
@@ -31,7 +31,7 @@ public enum LogFields {
 
     /// The case name of `value`, for enums whose cases carry payloads: read from the reflected
     /// case label, so a case added later is still named without its payload being printed.
-    public static func caseName<T>(_ value: T) -> String {
+    package static func caseName<T>(_ value: T) -> String {
         if let label = Mirror(reflecting: value).children.first?.label { return label }
         // A case without payload describes itself by its name alone.
         let described = String(describing: value)
@@ -40,7 +40,7 @@ public enum LogFields {
 
     /// Events that arrive many times a second (positions, fill, crossfade progress): written at
     /// `trace` so a `debug` log of an hour's listening stays small enough to send.
-    public static func isHighFrequency(_ event: PlayerEvent) -> Bool {
+    package static func isHighFrequency(_ event: PlayerEvent) -> Bool {
         switch event {
         case .positionChanged, .bufferProgress, .crossfadeProgress: true
         // A live stream's source runs dry between most packets.
@@ -50,7 +50,7 @@ public enum LogFields {
     }
 
     /// Fields of an event for `debug` records.
-    public static func event(_ event: PlayerEvent) -> [String: String] {
+    package static func event(_ event: PlayerEvent) -> [String: String] {
         var fields = ["event": caseName(event)]
         switch event {
         case .play(let request), .replace(.play(let request)):
@@ -136,7 +136,7 @@ public enum LogFields {
     }
 
     /// Fields of one effect for `debug` records.
-    public static func effect(_ effect: PlayerEffect) -> [String: String] {
+    package static func effect(_ effect: PlayerEffect) -> [String: String] {
         var fields = ["effect": caseName(effect)]
         switch effect {
         case .load(let id, let deck, let loaded, let from):
@@ -200,12 +200,12 @@ public enum LogFields {
     }
 
     /// The effects of one handled event, in order, as one compact field (`load,start`).
-    public static func effectNames(_ effects: [PlayerEffect]) -> String {
+    package static func effectNames(_ effects: [PlayerEffect]) -> String {
         effects.isEmpty ? "none" : effects.map { caseName($0) }.joined(separator: ",")
     }
 
     /// Seconds with millisecond precision: enough to follow a timeline, short to read.
-    public static func seconds(_ value: Double) -> String {
+    package static func seconds(_ value: Double) -> String {
         value.isFinite ? String(format: "%.3f", value) : String(describing: value)
     }
 }

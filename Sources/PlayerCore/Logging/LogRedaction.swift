@@ -13,20 +13,20 @@ import Foundation
 ///
 /// Free text (an error's `underlying`, a metadata value) is scanned for URLs and paths, because
 /// the descriptions of Foundation, NIO and AsyncHTTPClient errors may quote the address they failed on.
-public enum LogRedaction {
+package enum LogRedaction {
     /// What replaces a file path that may not be shown.
-    public static let pathPlaceholder = "<path>"
+    package static let pathPlaceholder = "<path>"
     /// What replaces a part of a URL that cannot be shown safely (an authority that is not a plain host).
-    public static let hiddenPart = "…"
+    package static let hiddenPart = "…"
 
     /// `url` as a log may show it: `scheme://host:port/path`, without user info, query or fragment.
     /// A `file:` URL keeps its path only with `keepPaths`.
-    public static func url(_ url: URL, keepPaths: Bool = false) -> String {
+    package static func url(_ url: URL, keepPaths: Bool = false) -> String {
         Self.url(string: url.absoluteString, keepPaths: keepPaths)
     }
 
     /// The same rule for a URL given as text (which need not parse as a `URL`).
-    public static func url(string: String, keepPaths: Bool = false) -> String {
+    package static func url(string: String, keepPaths: Bool = false) -> String {
         let text = Substring(string)
         guard let separator = text.range(of: "://") else {
             // No authority (`mailto:`, `urn:`, a bare word): the scheme and what precedes a query.
@@ -55,7 +55,7 @@ public enum LogRedaction {
 
     /// The host (and port) of `url`, or nil: the one part of a network address that is useful at
     /// every level.
-    public static func host(_ url: URL) -> String? {
+    package static func host(_ url: URL) -> String? {
         guard let host = url.host, !host.isEmpty else { return nil }
         let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         return url.port.map { "\(shown):\($0)" } ?? shown
@@ -64,7 +64,7 @@ public enum LogRedaction {
     /// `text` with every URL in it shown as `url(string:)` shows it and, unless `keepPaths`, every
     /// absolute or home-relative file path replaced by `<path>`. Whitespace is kept; control
     /// characters are flattened so one record stays one line.
-    public static func text(_ text: String, keepPaths: Bool = false) -> String {
+    package static func text(_ text: String, keepPaths: Bool = false) -> String {
         var output = ""
         var token = ""
         for character in text {

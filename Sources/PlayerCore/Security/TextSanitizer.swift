@@ -4,13 +4,13 @@
 /// Written by hand because no library here strips exactly this set: C0 controls, DEL, C1
 /// (U+0080-U+009F) and the Unicode bidi overrides/isolates that can reorder what a terminal shows.
 /// Newlines and tabs become single spaces in one-line fields; length is capped in characters.
-public enum TextSanitizer {
+package enum TextSanitizer {
     /// The longest one-line field Tonearm keeps (titles, artists, station names).
-    public static let defaultMaxLength = 256
+    package static let defaultMaxLength = 256
 
     /// Returns `text` with control and bidi-override characters removed, whitespace runs folded to
     /// one space, surrounding spaces trimmed, and at most `maxLength` characters (an ellipsis marks a cut).
-    public static func singleLine(_ text: String, maxLength: Int = defaultMaxLength) -> String {
+    package static func singleLine(_ text: String, maxLength: Int = defaultMaxLength) -> String {
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
@@ -31,14 +31,14 @@ public enum TextSanitizer {
     }
 
     /// Like `singleLine` but returns nil for input that is empty after cleaning.
-    public static func optionalSingleLine(_ text: String?, maxLength: Int = defaultMaxLength) -> String? {
+    package static func optionalSingleLine(_ text: String?, maxLength: Int = defaultMaxLength) -> String? {
         guard let text else { return nil }
         let cleaned = singleLine(text, maxLength: maxLength)
         return cleaned.isEmpty ? nil : cleaned
     }
 
     /// True for scalars that must never reach a terminal or a log line.
-    public static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F, 0x80...0x9F: return true          // C0, DEL, C1
         case 0x200E, 0x200F, 0x061C: return true                  // LRM, RLM, ALM

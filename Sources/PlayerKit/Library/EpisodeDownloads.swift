@@ -20,9 +20,9 @@ import Synchronization
 /// episode is downloaded by one downloader at a time, across processes (`EpisodeFileLock`).
 ///
 /// A value type over shared, thread-safe parts, like `PodcastLibrary`.
-public struct EpisodeDownloads: Sendable {
+package struct EpisodeDownloads: Sendable {
     /// What happens to downloads while they run, for progress bars and lines.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         case started(episodeID: Int64, title: String)
         case progress(episodeID: Int64, FileDownload.Progress)
         /// `seconds`: from the first request to the file named complete (0 when it was already whole).
@@ -33,35 +33,35 @@ public struct EpisodeDownloads: Sendable {
     }
 
     /// How one episode's download ended.
-    public struct Outcome: Sendable {
-        public var episode: EpisodeRecord
-        public var result: Result<DownloadRecord, PlaybackError>
+    package struct Outcome: Sendable {
+        package var episode: EpisodeRecord
+        package var result: Result<DownloadRecord, PlaybackError>
     }
 
     /// What keeping under the storage cap did.
-    public struct CapOutcome: Sendable, Equatable {
-        public var removed: [Int64] = []
+    package struct CapOutcome: Sendable, Equatable {
+        package var removed: [Int64] = []
         /// Bytes of downloads on disk afterwards.
-        public var totalBytes: Int64 = 0
+        package var totalBytes: Int64 = 0
         /// Still over the cap: only partly played (or just downloaded) episodes are left, and those
         /// are never removed without the listener asking.
-        public var overCap = false
+        package var overCap = false
     }
 
     /// The setting that holds the storage cap, in bytes (unset: no cap).
-    public static let storageCapSetting = "downloads.storageCapBytes"
+    package static let storageCapSetting = "downloads.storageCapBytes"
     /// Downloads at once, in a batch and per run.
-    public static let maxConcurrent = 2
+    package static let maxConcurrent = 2
 
-    public let store: LibraryStore
+    package let store: LibraryStore
     /// The folder of the episodes' files.
-    public let directory: URL
+    package let directory: URL
     private let network: NetworkClient
     private let analytics: ErrorAnalytics?
     private let options: FileDownload.Options
     private let logger: Logger
 
-    public init(
+    package init(
         store: LibraryStore, network: NetworkClient = .shared, directory: URL? = nil, analytics: ErrorAnalytics? = nil,
         options: FileDownload.Options = .init(), logger: Logger = .silent
     ) {
@@ -78,7 +78,7 @@ public struct EpisodeDownloads: Sendable {
     /// Downloads each episode (duplicates once), at most `maxConcurrent` at once, then keeps the
     /// downloads under the storage cap without removing any of these. One failure does not stop
     /// the others; outcomes come back in the order asked.
-    public func download(_ episodeIDs: [Int64], events: @escaping @Sendable (Event) -> Void = { _ in }) async -> [Outcome] {
+    package func download(_ episodeIDs: [Int64], events: @escaping @Sendable (Event) -> Void = { _ in }) async -> [Outcome] {
         var seen = Set<Int64>()
         let ids = episodeIDs.filter { seen.insert($0).inserted }
         var outcomes = [Outcome?](repeating: nil, count: ids.count)
@@ -180,7 +180,7 @@ public struct EpisodeDownloads: Sendable {
 
     /// The file of a downloaded episode when it is whole on disk; nil otherwise (then the episode
     /// streams). A download whose file has gone is forgotten, so the list stops claiming it.
-    public func playableFile(episodeID: Int64) -> URL? {
+    package func playableFile(episodeID: Int64) -> URL? {
         guard let record = try? store.download(episodeID: episodeID), record.state == .downloaded else { return nil }
         let url = file(record.fileName)
         guard FileManager.default.fileExists(atPath: url.path) else {
@@ -192,7 +192,7 @@ public struct EpisodeDownloads: Sendable {
     }
 
     /// Deletes the episode's files (whole and partial) and forgets its download.
-    public func remove(episodeID: Int64) throws(PlaybackError) {
+    package func remove(episodeID: Int64) throws(PlaybackError) {
         guard let record = try store.download(episodeID: episodeID) else {
             throw PlaybackError(.notInLibrary, underlying: "the episode is not downloaded")
         }
@@ -203,7 +203,7 @@ public struct EpisodeDownloads: Sendable {
     /// Deletes files in the episodes folder that no download of the library names (the podcast
     /// was removed, or the library was reset). Returns how many.
     @discardableResult
-    public func removeOrphans() -> Int {
+    package func removeOrphans() -> Int {
         guard let known = try? store.downloadFileNames(),
             let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
         else { return 0 }
@@ -217,11 +217,11 @@ public struct EpisodeDownloads: Sendable {
     // MARK: - Storage cap
 
     /// The storage cap in bytes, or nil when there is none.
-    public func storageCap() throws(PlaybackError) -> Int64? {
+    package func storageCap() throws(PlaybackError) -> Int64? {
         try store.setting(Self.storageCapSetting).flatMap(Int64.init).flatMap { $0 > 0 ? $0 : nil }
     }
 
-    public func setStorageCap(_ bytes: Int64?) throws(PlaybackError) {
+    package func setStorageCap(_ bytes: Int64?) throws(PlaybackError) {
         try store.setSetting(Self.storageCapSetting, bytes.map(String.init))
     }
 
@@ -229,7 +229,7 @@ public struct EpisodeDownloads: Sendable {
     /// first; then ones never started, oldest first. A partly played episode, or one in
     /// `protecting` (just downloaded), is never removed here.
     @discardableResult
-    public func keepUnderStorageCap(protecting: Set<Int64> = [], events: @Sendable (Event) -> Void = { _ in }) throws(PlaybackError)
+    package func keepUnderStorageCap(protecting: Set<Int64> = [], events: @Sendable (Event) -> Void = { _ in }) throws(PlaybackError)
         -> CapOutcome
     {
         let downloads = try store.downloads()
@@ -255,7 +255,7 @@ public struct EpisodeDownloads: Sendable {
     /// For a podcast whose automatic downloads are on: downloads the newest `keepLatest` episodes
     /// not yet downloaded (never ones already played), and removes downloads older than those
     /// unless they are partly played. Nothing when it is off.
-    public func autoDownload(podcastID: Int64, events: @escaping @Sendable (Event) -> Void = { _ in }) async throws(PlaybackError)
+    package func autoDownload(podcastID: Int64, events: @escaping @Sendable (Event) -> Void = { _ in }) async throws(PlaybackError)
         -> [Outcome]
     {
         guard let keep = try store.autoDownload(podcastID: podcastID) else { return [] }

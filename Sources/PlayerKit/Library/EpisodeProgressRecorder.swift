@@ -11,12 +11,12 @@ import Synchronization
 ///
 /// Decisions are the pure `shouldSave`; `observe` performs them. Store failures do not stop
 /// playback: they are counted and the first one is kept for the caller to report.
-public final class EpisodeProgressRecorder: Sendable {
+package final class EpisodeProgressRecorder: Sendable {
     /// Seconds of playback between two saves. Below 5 s so a crash between two saves
     /// still loses less than 5 s.
-    public static let defaultInterval: TimeInterval = 4
+    package static let defaultInterval: TimeInterval = 4
 
-    public let episodeID: Int64
+    package let episodeID: Int64
     private let store: LibraryStore
     private let interval: TimeInterval
     private struct Progress {
@@ -30,23 +30,23 @@ public final class EpisodeProgressRecorder: Sendable {
 
     private let progress = Mutex(Progress())
 
-    public init(store: LibraryStore, episodeID: Int64, interval: TimeInterval = EpisodeProgressRecorder.defaultInterval) {
+    package init(store: LibraryStore, episodeID: Int64, interval: TimeInterval = EpisodeProgressRecorder.defaultInterval) {
         self.store = store
         self.episodeID = episodeID
         self.interval = interval
     }
 
     /// The first store failure, if any (playback went on regardless).
-    public var firstError: PlaybackError? { progress.withLock { $0.firstError } }
+    package var firstError: PlaybackError? { progress.withLock { $0.firstError } }
 
     /// True when a position this far from the last saved one should be written now.
-    public static func shouldSave(position: TimeInterval, lastSaved: TimeInterval?, interval: TimeInterval) -> Bool {
+    package static func shouldSave(position: TimeInterval, lastSaved: TimeInterval?, interval: TimeInterval) -> Bool {
         guard let lastSaved else { return position >= interval }
         return abs(position - lastSaved) >= interval
     }
 
     /// Feeds one player update (call it for every update, in order).
-    public func observe(_ update: PlayerUpdate) {
+    package func observe(_ update: PlayerUpdate) {
         switch update {
         case .position(let seconds, let duration, _):
             let save = progress.withLock { progress -> Bool in

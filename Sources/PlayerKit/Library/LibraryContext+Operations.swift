@@ -8,7 +8,7 @@ extension LibraryContext {
     /// from its downloaded file when it is whole on disk (no network needed), or, for an episode
     /// without audio, its own failure (no Retry). The track's identity is the episode either way,
     /// so its place is saved the same. A library that cannot be read throws.
-    public func episodeToPlay(id: Int64) throws(PlaybackError) -> PlayerEvent.Replacement {
+    package func episodeToPlay(id: Int64) throws(PlaybackError) -> PlayerEvent.Replacement {
         let record = try store.episode(id: id)
         let start = try store.resumePosition(episodeID: id)
         var episode = record.episode
@@ -25,18 +25,18 @@ extension LibraryContext {
     }
 
     /// What a playlist file gave the library.
-    public struct StationImport: Sendable {
-        public var added: [StationRecord] = []
+    package struct StationImport: Sendable {
+        package var added: [StationRecord] = []
         /// Entries that could not be kept, by name.
-        public var failed: [(name: String, error: PlaybackError)] = []
+        package var failed: [(name: String, error: PlaybackError)] = []
         /// Every entry of the file, http(s) or not.
-        public var entries = 0
+        package var entries = 0
     }
 
     /// Keeps every http(s) entry of a .pls, .m3u or .m3u8 file's bytes as a station, named after
     /// the file's title for it (or its host). Other entries (file paths, relative names) are
     /// skipped: a station is an address on the network.
-    public func importStations(_ data: Data, file: URL) throws(PlaybackError) -> StationImport {
+    package func importStations(_ data: Data, file: URL) throws(PlaybackError) -> StationImport {
         let kind = PlaylistKind.detect(contentType: nil, url: file, firstBytes: [UInt8](data.prefix(PlaylistKind.sniffLength))) ?? .m3u
         // No base URL: a relative entry cannot be a station.
         let entries = try PlaylistParser.parse(data, kind: kind, baseURL: nil)
@@ -57,7 +57,7 @@ extension LibraryContext {
 extension PodcastLibrary.ImportOutcome {
     /// The failures of an import, as a listener wants them told: one per feed, except feeds not
     /// tried because their host's circuit is open, which are told once per host with their count.
-    public static func failures(of outcomes: [Self]) -> [(about: URL?, host: String?, count: Int, error: PlaybackError)] {
+    package static func failures(of outcomes: [Self]) -> [(about: URL?, host: String?, count: Int, error: PlaybackError)] {
         var told: [(about: URL?, host: String?, count: Int, error: PlaybackError)] = []
         for case .failed(let url, let error) in outcomes {
             if error.code == .circuitOpen {

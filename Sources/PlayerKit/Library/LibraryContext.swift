@@ -8,28 +8,28 @@ import Streaming
 /// persistent error analytics on it, the network client that counts retries into it, and the
 /// podcast service. A damaged database kept aside when opening is recorded as an error event and
 /// named in `recovery`, so the front end can tell the listener: nothing is lost silently.
-public struct LibraryContext: Sendable {
-    public let store: LibraryStore
-    public let analytics: ErrorAnalytics
+package struct LibraryContext: Sendable {
+    package let store: LibraryStore
+    package let analytics: ErrorAnalytics
     /// Retry counts per operation, added to the library's totals as each operation ends.
-    public let retryStatistics: RetryStatistics
+    package let retryStatistics: RetryStatistics
     /// This command run's network client: the process's host breakers, this run's retry budget,
     /// and the persistent retry statistics.
-    public let network: NetworkClient
-    public let podcasts: PodcastLibrary
+    package let network: NetworkClient
+    package let podcasts: PodcastLibrary
     /// Episodes kept on disk, beside the library.
-    public let downloads: EpisodeDownloads
+    package let downloads: EpisodeDownloads
 
     /// Settings keys for the analytics retention (defaults: 10,000 events, 90 days).
-    public static let maxEventsSetting = "analytics.maxEvents"
-    public static let maxAgeDaysSetting = "analytics.maxAgeDays"
+    package static let maxEventsSetting = "analytics.maxEvents"
+    package static let maxAgeDaysSetting = "analytics.maxAgeDays"
 
     /// What opening found: a damaged database it kept aside (already recorded as an error event),
     /// for the front end to tell the listener.
-    public var recovery: LibraryRecovery? { store.recovery }
+    package var recovery: LibraryRecovery? { store.recovery }
 
     /// Opens the library in `directory` (the XDG data directory by default).
-    public static func open(directory: URL? = nil, logger: Logger) async throws(PlaybackError) -> LibraryContext {
+    package static func open(directory: URL? = nil, logger: Logger) async throws(PlaybackError) -> LibraryContext {
         let store = try LibraryStore.open(directory: directory ?? LibraryPaths.dataDirectory())
         let analytics = ErrorAnalytics(store: store.errorEvents, retention: try retention(store))
         if let recovery = store.recovery { await analytics.record(recovery.error, operation: "openLibrary") }

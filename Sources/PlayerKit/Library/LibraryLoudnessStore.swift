@@ -5,21 +5,21 @@ import PlayerCore
 
 /// The player's `LoudnessStore` in the library: a file is keyed by its path, size and
 /// modification time (an edited file is measured again), an episode by its enclosure URL.
-public final class LibraryLoudnessStore: LoudnessStore {
+package final class LibraryLoudnessStore: LoudnessStore {
     private let store: LibraryStore
     private let logger: Logger
 
-    public init(store: LibraryStore, logger: Logger) {
+    package init(store: LibraryStore, logger: Logger) {
         self.store = store
         self.logger = logger
     }
 
-    public func loudness(of track: Track) -> Loudness? {
+    package func loudness(of track: Track) -> Loudness? {
         guard let key = Self.key(for: track) else { return nil }
         return (try? store.loudness(sourceKey: key)).flatMap { $0 }
     }
 
-    public func keep(_ loudness: Loudness, of track: Track) {
+    package func keep(_ loudness: Loudness, of track: Track) {
         guard let key = Self.key(for: track) else { return }
         do throws(PlaybackError) {
             try store.keepLoudness(loudness, sourceKey: key)

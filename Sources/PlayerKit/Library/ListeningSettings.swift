@@ -11,13 +11,13 @@ import Synchronization
 /// What a player announces when it starts is never written back (a `--volume` or `--speed` given
 /// for one run is not kept), nor is a value that already applies (an episode set to its podcast's
 /// speed does not give the podcast an override equal to the default).
-public final class ListeningSettings: Sendable {
-    public static let volumeKey = "player.volume"
-    public static let speedKey = "player.speed"
-    public static let loudnessKey = "player.loudness"
-    public static let loudnessTargetKey = "player.loudnessTarget"
+package final class ListeningSettings: Sendable {
+    package static let volumeKey = "player.volume"
+    package static let speedKey = "player.speed"
+    package static let loudnessKey = "player.loudness"
+    package static let loudnessTargetKey = "player.loudnessTarget"
 
-    public static func podcastSpeedKey(_ podcastID: Int64) -> String { "podcast.\(podcastID).speed" }
+    package static func podcastSpeedKey(_ podcastID: Int64) -> String { "podcast.\(podcastID).speed" }
 
     private struct Seen {
         /// The podcast of the episode playing now, if one is.
@@ -31,37 +31,37 @@ public final class ListeningSettings: Sendable {
     private let logger: Logger
     private let seen: Mutex<Seen>
 
-    public init(store: LibraryStore, podcast: Int64? = nil, logger: Logger) {
+    package init(store: LibraryStore, podcast: Int64? = nil, logger: Logger) {
         self.store = store
         self.logger = logger
         seen = Mutex(Seen(podcast: podcast))
     }
 
     /// The kept volume, if there is a readable one.
-    public static func savedVolume(in store: LibraryStore) -> Volume? {
+    package static func savedVolume(in store: LibraryStore) -> Volume? {
         read(volumeKey, in: store).flatMap(Volume.parse)
     }
 
     /// The speed to start at: the podcast's own when it has one, else the default.
-    public static func savedSpeed(in store: LibraryStore, podcast: Int64?) -> PlaybackSpeed? {
+    package static func savedSpeed(in store: LibraryStore, podcast: Int64?) -> PlaybackSpeed? {
         podcast.flatMap { read(podcastSpeedKey($0), in: store).flatMap(PlaybackSpeed.parse) }
             ?? read(speedKey, in: store).flatMap(PlaybackSpeed.parse)
     }
 
     /// The kept loudness levelling, if one was set.
-    public static func savedLoudness(in store: LibraryStore) -> LoudnessLevelling? {
+    package static func savedLoudness(in store: LibraryStore) -> LoudnessLevelling? {
         guard let mode = read(loudnessKey, in: store).flatMap(LoudnessMode.parse) else { return nil }
         let target = read(loudnessTargetKey, in: store).flatMap(Double.init) ?? LoudnessLevelling.defaultTarget
         return LoudnessLevelling(mode: mode, target: target)
     }
 
     /// What plays now belongs to `podcast` (nil: not an episode of the library).
-    public func use(podcast: Int64?) {
+    package func use(podcast: Int64?) {
         seen.withLock { $0.podcast = podcast }
     }
 
     /// Sees every update; writes what the listener changed.
-    public func observe(_ update: PlayerUpdate) {
+    package func observe(_ update: PlayerUpdate) {
         switch update {
         case .volume(let volume, _):
             let first = seen.withLock { seen in

@@ -11,53 +11,53 @@ import Streaming
 ///
 /// A value type over shared, thread-safe parts (the store, the client, the analytics actor), so
 /// each command makes one and uses it from any task.
-public struct PodcastLibrary: Sendable {
+package struct PodcastLibrary: Sendable {
     /// How feeds are fetched.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Seconds for one attempt, from request to the last body byte: feeds are bigger than the
         /// status documents the default is for.
-        public var timeout: Double = 20
+        package var timeout: Double = 20
         /// The retry preset for each feed (the network preset: 3 attempts from 1 s).
-        public var policy: BackoffPolicy = .network
+        package var policy: BackoffPolicy = .network
         /// The largest feed accepted.
-        public var maxBytes: Int = LibraryLimits.maxFeedBytes
+        package var maxBytes: Int = LibraryLimits.maxFeedBytes
 
-        public init() {}
+        package init() {}
     }
 
     /// What refreshing one podcast did.
-    public enum RefreshOutcome: Sendable, Equatable {
+    package enum RefreshOutcome: Sendable, Equatable {
         /// The server said 304: nothing changed since the last fetch.
         case notModified
         case updated(RefreshResult)
     }
 
     /// What refreshing one podcast of `refreshAll` did.
-    public struct RefreshReport: Sendable {
+    package struct RefreshReport: Sendable {
         /// The podcast as it was before the refresh.
-        public var podcast: PodcastRecord
-        public var outcome: Result<RefreshOutcome, PlaybackError>
+        package var podcast: PodcastRecord
+        package var outcome: Result<RefreshOutcome, PlaybackError>
 
-        public init(podcast: PodcastRecord, outcome: Result<RefreshOutcome, PlaybackError>) {
+        package init(podcast: PodcastRecord, outcome: Result<RefreshOutcome, PlaybackError>) {
             self.podcast = podcast
             self.outcome = outcome
         }
     }
 
     /// What importing one OPML subscription did.
-    public enum ImportOutcome: Sendable {
+    package enum ImportOutcome: Sendable {
         case added(PodcastRecord)
         case alreadyThere(URL)
         case failed(URL, PlaybackError)
     }
 
-    public let store: LibraryStore
+    package let store: LibraryStore
     private var network: NetworkClient
     private let analytics: ErrorAnalytics?
     private let options: Options
     private let logger: Logger
 
-    public init(
+    package init(
         store: LibraryStore, network: NetworkClient = .shared, analytics: ErrorAnalytics? = nil, options: Options = Options(),
         logger: Logger = .silent
     ) {
@@ -71,7 +71,7 @@ public struct PodcastLibrary: Sendable {
     /// Subscribes to the feed at `feedURL`. The same feed twice is `alreadyInLibrary`, and so is
     /// a feed that moved to one already subscribed (a permanent redirect or `itunes:new-feed-url`
     /// naming its address, or its `podcast:guid`). A feed that moved is kept at its new address.
-    public func add(feedURL: URL) async throws(PlaybackError) -> PodcastRecord {
+    package func add(feedURL: URL) async throws(PlaybackError) -> PodcastRecord {
         try await recording("addPodcast") { () async throws(PlaybackError) -> PodcastRecord in
             guard try store.podcasts().first(where: { $0.feedURL == feedURL }) == nil else {
                 throw PlaybackError(.alreadyInLibrary, underlying: "feed already subscribed")
@@ -91,7 +91,7 @@ public struct PodcastLibrary: Sendable {
 
     /// Fetches `podcast`'s feed again (conditionally) and merges new and changed episodes; saved
     /// positions and played marks stay.
-    public func refresh(_ podcast: PodcastRecord) async throws(PlaybackError) -> RefreshOutcome {
+    package func refresh(_ podcast: PodcastRecord) async throws(PlaybackError) -> RefreshOutcome {
         try await recording("refreshPodcast") { () async throws(PlaybackError) -> RefreshOutcome in
             let validators = FeedValidators(etag: podcast.etag, lastModified: podcast.lastModified)
             let fetched = try await fetch(podcast.feedURL, validators: validators)
@@ -115,7 +115,7 @@ public struct PodcastLibrary: Sendable {
     ///
     /// - Returns: one report per podcast, in `LibraryStore.podcasts()` order.
     /// - Throws: only when the library cannot list its podcasts.
-    public func refreshAll() async throws(PlaybackError) -> [RefreshReport] {
+    package func refreshAll() async throws(PlaybackError) -> [RefreshReport] {
         let podcasts = try store.podcasts()
         let run = budgeted()
         return await Self.inLanes(podcasts.map(\.feedURL)) { index in
@@ -133,7 +133,7 @@ public struct PodcastLibrary: Sendable {
     /// breaker stops the import's attempts on it early: the feeds not tried fail with
     /// `circuitOpen`, which names the host and when it is tried again. The import spends one
     /// retry budget (the client's, or its own when the client has none).
-    public func importOPML(_ data: Data) async throws(PlaybackError) -> [ImportOutcome] {
+    package func importOPML(_ data: Data) async throws(PlaybackError) -> [ImportOutcome] {
         let subscriptions = try OPMLParser.parse(data)
         let run = budgeted()
         return await Self.inLanes(subscriptions.map(\.feedURL)) { index in
@@ -182,7 +182,7 @@ public struct PodcastLibrary: Sendable {
     }
 
     /// Every subscription as an OPML 2.0 document.
-    public func exportOPML(dateCreated: Date = Date()) throws(PlaybackError) -> Data {
+    package func exportOPML(dateCreated: Date = Date()) throws(PlaybackError) -> Data {
         let subscriptions = try store.podcasts().map { OPMLSubscription(title: $0.title, feedURL: $0.feedURL) }
         return OPMLWriter.write(subscriptions, title: "Tonearm podcasts", dateCreated: dateCreated)
     }

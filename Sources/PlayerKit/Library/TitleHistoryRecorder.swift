@@ -12,7 +12,7 @@ import Synchronization
 /// stream's `icy-name`, else its host.
 /// Repeats are left to the store (`recordHeard`). Store failures do not stop playback: they are
 /// logged. Nothing here leaves the machine.
-public final class TitleHistoryRecorder: Sendable {
+package final class TitleHistoryRecorder: Sendable {
     private let store: LibraryStore
     private let now: @Sendable () -> Date
     private let logger: Logger
@@ -23,17 +23,17 @@ public final class TitleHistoryRecorder: Sendable {
 
     private let listening = Mutex(Listening())
 
-    public init(store: LibraryStore, now: @escaping @Sendable () -> Date = Date.init, logger: Logger) {
+    package init(store: LibraryStore, now: @escaping @Sendable () -> Date = Date.init, logger: Logger) {
         self.store = store
         self.now = now
         self.logger = logger
     }
 
     /// The title playing now on the station, once one was heard (what `like` keeps).
-    public var current: HeardTitle? { listening.withLock { $0.current } }
+    package var current: HeardTitle? { listening.withLock { $0.current } }
 
     /// Feeds one player update (call it for every update, in order).
-    public func observe(_ update: PlayerUpdate) {
+    package func observe(_ update: PlayerUpdate) {
         switch update {
         case .state(let state, _, _):
             let track = state.currentTrack.flatMap { $0.kind == .liveStream ? $0 : nil }
@@ -67,7 +67,7 @@ public final class TitleHistoryRecorder: Sendable {
 
     /// Likes the title playing now; nil when no title was heard yet on this station.
     @discardableResult
-    public func likeCurrent() throws(PlaybackError) -> FavouriteSong? {
+    package func likeCurrent() throws(PlaybackError) -> FavouriteSong? {
         guard let heard = current else { return nil }
         return try store.like(title: heard.title, artist: heard.artist, station: heard.station, heardAt: heard.heardAt, at: now())
     }

@@ -2,9 +2,9 @@ import Foundation
 import PlayerCore
 
 /// The listener's own files (OPML, playlists, exports), read and written with typed errors.
-public enum UserFile {
+package enum UserFile {
     /// The file's bytes; a file larger than `maxBytes` is `documentTooLarge` before it is read.
-    public static func read(_ path: String, maxBytes: Int) throws(PlaybackError) -> Data {
+    package static func read(_ path: String, maxBytes: Int) throws(PlaybackError) -> Data {
         let url = URL(fileURLWithPath: path)
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
@@ -18,7 +18,7 @@ public enum UserFile {
     }
 
     /// Writes `data` to `path` at once (a reader never sees half a file).
-    public static func write(_ data: Data, to path: String) throws(PlaybackError) {
+    package static func write(_ data: Data, to path: String) throws(PlaybackError) {
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

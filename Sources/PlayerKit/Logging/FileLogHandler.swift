@@ -12,26 +12,26 @@ import PlayerCore
 /// once more, whatever the call site did: URLs lose user info, query and fragment at every level,
 /// and file paths are kept only in `debug` and `trace` records. Call sites stay responsible for
 /// never putting titles or feed names in records above `debug`.
-public struct FileLogHandler: LogHandler {
-    public var logLevel: Logger.Level
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
+package struct FileLogHandler: LogHandler {
+    package var logLevel: Logger.Level
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let file: RotatingLogFile
 
-    public init(label: String, file: RotatingLogFile, level: Logger.Level = .warning, metadataProvider: Logger.MetadataProvider? = nil) {
+    package init(label: String, file: RotatingLogFile, level: Logger.Level = .warning, metadataProvider: Logger.MetadataProvider? = nil) {
         self.label = label
         self.file = file
         self.logLevel = level
         self.metadataProvider = metadataProvider
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let own = event.metadata { merged.merge(own) { _, new in new } }
@@ -43,11 +43,11 @@ public struct FileLogHandler: LogHandler {
 }
 
 /// How one record is written as text; pure, so the format and its redaction are tested directly.
-public enum LogLine {
+package enum LogLine {
     /// One line: ISO-8601 UTC time with milliseconds, level, label, `[source]`, message, then
     /// `key=value` metadata sorted by key (values with spaces or quotes are quoted). Message and
     /// values pass `LogRedaction.text`, with paths kept only at `debug` and `trace`.
-    public static func format(
+    package static func format(
         date: Date, level: Logger.Level, label: String, source: String, message: String, metadata: Logger.Metadata
     ) -> String {
         let keepPaths = level <= .debug
@@ -60,7 +60,7 @@ public enum LogLine {
     }
 
     /// `2026-11-24T16:54:47.123Z`.
-    public static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         var seconds = time_t(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)
         let fraction = Int(milliseconds - Int64(seconds) * 1000)

@@ -40,25 +40,25 @@ import Synchronization
 /// Thread-safe: the descriptor and counters live in a `Mutex`. The folder is created (mode 0700)
 /// on the first write when it is missing; the file is made with mode 0600, as it may hold hosts
 /// and error texts of the user.
-public final class RotatingLogFile: Sendable {
+package final class RotatingLogFile: Sendable {
     /// How large a file may grow and how many rotated files are kept.
-    public struct Policy: Sendable, Equatable {
+    package struct Policy: Sendable, Equatable {
         /// The cap of one file, in bytes.
-        public var maxBytes: Int
+        package var maxBytes: Int
         /// Rotated files kept beside the current one (`name.1` ... `name.<keptFiles>`).
-        public var keptFiles: Int
+        package var keptFiles: Int
 
         /// 5 MiB and three old files: about 20 MiB at most, hours of `debug` records.
-        public static let standard = Policy(maxBytes: 5 << 20, keptFiles: 3)
+        package static let standard = Policy(maxBytes: 5 << 20, keptFiles: 3)
 
-        public init(maxBytes: Int, keptFiles: Int) {
+        package init(maxBytes: Int, keptFiles: Int) {
             self.maxBytes = max(1, maxBytes)
             self.keptFiles = max(0, keptFiles)
         }
     }
 
-    public let url: URL
-    public let policy: Policy
+    package let url: URL
+    package let policy: Policy
     private let onFailure: @Sendable (String) -> Void
 
     private struct State {
@@ -73,7 +73,7 @@ public final class RotatingLogFile: Sendable {
     /// - Parameters:
     ///   - onFailure: told (once) when the file cannot be opened or written; records are then
     ///     dropped rather than stopping playback. The executable prints it on stderr.
-    public init(url: URL, policy: Policy = .standard, onFailure: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(url: URL, policy: Policy = .standard, onFailure: @escaping @Sendable (String) -> Void = { _ in }) {
         self.url = url
         self.policy = policy
         self.onFailure = onFailure
@@ -86,12 +86,12 @@ public final class RotatingLogFile: Sendable {
     }
 
     /// The rotated file number `index` (1 is the most recent).
-    public func rotatedURL(_ index: Int) -> URL {
+    package func rotatedURL(_ index: Int) -> URL {
         url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).\(index)")
     }
 
     /// Appends `line` and a newline, rotating first when the file would pass the cap.
-    public func write(_ line: String) {
+    package func write(_ line: String) {
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
         let failure: String? = state.withLock { state in
@@ -114,7 +114,7 @@ public final class RotatingLogFile: Sendable {
     }
 
     /// Closes the file; the next write opens it again.
-    public func close() {
+    package func close() {
         state.withLock { state in
             if state.descriptor >= 0 { System.close(state.descriptor) }
             state.descriptor = -1

@@ -7,27 +7,27 @@ import Streaming
 /// Turns what streams report (station headers, ICY titles) into what the listener sees: the
 /// metadata service splits and checks titles (status APIs included), the artwork service finds the
 /// picture and its kind. Events are handled one at a time, in order, and only changes come out.
-public actor NowPlayingPipeline {
+package actor NowPlayingPipeline {
     private let metadata: MetadataService
     private let artwork: ArtworkService
     private var station: IcyStationInfo?
     private var last: NowPlayingMetadata?
 
-    public init(metadata: MetadataService, artwork: ArtworkService) {
+    package init(metadata: MetadataService, artwork: ArtworkService) {
         self.metadata = metadata
         self.artwork = artwork
     }
 
     /// What one event changes: the now-playing line (nil when nothing the listener sees
     /// changed) and a service's new failure to show (nil when none, or the same one again).
-    public struct Output: Sendable {
-        public var metadata: NowPlayingMetadata?
-        public var problem: PlaybackError?
+    package struct Output: Sendable {
+        package var metadata: NowPlayingMetadata?
+        package var problem: PlaybackError?
     }
 
     private var lastProblem: PlaybackError?
 
-    public func handle(_ event: StreamEvent) async -> Output {
+    package func handle(_ event: StreamEvent) async -> Output {
         let metadata = await nowPlaying(after: event)
         let artworkProblem = await artwork.lastError
         let statusProblem = await self.metadata.lastError

@@ -6,20 +6,20 @@ import PlayerCore
 /// crossfades between them with the listener's setting and `next`, MPRIS's Next included, moves
 /// along it), each episode from its saved place (from disk when it is downloaded), and which
 /// queue entry each track belongs to, for `QueueRecorder`.
-public struct QueuePlan: Sendable {
+package struct QueuePlan: Sendable {
     /// Nil when nothing in the queue can play.
-    public var request: PlayRequest?
+    package var request: PlayRequest?
     /// The queue entry each track of the request belongs to, by track id (a session's stages all
     /// belong to the session).
-    public var targets: [String: QueueTarget]
+    package var targets: [String: QueueTarget]
     /// Entries that cannot play (an episode without audio, a session file gone), with why: they
     /// are left out of the request and stay in the queue for the listener to see.
-    public var skipped: [(entry: QueueEntryRecord, error: PlaybackError)]
+    package var skipped: [(entry: QueueEntryRecord, error: PlaybackError)]
 }
 
 extension LibraryContext {
     /// The queue as one request, starting with the entry `from` (its id; the first when nil).
-    public func queueToPlay(from entryID: Int64? = nil) throws(PlaybackError) -> QueuePlan {
+    package func queueToPlay(from entryID: Int64? = nil) throws(PlaybackError) -> QueuePlan {
         var entries = try store.queue()
         if let entryID, let start = entries.firstIndex(where: { $0.id == entryID }) { entries.removeFirst(start) }
         var items: [QueueItem] = []

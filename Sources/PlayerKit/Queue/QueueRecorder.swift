@@ -9,7 +9,7 @@ import Synchronization
 /// player moves past (its end, or Next) leaves it too. Stopping leaves the queue as it is.
 ///
 /// Feed it every update of the player, in order, like `EpisodeProgressRecorder`.
-public final class QueueRecorder: Sendable {
+package final class QueueRecorder: Sendable {
     private let store: LibraryStore
     private let targets: [String: QueueTarget]
     private struct State {
@@ -20,15 +20,15 @@ public final class QueueRecorder: Sendable {
 
     private let state = Mutex(State())
 
-    public init(store: LibraryStore, plan: QueuePlan) {
+    package init(store: LibraryStore, plan: QueuePlan) {
         self.store = store
         self.targets = plan.targets
     }
 
     /// The first store failure, if any (playback went on regardless).
-    public var firstError: PlaybackError? { state.withLock { $0.firstError } }
+    package var firstError: PlaybackError? { state.withLock { $0.firstError } }
 
-    public func observe(_ update: PlayerUpdate) {
+    package func observe(_ update: PlayerUpdate) {
         switch update {
         case .state(let playerState, _, _):
             guard let track = playerState.currentTrack else { return }

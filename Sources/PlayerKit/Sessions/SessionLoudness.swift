@@ -7,10 +7,10 @@ import PlayerCore
 /// album gain of ReplayGain). This measures what is not known yet (a stage kept in the store or
 /// tagged costs nothing; a long file is measured on every core) and gives each stage its own
 /// loudness and the session's.
-public enum SessionLoudness {
+package enum SessionLoudness {
     /// `request` with loudness on its stages. A stage that cannot be measured (a stream, a broken
     /// file) leaves the session unknown, and session levelling falls back to each track's own.
-    public static func prepare(_ request: PlayRequest, store: (any LoudnessStore)?) -> PlayRequest {
+    package static func prepare(_ request: PlayRequest, store: (any LoudnessStore)?) -> PlayRequest {
         var tracks = request.items.map(\.track)
         for index in tracks.indices where tracks[index].loudness == nil && tracks[index].url.isFileURL {
             if let known = store?.loudness(of: tracks[index]) {
@@ -32,7 +32,7 @@ public enum SessionLoudness {
     /// `replacement` ready for session levelling when `mode` is `session` and it plays several
     /// items (a session, or files given together); as it is otherwise. Measures on a thread of
     /// its own.
-    public static func prepared(
+    package static func prepared(
         _ replacement: PlayerEvent.Replacement, mode: LoudnessMode, store: (any LoudnessStore)?
     ) async -> PlayerEvent.Replacement {
         guard mode == .session, case .play(let request) = replacement, request.items.count > 1 else { return replacement }

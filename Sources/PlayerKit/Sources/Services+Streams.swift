@@ -8,7 +8,7 @@ extension TonearmPlayer.Services {
     /// when a source is off this machine, since a loopback stream plays without a network.
     /// `allowPrivateArtwork` lets artwork and an episode's chapters come from loopback and private
     /// addresses.
-    public static func forStreams(
+    package static func forStreams(
         _ tracks: [Track], identities: [String] = [], status: MetadataService.StatusSource? = nil, stationLogo: URL? = nil,
         allowPrivateArtwork: Bool = false
     ) -> TonearmPlayer.Services {

@@ -7,7 +7,7 @@ import Synchronization
 import Streaming
 
 /// What a network source reports besides audio, for the now-playing pipeline.
-public enum StreamEvent: Sendable, Equatable {
+package enum StreamEvent: Sendable, Equatable {
     /// The response head arrived: the station's `icy-*` headers.
     case connected(Track, IcyStationInfo)
     /// An ICY metadata block (titles), in stream order, with the station's headers.
@@ -56,7 +56,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
     ///   - logger: passed to every byte source, which records its requests (URLs redacted).
     ///   - events: receives station details and ICY titles (on network threads, in order per
     ///     stream); the now-playing pipeline turns them into metadata.
-    public init(
+    package init(
         network: NetworkClient = .shared, options: Options = Options(), clock: any Clock<Duration>, logger: Logger = .silent,
         events: @escaping @Sendable (StreamEvent) -> Void = { _ in }
     ) {
@@ -67,7 +67,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
         self.events = events
     }
 
-    public func makeDecoder(for track: Track, load: LoadCancellation) throws(PlaybackError) -> any AudioDecoder {
+    package func makeDecoder(for track: Track, load: LoadCancellation) throws(PlaybackError) -> any AudioDecoder {
         if track.url.isFileURL { return try files.makeDecoder(for: track, load: load) }
         return try open(track.url, track: track, load: load, depth: 0)
     }

@@ -1,13 +1,13 @@
 import PlayerCore
 
 /// The connectivity banner: shown only while offline.
-public struct ConnectivityBannerState: Sendable, Hashable, Codable {
-    public let isVisible: Bool
-    public let icon: Icon
+package struct ConnectivityBannerState: Sendable, Hashable, Codable {
+    package let isVisible: Bool
+    package let icon: Icon
     /// "No Internet Connection" / "Нет подключения к интернету".
-    public let text: String
+    package let text: String
 
-    public init(connectivity: Connectivity, language: Language) {
+    package init(connectivity: Connectivity, language: Language) {
         isVisible = connectivity == .offline
         icon = .offline
         text = UIStrings.text(.offlineBanner, in: language)

@@ -1,14 +1,14 @@
 import PlayerCore
 
 /// The empty state: icon, title, message and an optional action.
-public struct EmptyStateViewState: Sendable, Hashable, Codable {
-    public let icon: Icon
-    public let title: String
-    public let message: String
+package struct EmptyStateViewState: Sendable, Hashable, Codable {
+    package let icon: Icon
+    package let title: String
+    package let message: String
     /// The action's title ("Add Station"), when there is one.
-    public let actionTitle: String?
+    package let actionTitle: String?
 
-    public init(icon: Icon, title: String, message: String, actionTitle: String? = nil) {
+    package init(icon: Icon, title: String, message: String, actionTitle: String? = nil) {
         self.icon = icon
         self.title = title
         self.message = message
@@ -16,7 +16,7 @@ public struct EmptyStateViewState: Sendable, Hashable, Codable {
     }
 
     /// The library's empty lists.
-    public enum Preset: Sendable, Hashable, Codable {
+    package enum Preset: Sendable, Hashable, Codable {
         case stations
         case podcasts
         case episodes
@@ -28,7 +28,7 @@ public struct EmptyStateViewState: Sendable, Hashable, Codable {
         case noSearchResults(query: String)
     }
 
-    public init(_ preset: Preset, in language: Language) {
+    package init(_ preset: Preset, in language: Language) {
         func t(_ key: UIString) -> String { UIStrings.text(key, in: language) }
         switch preset {
         case .stations:

@@ -2,16 +2,16 @@ import PlayerCore
 
 /// The full-screen error state with a retry: "Something Went Wrong", the error's message
 /// and "Try Again".
-public struct ErrorStateViewState: Sendable, Hashable, Codable {
-    public let icon: Icon
-    public let title: String
-    public let message: String
-    public let recoverySuggestion: String
-    public let retryTitle: String
-    public let retryIcon: Icon
-    public let error: PlaybackError
+package struct ErrorStateViewState: Sendable, Hashable, Codable {
+    package let icon: Icon
+    package let title: String
+    package let message: String
+    package let recoverySuggestion: String
+    package let retryTitle: String
+    package let retryIcon: Icon
+    package let error: PlaybackError
 
-    public init(error: PlaybackError, language: Language) {
+    package init(error: PlaybackError, language: Language) {
         icon = .warning
         title = UIStrings.text(.errorStateTitle, in: language)
         let text = error.text(in: language)
@@ -23,5 +23,5 @@ public struct ErrorStateViewState: Sendable, Hashable, Codable {
     }
 
     /// "Something Went Wrong. <message>. Try Again."
-    public var spokenText: String { Sentences.join([title, message, retryTitle]) }
+    package var spokenText: String { Sentences.join([title, message, retryTitle]) }
 }

@@ -6,27 +6,27 @@ import PlayerCore
 ///
 /// The caller passes the context of the item the state is about; view states trust it. Titles are
 /// sanitised on entry (as `Track` and `Episode` already do).
-public struct PlaybackContext: Sendable, Hashable, Codable {
+package struct PlaybackContext: Sendable, Hashable, Codable {
     /// The episode being played or that failed (even one without audio).
-    public var episode: Episode?
+    package var episode: Episode?
     /// The podcast's title; falls back to `episode.podcastTitle`.
-    public var podcastTitle: String? {
+    package var podcastTitle: String? {
         didSet { podcastTitle = TextSanitizer.optionalSingleLine(podcastTitle) }
     }
     /// The station being played, for live streams.
-    public var station: Station?
-    public var connectivity: Connectivity
+    package var station: Station?
+    package var connectivity: Connectivity
     /// Position (s) in the current track, as last reported by the engine.
-    public var position: TimeInterval?
+    package var position: TimeInterval?
     /// Duration (s) of the current track when known better than `Track.duration` (probed, or the feed's).
-    public var duration: TimeInterval?
+    package var duration: TimeInterval?
     /// The current instant on the player's clock, for the reconnect countdown.
-    public var now: PlayerTime?
-    public var language: Language
+    package var now: PlayerTime?
+    package var language: Language
     /// What a live stream says is on now (its ICY title, split, and the station's name).
-    public var nowPlaying: NowPlayingMetadata?
+    package var nowPlaying: NowPlayingMetadata?
 
-    public init(
+    package init(
         episode: Episode? = nil,
         podcastTitle: String? = nil,
         station: Station? = nil,
@@ -49,5 +49,5 @@ public struct PlaybackContext: Sendable, Hashable, Codable {
     }
 
     /// The podcast title to show: the explicit one, else the episode's.
-    public var effectivePodcastTitle: String? { podcastTitle ?? episode?.podcastTitle }
+    package var effectivePodcastTitle: String? { podcastTitle ?? episode?.podcastTitle }
 }

@@ -1,18 +1,18 @@
 import PlayerCore
 
 /// One line of context under the error saying what failed, e.g. the episode title.
-public struct ErrorContextLine: Sendable, Hashable, Codable {
-    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+package struct ErrorContextLine: Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case episode, podcast, track, station, artist
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The bare title, as the error view shows it.
-    public let value: String
+    package let value: String
     /// The labelled form for speech and plain mode: "Episode: X".
-    public let labelled: String
+    package let labelled: String
 
-    public init(kind: Kind, value: String, language: Language) {
+    package init(kind: Kind, value: String, language: Language) {
         self.kind = kind
         self.value = value
         let key: UIString =

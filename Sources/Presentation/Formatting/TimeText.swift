@@ -1,9 +1,9 @@
 import Foundation
 
 /// Clock-style durations for progress bars and resume hints: 754 s -> "12:34", 3600 s -> "1:00:00".
-public enum TimeText {
+package enum TimeText {
     /// Whole seconds, rounded down; negative or non-finite input reads "0:00".
-    public static func clock(_ seconds: TimeInterval) -> String {
+    package static func clock(_ seconds: TimeInterval) -> String {
         let total = seconds.isFinite && seconds > 0 ? Int(seconds.rounded(.down)) : 0
         let h = total / 3600
         let m = (total % 3600) / 60
@@ -13,7 +13,7 @@ public enum TimeText {
     }
 
     /// "12:34 / 1:00:00", or the position alone when the duration is unknown.
-    public static func position(_ position: TimeInterval, of duration: TimeInterval?) -> String {
+    package static func position(_ position: TimeInterval, of duration: TimeInterval?) -> String {
         guard let duration else { return clock(position) }
         return "\(clock(position)) / \(clock(duration))"
     }

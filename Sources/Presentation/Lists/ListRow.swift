@@ -1,15 +1,15 @@
 /// A row a list screen draws: an item, or a skeleton placeholder while the first load runs.
-public enum ListRow<Item: Sendable & Equatable>: Sendable, Equatable {
+package enum ListRow<Item: Sendable & Equatable>: Sendable, Equatable {
     case item(Item)
     /// Placeholder number `index` (0-based).
     case skeleton(index: Int)
 
-    public var item: Item? {
+    package var item: Item? {
         if case .item(let item) = self { return item }
         return nil
     }
 
-    public var isSkeleton: Bool {
+    package var isSkeleton: Bool {
         if case .skeleton = self { return true }
         return false
     }

@@ -3,32 +3,32 @@ import PlayerCore
 
 /// A list screen's state: loading (skeleton rows while nothing is there yet), error, empty,
 /// loaded. Loading or failing over existing items keeps them on screen.
-public enum ListScreenState<Item: Sendable & Equatable>: Sendable, Equatable {
+package enum ListScreenState<Item: Sendable & Equatable>: Sendable, Equatable {
     case loading(existing: [Item])
     case error(PlaybackError, existing: [Item])
     case empty
     case loaded([Item])
 
     /// How many skeleton rows a first load shows.
-    public static var defaultSkeletonCount: Int { 5 }
+    package static var defaultSkeletonCount: Int { 5 }
 
     /// The initial state: loading, nothing yet.
-    public static var initial: ListScreenState { .loading(existing: []) }
+    package static var initial: ListScreenState { .loading(existing: []) }
 
     /// The items known now (kept across loading and errors).
-    public var items: [Item] {
+    package var items: [Item] {
         switch self {
         case .loading(let items), .error(_, let items), .loaded(let items): items
         case .empty: []
         }
     }
 
-    public var isLoading: Bool {
+    package var isLoading: Bool {
         if case .loading = self { return true }
         return false
     }
 
-    public var error: PlaybackError? {
+    package var error: PlaybackError? {
         if case .error(let error, _) = self { return error }
         return nil
     }
@@ -36,10 +36,10 @@ public enum ListScreenState<Item: Sendable & Equatable>: Sendable, Equatable {
     // MARK: Reducer
 
     /// A (re)load starts; the items on screen stay.
-    public func startLoading() -> ListScreenState { .loading(existing: items) }
+    package func startLoading() -> ListScreenState { .loading(existing: items) }
 
     /// A load ended: no items -> empty, items -> loaded, failure -> error keeping what was there.
-    public func finishLoading(_ result: Result<[Item], PlaybackError>) -> ListScreenState {
+    package func finishLoading(_ result: Result<[Item], PlaybackError>) -> ListScreenState {
         switch result {
         case .success(let items): items.isEmpty ? .empty : .loaded(items)
         case .failure(let error): .error(error, existing: self.items)
@@ -49,7 +49,7 @@ public enum ListScreenState<Item: Sendable & Equatable>: Sendable, Equatable {
     // MARK: Rendering helpers
 
     /// The rows to draw: `skeletonCount` skeletons while loading with no items, else the items.
-    public func visibleRows(skeletonCount: Int = defaultSkeletonCount) -> [ListRow<Item>] {
+    package func visibleRows(skeletonCount: Int = defaultSkeletonCount) -> [ListRow<Item>] {
         if case .loading(let existing) = self, existing.isEmpty {
             return (0..<max(0, skeletonCount)).map { ListRow.skeleton(index: $0) }
         }
@@ -58,26 +58,26 @@ public enum ListScreenState<Item: Sendable & Equatable>: Sendable, Equatable {
 
     /// The items whose `key` contains `query`, ignoring case and diacritics (`/` search). A blank
     /// query keeps everything.
-    public func filtered(by query: String, key: (Item) -> String) -> [Item] {
+    package func filtered(by query: String, key: (Item) -> String) -> [Item] {
         filteredIndices(by: query, key: key).map { items[$0] }
     }
 
     /// Where in `items` the rows `filtered(by:key:)` keeps are: rows can repeat (two directory
     /// stations alike), so a selection is resolved by position, never by comparing rows.
-    public func filteredIndices(by query: String, key: (Item) -> String) -> [Int] {
+    package func filteredIndices(by query: String, key: (Item) -> String) -> [Int] {
         let q = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !q.isEmpty else { return Array(items.indices) }
         return items.indices.filter { key(items[$0]).range(of: q, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
     }
 
     /// The full-screen error state, when failed with nothing to show.
-    public func errorState(in language: Language) -> ErrorStateViewState? {
+    package func errorState(in language: Language) -> ErrorStateViewState? {
         guard case .error(let error, let existing) = self, existing.isEmpty else { return nil }
         return ErrorStateViewState(error: error, language: language)
     }
 
     /// An inline error over kept items, when failed with items on screen.
-    public func inlineError(in language: Language) -> InlineErrorViewState? {
+    package func inlineError(in language: Language) -> InlineErrorViewState? {
         guard case .error(let error, let existing) = self, !existing.isEmpty else { return nil }
         return InlineErrorViewState(error: error, language: language)
     }

@@ -1,12 +1,12 @@
 import PlayerCore
 
 /// The three texts a person sees for an error: title, message, recovery suggestion.
-public struct LocalizedErrorText: Sendable, Hashable, Codable {
-    public let title: String
-    public let message: String
-    public let recoverySuggestion: String
+package struct LocalizedErrorText: Sendable, Hashable, Codable {
+    package let title: String
+    package let message: String
+    package let recoverySuggestion: String
 
-    public init(title: String, message: String, recoverySuggestion: String) {
+    package init(title: String, message: String, recoverySuggestion: String) {
         self.title = title
         self.message = message
         self.recoverySuggestion = recoverySuggestion
@@ -15,17 +15,17 @@ public struct LocalizedErrorText: Sendable, Hashable, Codable {
 
 extension PlaybackError {
     /// Title, message and suggestion in `language`, worded for playback.
-    public func text(in language: Language) -> LocalizedErrorText { ErrorTexts.text(for: self, in: language) }
+    package func text(in language: Language) -> LocalizedErrorText { ErrorTexts.text(for: self, in: language) }
 
     /// Title, message and suggestion in `language`, worded for what failed: a dropped connection
     /// while fetching a feed must not talk about playback or promise a reconnect nobody makes.
-    public func text(in language: Language, for operation: ErrorOperation) -> LocalizedErrorText {
+    package func text(in language: Language, for operation: ErrorOperation) -> LocalizedErrorText {
         ErrorTexts.text(for: self, in: language, operation: operation)
     }
 
-    public func title(in language: Language) -> String { text(in: language).title }
-    public func message(in language: Language) -> String { text(in: language).message }
-    public func recoverySuggestion(in language: Language) -> String { text(in: language).recoverySuggestion }
+    package func title(in language: Language) -> String { text(in: language).title }
+    package func message(in language: Language) -> String { text(in: language).message }
+    package func recoverySuggestion(in language: Language) -> String { text(in: language).recoverySuggestion }
 }
 
 /// Which catalog keys make an error's texts (the texts are in the catalogs, see `Texts`).

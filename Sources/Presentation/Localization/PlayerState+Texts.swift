@@ -5,7 +5,7 @@ import PlayerCore
 /// without it the attempt alone is shown.
 extension PlayerState {
     /// Short status for compact places (status line, mini player, MPRIS clients).
-    public func statusText(in language: Language, now: PlayerTime? = nil) -> String {
+    package func statusText(in language: Language, now: PlayerTime? = nil) -> String {
         func t(_ key: String, _ arguments: any CVarArg...) -> String {
             Texts.format("state.status.\(key)", in: language, arguments: arguments)
         }
@@ -30,7 +30,7 @@ extension PlayerState {
     }
 
     /// Longer, human description naming the tracks (expanded player, notifications).
-    public func displayText(in language: Language, now: PlayerTime? = nil) -> String {
+    package func displayText(in language: Language, now: PlayerTime? = nil) -> String {
         func t(_ key: String, _ arguments: any CVarArg...) -> String {
             Texts.format("state.display.\(key)", in: language, arguments: arguments)
         }

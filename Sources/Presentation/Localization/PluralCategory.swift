@@ -3,11 +3,11 @@ import PlayerCore
 /// The plural forms a catalog may give a counted text (`key.one`, `key.few`, `key.many`,
 /// `key.other`), chosen by each language's rule for whole numbers (the CLDR plural rules). Every
 /// counted text has `other`; a language adds the forms its rule names.
-public enum PluralCategory: String, Sendable, Hashable, CaseIterable {
+package enum PluralCategory: String, Sendable, Hashable, CaseIterable {
     case one, few, many, other
 
     /// The form `count` takes in `language`. A new language adds its rule here.
-    public init(_ count: Int, in language: Language) {
+    package init(_ count: Int, in language: Language) {
         let n = count.magnitude
         switch language {
         case .english:
@@ -25,7 +25,7 @@ public enum PluralCategory: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The forms `language` uses for whole numbers.
-    public static func forms(in language: Language) -> Set<PluralCategory> {
+    package static func forms(in language: Language) -> Set<PluralCategory> {
         switch language {
         case .english: [.one, .other]
         case .russian: [.one, .few, .many, .other]

@@ -3,7 +3,7 @@ import PlayerCore
 
 /// A key of the text catalogs (`Resources/<language>.lproj/Localizable.strings`). Typed key
 /// enums conform, so call sites name a case and never spell a catalog key.
-public protocol TextKey: Sendable {
+package protocol TextKey: Sendable {
     /// The key as written in the catalogs, e.g. `ui.nothingPlaying`.
     var catalogKey: String { get }
 }
@@ -19,23 +19,23 @@ public protocol TextKey: Sendable {
 ///   is written `%%` in every text, with or without arguments.
 /// - An argument that does not fit its placeholder (an integer where the text has `%@`) is a
 ///   programming error: the text is then shown unformatted rather than formatted wrongly.
-public enum Texts {
+package enum Texts {
     /// The text of `key` in `language`.
-    public static func string(_ key: String, in language: Language) -> String {
+    package static func string(_ key: String, in language: Language) -> String {
         catalog.format(key, in: language, arguments: [])
     }
 
-    public static func string(_ key: some TextKey, in language: Language) -> String {
+    package static func string(_ key: some TextKey, in language: Language) -> String {
         catalog.format(key.catalogKey, in: language, arguments: [])
     }
 
     /// The text of `key` in `language` with its placeholders filled by `arguments`, in one pass
     /// (an argument that itself contains `%@` is never expanded).
-    public static func format(_ key: String, in language: Language, _ arguments: any CVarArg...) -> String {
+    package static func format(_ key: String, in language: Language, _ arguments: any CVarArg...) -> String {
         catalog.format(key, in: language, arguments: arguments)
     }
 
-    public static func format(_ key: some TextKey, in language: Language, _ arguments: any CVarArg...) -> String {
+    package static func format(_ key: some TextKey, in language: Language, _ arguments: any CVarArg...) -> String {
         catalog.format(key.catalogKey, in: language, arguments: arguments)
     }
 
@@ -46,7 +46,7 @@ public enum Texts {
     /// The form of `key` for `count` in `language`: the catalog holds `key.one`, `key.few`,
     /// `key.many` and `key.other` as the language needs (see `PluralCategory`); a missing form
     /// falls back to `key.other`. `count` is the first argument (`%d`), the rest follow it.
-    public static func plural(_ key: String, count: Int, in language: Language, _ arguments: any CVarArg...) -> String {
+    package static func plural(_ key: String, count: Int, in language: Language, _ arguments: any CVarArg...) -> String {
         catalog.plural(key, count: count, in: language, arguments: arguments)
     }
 

@@ -5,7 +5,7 @@ import PlayerCore
 /// `Resources/<language>.lproj/Localizable.strings`). Player-state texts come from
 /// `PlayerState.statusText`/`displayText` and error texts from `PlaybackError.text(in:)`; these
 /// keys are the rest. Templates mark their arguments `%@` and `%d` (see `Texts`).
-public enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey {
+package enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey {
     // The expanded player's error view.
     case playbackErrorTitle
     case errorIconLabel
@@ -101,19 +101,19 @@ public enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKey
     case noResultsTitle
     case noResultsMessage
 
-    public var catalogKey: String { "ui.\(rawValue)" }
+    package var catalogKey: String { "ui.\(rawValue)" }
 }
 
 /// UI texts by typed key, looked up in the catalogs through `Texts`.
-public enum UIStrings {
+package enum UIStrings {
     /// The text of `key` in `language`.
-    public static func text(_ key: UIString, in language: Language) -> String {
+    package static func text(_ key: UIString, in language: Language) -> String {
         Texts.string(key, in: language)
     }
 
     /// The template of `key` with its placeholders filled by `arguments`, in one pass (an
     /// argument that itself contains `%@` is never expanded again).
-    public static func format(_ key: UIString, in language: Language, _ arguments: any CVarArg...) -> String {
+    package static func format(_ key: UIString, in language: Language, _ arguments: any CVarArg...) -> String {
         Texts.format(key.catalogKey, in: language, arguments: arguments)
     }
 }

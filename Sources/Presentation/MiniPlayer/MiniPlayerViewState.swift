@@ -2,22 +2,22 @@ import Foundation
 import PlayerCore
 
 /// The one-line mini player at the bottom of library screens.
-public struct MiniPlayerViewState: Sendable, Hashable, Codable {
-    public let title: String
-    public let subtitle: String?
+package struct MiniPlayerViewState: Sendable, Hashable, Codable {
+    package let title: String
+    package let subtitle: String?
     /// Short status (`statusText`), or the error form while failed.
-    public let status: String
-    public let indicatorColor: IndicatorColor
+    package let status: String
+    package let indicatorColor: IndicatorColor
     /// Retry while failed and retryable; nothing while failed otherwise; else the play/pause toggle.
-    public let primaryControl: ControlViewState?
+    package let primaryControl: ControlViewState?
     /// position / duration in 0...1 when known.
-    public let progressFraction: Double?
-    public let isLive: Bool
-    public let isFailed: Bool
+    package let progressFraction: Double?
+    package let isLive: Bool
+    package let isFailed: Bool
     /// "Playback failed — r to retry" or "Playback failed" while failed.
-    public let errorText: String?
+    package let errorText: String?
 
-    public init(state: PlayerState, context: PlaybackContext) {
+    package init(state: PlayerState, context: PlaybackContext) {
         let language = context.language
         let labels = TrackLabels(track: state.currentTrack, context: context)
         title = labels.title
@@ -41,5 +41,5 @@ public struct MiniPlayerViewState: Sendable, Hashable, Codable {
     }
 
     /// "Title — Status", the whole compact line.
-    public var line: String { "\(title) — \(status)" }
+    package var line: String { "\(title) — \(status)" }
 }

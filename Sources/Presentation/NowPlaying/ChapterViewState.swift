@@ -3,25 +3,25 @@ import PlayerCore
 
 /// The chapters part of Now Playing: the chapter playing as one line ("Chapter 3/12: Title"), and
 /// the rows of the list `c` opens, with the playing one marked. Nil for an item without chapters.
-public struct ChapterViewState: Sendable, Hashable, Codable {
-    public struct Row: Sendable, Hashable, Codable {
+package struct ChapterViewState: Sendable, Hashable, Codable {
+    package struct Row: Sendable, Hashable, Codable {
         /// "3", from 1.
-        public let number: String
+        package let number: String
         /// "12:34", where it starts.
-        public let start: String
-        public let title: String
-        public let isCurrent: Bool
+        package let start: String
+        package let title: String
+        package let isCurrent: Bool
     }
 
     /// "Chapter 3/12: Title"; nil before the first chapter starts.
-    public let currentText: String?
+    package let currentText: String?
     /// "Chapters", the list's heading.
-    public let heading: String
-    public let rows: [Row]
+    package let heading: String
+    package let rows: [Row]
     /// The row of the chapter playing, for scrolling the list to it.
-    public let currentIndex: Int?
+    package let currentIndex: Int?
 
-    public init?(chapters: ChapterList?, current: ChapterPosition?, language: Language) {
+    package init?(chapters: ChapterList?, current: ChapterPosition?, language: Language) {
         guard let chapters, !chapters.isEmpty else { return nil }
         // A position published for an earlier list (the item just changed) is not this one's.
         let current = current.flatMap { $0.count == chapters.count && $0.index < chapters.count ? $0 : nil }

@@ -2,27 +2,27 @@ import Foundation
 import PlayerCore
 
 /// A running or paused crossfade: "Transitioning to X (47%)" and the two decks' gains.
-public struct CrossfadeViewState: Sendable, Hashable, Codable {
-    public let fromTitle: String
-    public let toTitle: String
+package struct CrossfadeViewState: Sendable, Hashable, Codable {
+    package let fromTitle: String
+    package let toTitle: String
     /// 0...1.
-    public let progress: Double
+    package let progress: Double
     /// Whole percent, truncated like the status text.
-    public let percent: Int
+    package let percent: Int
     /// `state.displayText`: "Transitioning to X (47%)" or "Paused during transition (47%, resuming)".
-    public let text: String
-    public let curve: FadeCurve
+    package let text: String
+    package let curve: FadeCurve
     /// Gain of the deck fading out, `curve.gains(at: progress).outgoing`.
-    public let outgoingGain: Double
+    package let outgoingGain: Double
     /// Gain of the deck fading in.
-    public let incomingGain: Double
-    public let outgoingLabel: String
-    public let incomingLabel: String
-    public let isPaused: Bool
+    package let incomingGain: Double
+    package let outgoingLabel: String
+    package let incomingLabel: String
+    package let isPaused: Bool
     /// How a paused crossfade resumes.
-    public let resumeStrategy: PlayerState.ResumeStrategy?
+    package let resumeStrategy: PlayerState.ResumeStrategy?
 
-    public init(
+    package init(
         fromTitle: String, toTitle: String, progress: Double, percent: Int, text: String, curve: FadeCurve,
         outgoingGain: Double, incomingGain: Double, outgoingLabel: String, incomingLabel: String, isPaused: Bool,
         resumeStrategy: PlayerState.ResumeStrategy?
@@ -43,7 +43,7 @@ public struct CrossfadeViewState: Sendable, Hashable, Codable {
 
     /// Built for `crossfading` and `crossfadePaused` only. `crossfading` does not carry its curve,
     /// so the caller passes it (default equal power); a paused crossfade uses its snapshot's curve.
-    public init?(state: PlayerState, context: PlaybackContext, curve: FadeCurve? = nil) {
+    package init?(state: PlayerState, context: PlaybackContext, curve: FadeCurve? = nil) {
         let language = context.language
         let from: Track
         let to: Track

@@ -4,63 +4,63 @@ import PlayerCore
 /// What Now Playing knows, collected from the player's updates: the latest state (with the
 /// player-clock time it was published at), position, metadata and the inline error. It records
 /// facts only; every decision about what they mean is Presentation's.
-public struct NowPlayingModel: Sendable {
-    public init() {}
+package struct NowPlayingModel: Sendable {
+    package init() {}
 
-    public var state: PlayerState = .idle
-    public var stateNow: PlayerTime?
-    public var stateReceived = Date()
-    public var position: Double?
-    public var duration: Double?
-    public var metadata: NowPlayingMetadata?
-    public var inlineError: PlaybackError?
+    package var state: PlayerState = .idle
+    package var stateNow: PlayerTime?
+    package var stateReceived = Date()
+    package var position: Double?
+    package var duration: Double?
+    package var metadata: NowPlayingMetadata?
+    package var inlineError: PlaybackError?
     /// The listener liked the song playing now (`markLiked`).
-    public private(set) var liked = false
+    package private(set) var liked = false
 
     /// The song playing now was liked: shown until the next song.
-    public mutating func markLiked() {
+    package mutating func markLiked() {
         liked = true
         version += 1
     }
-    public var preparingSince: Date?
+    package var preparingSince: Date?
     /// From the connectivity monitor; unknown without one (no banner).
-    public var connectivity: Connectivity = .unknown
-    public var started = false
+    package var connectivity: Connectivity = .unknown
+    package var started = false
     /// The listener's volume, once the player has said it.
-    public var volume: Volume?
+    package var volume: Volume?
     /// The speed of files and episodes, once the player has said it.
-    public var speed: PlaybackSpeed?
+    package var speed: PlaybackSpeed?
     /// Loudness levelling, once the player has said it, with the current track's gain (nil:
     /// levelled adaptively, or off).
-    public var loudness: LoudnessLevelling?
-    public var loudnessGain: Double?
+    package var loudness: LoudnessLevelling?
+    package var loudnessGain: Double?
     /// A live stream's connection, once the player has said it (cleared with a new track).
-    public var connection: ConnectionQuality?
+    package var connection: ConnectionQuality?
     /// The sleep timer, with the player's time when it was told and the wall time it arrived.
-    public var sleepTimer: SleepTimer?
-    public var sleepNow: PlayerTime?
-    public var sleepReceived = Date()
+    package var sleepTimer: SleepTimer?
+    package var sleepNow: PlayerTime?
+    package var sleepReceived = Date()
     /// The current item's chapters, once the player has said them (nil: none).
-    public var chapters: ChapterList?
+    package var chapters: ChapterList?
     /// The chapter the position is in, as the player said (nil: none, or before the first).
-    public var chapter: ChapterPosition?
+    package var chapter: ChapterPosition?
     /// The listener opened the list of chapters (`c`); it closes with the same key.
-    public private(set) var showsChapters = false
+    package private(set) var showsChapters = false
 
     /// Opens or closes the list of chapters; there is nothing to open for an item without them.
-    public mutating func toggleChapters() {
+    package mutating func toggleChapters() {
         showsChapters = !showsChapters && chapters?.isEmpty == false
         version += 1
     }
 
     /// The chapter line and list for the current item; nil without chapters.
-    public func chapterView(language: Language) -> ChapterViewState? {
+    package func chapterView(language: Language) -> ChapterViewState? {
         ChapterViewState(chapters: chapters, current: chapter, language: language)
     }
     /// Bumped on every change, so the drawing loop redraws only when something changed.
-    public var version = 0
+    package var version = 0
 
-    public mutating func apply(_ update: PlayerUpdate) {
+    package mutating func apply(_ update: PlayerUpdate) {
         switch update {
         case .state(let state, _, let now):
             if state.name == .preparing, self.state.name != .preparing { preparingSince = Date() }
@@ -107,31 +107,31 @@ public struct NowPlayingModel: Sendable {
         version += 1
     }
 
-    public mutating func networkChanged(online: Bool) {
+    package mutating func networkChanged(online: Bool) {
         connectivity = online ? .online : .offline
         version += 1
     }
 
-    public mutating func dismissInlineError() {
+    package mutating func dismissInlineError() {
         guard inlineError != nil else { return }
         inlineError = nil
         version += 1
     }
 
     /// The player-clock time now, for countdowns: the state's time plus the wall time since.
-    public var now: PlayerTime? {
+    package var now: PlayerTime? {
         stateNow.map { $0 + Date().timeIntervalSince(stateReceived) }
     }
 
     /// Seconds until the sleep timer runs out, as of now (nil without a countdown).
-    public var sleepRemaining: TimeInterval? {
+    package var sleepRemaining: TimeInterval? {
         guard let sleepTimer, let sleepNow else { return nil }
         return sleepTimer.remaining(at: sleepNow + Date().timeIntervalSince(sleepReceived))
     }
 
     /// "Sleep in 29:41", "Sleep at the end of this item", "Sleep at the end of the queue"; nil
     /// without a timer.
-    public func sleepText(language: Language) -> String? {
+    package func sleepText(language: Language) -> String? {
         guard let sleepTimer else { return nil }
         switch sleepTimer.ending {
         case .afterDuration: return Texts.format(UIString.sleepIn, in: language, EpisodeText.clock(sleepRemaining ?? 0))
@@ -142,14 +142,14 @@ public struct NowPlayingModel: Sendable {
 
     /// "Speed 1.5×" while the current item plays at another speed than 1x; "Speed 1× (live)" when a
     /// live stream ignores the listener's speed.
-    public func speedText(language: Language) -> String? {
+    package func speedText(language: Language) -> String? {
         guard let speed, speed != .normal, let track = state.currentTrack else { return nil }
         return track.isLive ? Texts.string(UIString.speedLive, in: language) : Texts.format(UIString.speed, in: language, speed.description)
     }
 
     /// "Level track −4.5 dB", "Level session +2.0 dB", "Level track (adaptive)" while levelling
     /// is on; nil when off.
-    public func loudnessText(language: Language) -> String? {
+    package func loudnessText(language: Language) -> String? {
         guard let loudness, loudness.isOn else { return nil }
         let mode = Texts.string(loudness.mode == .track ? UIString.loudnessTrack : UIString.loudnessSession, in: language)
         guard let gain = loudnessGain else { return Texts.format(UIString.loudnessAdaptive, in: language, mode) }
@@ -159,7 +159,7 @@ public struct NowPlayingModel: Sendable {
 
     /// "Connection: good · 128 kbit/s · 4.1 s buffered" while a live stream plays, with
     /// "reconnecting in the background…" while its buffer covers a reconnect; nil otherwise.
-    public func connectionText(language: Language) -> String? {
+    package func connectionText(language: Language) -> String? {
         guard let connection, state.currentTrack?.isLive == true else { return nil }
         let rating: UIString = switch connection.rating {
         case .good: .connectionGood
@@ -176,12 +176,12 @@ public struct NowPlayingModel: Sendable {
     }
 
     /// "Volume 80%" in `language`, once the volume is known.
-    public func volumeText(language: Language) -> String? {
+    package func volumeText(language: Language) -> String? {
         volume.map { Texts.format(UIString.volume, in: language, $0.percent) }
     }
 
     /// The view state; a live stream's announced title is part of the context.
-    public func view(language: Language) -> NowPlayingViewState {
+    package func view(language: Language) -> NowPlayingViewState {
         let context = PlaybackContext(
             connectivity: connectivity, position: position, duration: duration, now: now, language: language, nowPlaying: metadata)
         return NowPlayingViewState(

@@ -3,47 +3,47 @@ import PlayerCore
 
 /// The expanded player (Now Playing): everything it shows, as a pure function of the
 /// state and its context.
-public struct NowPlayingViewState: Sendable, Hashable, Codable {
+package struct NowPlayingViewState: Sendable, Hashable, Codable {
     /// How long `preparing` may take before the "still connecting" hint shows (tell the
     /// user early, fail late at the 8 s connect timeout).
-    public static let defaultStillConnectingThreshold: TimeInterval = 3
+    package static let defaultStillConnectingThreshold: TimeInterval = 3
 
-    public let stateName: PlayerState.Name
-    public let title: String
+    package let stateName: PlayerState.Name
+    package let title: String
     /// Artist, podcast or station name.
-    public let subtitle: String?
+    package let subtitle: String?
     /// `state.statusText(in:now:)`.
-    public let statusText: String
+    package let statusText: String
     /// `state.displayText(in:now:)`.
-    public let displayText: String
+    package let displayText: String
     /// `state.indicatorColor`.
-    public let indicatorColor: IndicatorColor
+    package let indicatorColor: IndicatorColor
     /// `state.showsLoading`.
-    public let showsSpinner: Bool
+    package let showsSpinner: Bool
     /// Preparing for at least the threshold: say "Still connecting…".
-    public let isStillConnecting: Bool
-    public let stillConnectingText: String?
+    package let isStillConnecting: Bool
+    package let stillConnectingText: String?
     /// "Next: X" while a crossfade is prepared, runs or is paused.
-    public let nextText: String?
-    public let progress: ProgressViewState?
-    public let crossfade: CrossfadeViewState?
-    public let reconnect: ReconnectViewState?
+    package let nextText: String?
+    package let progress: ProgressViewState?
+    package let crossfade: CrossfadeViewState?
+    package let reconnect: ReconnectViewState?
     /// Every control in fixed order, enabled exactly when `allowedActions` holds its action;
     /// empty while failed.
-    public let controls: [ControlViewState]
+    package let controls: [ControlViewState]
     /// True only while failed: the error view replaces the controls.
-    public let controlsHidden: Bool
+    package let controlsHidden: Bool
     /// The error view: present only while failed.
-    public let errorView: PlaybackErrorViewState?
-    public let connectivityBanner: ConnectivityBannerState
+    package let errorView: PlaybackErrorViewState?
+    package let connectivityBanner: ConnectivityBannerState
     /// One sentence for screen readers and plain mode.
-    public let spokenText: String
+    package let spokenText: String
 
     /// - Parameters:
     ///   - preparingElapsed: seconds spent in `preparing` so far (the caller's clock).
     ///   - crossfadeCurve: the curve of a running crossfade (the state does not carry it); equal
     ///     power by default. A paused crossfade uses its snapshot's curve.
-    public init(
+    package init(
         state: PlayerState,
         context: PlaybackContext,
         preparingElapsed: TimeInterval? = nil,
@@ -81,5 +81,5 @@ public struct NowPlayingViewState: Sendable, Hashable, Codable {
     }
 
     /// The enabled controls' actions, for key-hint bars.
-    public var enabledActions: Set<PlayerAction> { Set(controls.filter(\.isEnabled).map(\.action)) }
+    package var enabledActions: Set<PlayerAction> { Set(controls.filter(\.isEnabled).map(\.action)) }
 }

@@ -2,7 +2,7 @@ import Foundation
 import PlayerCore
 
 /// The controls of the expanded player, in their fixed display order.
-public enum PlayerControl: String, Sendable, Hashable, Codable, CaseIterable {
+package enum PlayerControl: String, Sendable, Hashable, Codable, CaseIterable {
     /// Play, pause or resume: whichever of them the state allows.
     case playPause
     case stop
@@ -19,12 +19,12 @@ public enum PlayerControl: String, Sendable, Hashable, Codable, CaseIterable {
     case reset
 
     /// Seconds a seek control jumps.
-    public static let seekBackwardSeconds: TimeInterval = 15
-    public static let seekForwardSeconds: TimeInterval = 30
+    package static let seekBackwardSeconds: TimeInterval = 15
+    package static let seekForwardSeconds: TimeInterval = 30
 
     /// Controls that only make sense in a few states; a front end may show them only when enabled.
     /// (A property of the control, not of the state: enabling still comes from `allowedActions`.)
-    public var isContextual: Bool {
+    package var isContextual: Bool {
         switch self {
         case .retryNow, .cancelRetry, .retry, .reset: true
         case .playPause, .stop, .skip, .seekBackward, .seekForward: false
@@ -33,18 +33,18 @@ public enum PlayerControl: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// One control as shown: what it sends, its label and whether the state accepts it.
-public struct ControlViewState: Sendable, Hashable, Codable {
-    public let control: PlayerControl
+package struct ControlViewState: Sendable, Hashable, Codable {
+    package let control: PlayerControl
     /// The intent a press sends.
-    public let action: PlayerAction
+    package let action: PlayerAction
     /// For seek controls: the offset in seconds (negative = back).
-    public let seekOffset: TimeInterval?
-    public let title: String
-    public let icon: Icon
+    package let seekOffset: TimeInterval?
+    package let title: String
+    package let icon: Icon
     /// Exactly `state.allows(action)`.
-    public let isEnabled: Bool
+    package let isEnabled: Bool
 
-    public init(
+    package init(
         control: PlayerControl, action: PlayerAction, seekOffset: TimeInterval? = nil, title: String, icon: Icon,
         isEnabled: Bool
     ) {
@@ -59,7 +59,7 @@ public struct ControlViewState: Sendable, Hashable, Codable {
     /// `control` for `state`. Enabled only when `state.allowedActions` holds its action; no other
     /// rule. The play/pause toggle sends the first allowed of pause, resume, play; when none is
     /// allowed it shows (disabled) Pause while sound plays and Play otherwise.
-    public init(_ control: PlayerControl, for state: PlayerState, in language: Language) {
+    package init(_ control: PlayerControl, for state: PlayerState, in language: Language) {
         let allowed = state.allowedActions
         func make(_ action: PlayerAction, _ key: UIString, _ icon: Icon, offset: TimeInterval? = nil, arg: Int? = nil)
             -> ControlViewState
@@ -104,7 +104,7 @@ public struct ControlViewState: Sendable, Hashable, Codable {
     }
 
     /// Every control in display order for `state`.
-    public static func all(for state: PlayerState, in language: Language) -> [ControlViewState] {
+    package static func all(for state: PlayerState, in language: Language) -> [ControlViewState] {
         PlayerControl.allCases.map { ControlViewState($0, for: state, in: language) }
     }
 }

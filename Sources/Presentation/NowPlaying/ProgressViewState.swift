@@ -3,23 +3,23 @@ import PlayerCore
 
 /// The progress bar: position over duration for files and episodes, LIVE for streams, and the
 /// buffer fill while buffering.
-public struct ProgressViewState: Sendable, Hashable, Codable {
+package struct ProgressViewState: Sendable, Hashable, Codable {
     /// A live stream: no timeline, a LIVE badge instead.
-    public let isLive: Bool
+    package let isLive: Bool
     /// "LIVE" / "ЭФИР" for live streams.
-    public let liveLabel: String?
-    public let position: TimeInterval?
-    public let duration: TimeInterval?
+    package let liveLabel: String?
+    package let position: TimeInterval?
+    package let duration: TimeInterval?
     /// position / duration in 0...1; nil when either is unknown (and always for live streams).
-    public let fraction: Double?
+    package let fraction: Double?
     /// Buffer fill 0...1 while buffering.
-    public let bufferFill: Double?
+    package let bufferFill: Double?
     /// "Buffer 40%" while buffering.
-    public let bufferText: String?
+    package let bufferText: String?
     /// "12:34 / 1:00:00" (or the position alone); nil for live streams and when nothing is known.
-    public let timeText: String?
+    package let timeText: String?
 
-    public init(
+    package init(
         isLive: Bool, liveLabel: String?, position: TimeInterval?, duration: TimeInterval?, fraction: Double?,
         bufferFill: Double?, bufferText: String?, timeText: String?
     ) {
@@ -35,7 +35,7 @@ public struct ProgressViewState: Sendable, Hashable, Codable {
 
     /// The bar for `state`, or nil when `state.showsProgress` is false. A paused state's own
     /// position wins over the context's; the context's duration over the track's.
-    public init?(state: PlayerState, context: PlaybackContext) {
+    package init?(state: PlayerState, context: PlaybackContext) {
         guard state.showsProgress, let track = state.currentTrack else { return nil }
         let language = context.language
         var fill: Float?

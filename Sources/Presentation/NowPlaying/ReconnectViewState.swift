@@ -3,20 +3,20 @@ import PlayerCore
 
 /// The reconnect countdown: "Reconnecting in 3 s (attempt 2 of 8)", or "Waiting for network"
 /// while no attempt is scheduled.
-public struct ReconnectViewState: Sendable, Hashable, Codable {
-    public let attempt: Int
-    public let maxAttempts: Int
+package struct ReconnectViewState: Sendable, Hashable, Codable {
+    package let attempt: Int
+    package let maxAttempts: Int
     /// Whole seconds until the next attempt, rounded up (2.1 s reads 3); nil when none is scheduled
     /// or the context has no `now`.
-    public let secondsRemaining: Int?
+    package let secondsRemaining: Int?
     /// No attempt is scheduled: the network is down.
-    public let isWaitingForNetwork: Bool
+    package let isWaitingForNetwork: Bool
     /// `state.statusText(in:now:)`.
-    public let text: String
+    package let text: String
     /// Why it reconnects, in plain words.
-    public let causeMessage: String
+    package let causeMessage: String
 
-    public init(
+    package init(
         attempt: Int, maxAttempts: Int, secondsRemaining: Int?, isWaitingForNetwork: Bool, text: String,
         causeMessage: String
     ) {
@@ -29,7 +29,7 @@ public struct ReconnectViewState: Sendable, Hashable, Codable {
     }
 
     /// Built for `reconnecting` only.
-    public init?(state: PlayerState, context: PlaybackContext) {
+    package init?(state: PlayerState, context: PlaybackContext) {
         guard case .reconnecting(_, let attempt, let maxAttempts, let at, let cause) = state else { return nil }
         let remaining = context.now.flatMap { state.secondsUntilRetry(now: $0) }.map { max(0, Int($0.rounded(.up))) }
         self.init(

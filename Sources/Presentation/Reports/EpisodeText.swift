@@ -1,9 +1,9 @@
 import Foundation
 
 /// An episode's columns in `tonearm podcast episodes`.
-public enum EpisodeText {
+package enum EpisodeText {
     /// "no audio", "played", "at 12:34" (where the listener stopped) or "new".
-    public static func status(hasAudio: Bool, played: Bool, position: TimeInterval) -> String {
+    package static func status(hasAudio: Bool, played: Bool, position: TimeInterval) -> String {
         if !hasAudio { return "no audio" }
         if played { return "played" }
         if position > 0 { return "at \(clock(position))" }
@@ -13,7 +13,7 @@ public enum EpisodeText {
     /// Whether an episode plays without the network: "yes" when kept whole on disk, "45%" while
     /// its download is under way (or "…" before its length is known), "failed" when the last try
     /// failed, "-" when it was never downloaded.
-    public static func offline(downloaded: Bool, downloading: Bool, failed: Bool, fraction: Double?) -> String {
+    package static func offline(downloaded: Bool, downloading: Bool, failed: Bool, fraction: Double?) -> String {
         if downloaded { return "yes" }
         if downloading { return fraction.map { "\(Int($0 * 100))%" } ?? "…" }
         if failed { return "failed" }
@@ -21,13 +21,13 @@ public enum EpisodeText {
     }
 
     /// The publication day, in UTC: 2024-05-01.
-    public static func day(_ date: Date) -> String {
+    package static func day(_ date: Date) -> String {
         let components = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
         return String(format: "%04d-%02d-%02d", components.year ?? 0, components.month ?? 0, components.day ?? 0)
     }
 
     /// 4:05, or 1:02:03 from an hour on.
-    public static func clock(_ seconds: TimeInterval) -> String {
+    package static func clock(_ seconds: TimeInterval) -> String {
         let total = Int(seconds.rounded(.down))
         return total >= 3600
             ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)

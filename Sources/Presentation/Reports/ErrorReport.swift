@@ -2,10 +2,10 @@ import Foundation
 import PlayerCore
 
 /// The error analytics as `tonearm errors` prints them: plain-text tables, or JSON for scripts.
-public enum ErrorReport {
+package enum ErrorReport {
     /// The analytics summary with one more key, `retryStatistics` (per operation: runs, attempts,
     /// retried runs, successes after a retry and the retry success rate).
-    public static func json(_ summary: ErrorAnalyticsSummary, retries: RetryStatisticsSummary) throws -> Data {
+    package static func json(_ summary: ErrorAnalyticsSummary, retries: RetryStatisticsSummary) throws -> Data {
         let encoder = ErrorAnalytics.makeEncoder()
         var object = try JSONSerialization.jsonObject(with: try encoder.encode(summary)) as? [String: Any] ?? [:]
         object["retryStatistics"] = try JSONSerialization.jsonObject(with: try encoder.encode(retries))
@@ -13,7 +13,7 @@ public enum ErrorReport {
     }
 
     /// How retries fared per operation, across every run recorded in the library.
-    public static func table(_ retries: RetryStatisticsSummary) -> String {
+    package static func table(_ retries: RetryStatisticsSummary) -> String {
         guard !retries.operations.isEmpty else { return "No network operations recorded yet." }
         let rate = { (fraction: Double?) in fraction.map { String(format: "%.0f %%", $0 * 100) } ?? "-" }
         return [
@@ -27,7 +27,7 @@ public enum ErrorReport {
     }
 
     /// The summary as plain text: totals, then the top types and operations, then resolutions.
-    public static func table(_ summary: ErrorAnalyticsSummary) -> String {
+    package static func table(_ summary: ErrorAnalyticsSummary) -> String {
         guard summary.totalErrors > 0 else { return "No errors recorded." }
         let percent = { (fraction: Double) in String(format: "%.0f %%", fraction * 100) }
         var lines = [

@@ -1,6 +1,6 @@
 /// A plain-text table for list commands: columns padded to their widest cell.
-public enum TextTable {
-    public static func render(header: [String], rows: [[String]]) -> String {
+package enum TextTable {
+    package static func render(header: [String], rows: [[String]]) -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in

@@ -19,11 +19,11 @@ import PlayerCore
 /// Known limit: the check runs on the URL asked for. Redirects are followed by the program's
 /// shared HTTP client (capped at `StreamingLimits.maxRedirects`) and their targets are not
 /// re-checked, and the client resolves the name again (DNS rebinding stays possible).
-public struct AddressPolicy: Sendable {
+package struct AddressPolicy: Sendable {
     /// Tests and LAN setups (a station served from the listener's own NAS) allow them.
-    public var allowPrivateAddresses: Bool
+    package var allowPrivateAddresses: Bool
 
-    public init(allowPrivateAddresses: Bool = false) {
+    package init(allowPrivateAddresses: Bool = false) {
         self.allowPrivateAddresses = allowPrivateAddresses
     }
 
@@ -33,7 +33,7 @@ public struct AddressPolicy: Sendable {
     ///   stay off the network. A name then fails as `dnsFailure`.
     /// - Throws: `streamUnavailable` for another scheme, a missing host or a refused address;
     ///   `dnsFailure` when the name does not resolve.
-    public func check(_ url: URL, numericOnly: Bool = false) async throws(PlaybackError) {
+    package func check(_ url: URL, numericOnly: Bool = false) async throws(PlaybackError) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw PlaybackError(.streamUnavailable, underlying: "artwork URL is not http(s)")
         }
@@ -89,7 +89,7 @@ public struct AddressPolicy: Sendable {
     }
 
     /// Whether the address (4 or 16 bytes) is anything but a public unicast address.
-    public static func isRefused(_ address: [UInt8]) -> Bool {
+    package static func isRefused(_ address: [UInt8]) -> Bool {
         switch address.count {
         case 4: return isRefusedIPv4(address)
         case 16: return isRefusedIPv6(address)

@@ -56,7 +56,7 @@ public actor ArtworkService {
 
     private let network: NetworkClient
     private let analytics: ErrorAnalytics?
-    public nonisolated let configuration: Configuration
+    package nonisolated let configuration: Configuration
     private let policy: AddressPolicy
     private let disk: ArtworkDiskCache
     private var memory: ArtworkMemoryCache
@@ -66,7 +66,7 @@ public actor ArtworkService {
     ///   - network: the program's HTTP client wrapper; tests pass one with an immediate clock so
     ///     retries do not wait.
     ///   - analytics: where a failed fetch is recorded (the listener sees the default picture).
-    public init(network: NetworkClient = .shared, configuration: Configuration = .init(), analytics: ErrorAnalytics? = nil) {
+    package init(network: NetworkClient = .shared, configuration: Configuration = .init(), analytics: ErrorAnalytics? = nil) {
         self.network = network
         self.analytics = analytics
         self.configuration = configuration
@@ -77,14 +77,14 @@ public actor ArtworkService {
     }
 
     /// The directory pictures are cached in.
-    public nonisolated var cacheDirectory: URL { disk.directory }
+    package nonisolated var cacheDirectory: URL { disk.directory }
 
     /// The picture for a track: `isStationIdentity` -> the station logo (fetched from
     /// `stationLogoURL` when set, kind `.station`, even if that fetch fails it is still kind
     /// `.station` with nil data); an `artworkURL` -> fetched and guarded (kind `.real`); anything
     /// failing -> kind `.default`. Never throws: a missing cover is not an error the listener
     /// needs to see.
-    public func artwork(artworkURL: URL?, isStationIdentity: Bool) async -> Artwork {
+    package func artwork(artworkURL: URL?, isStationIdentity: Bool) async -> Artwork {
         lastError = nil
         if isStationIdentity {
             let empty = Artwork(kind: .station, data: nil, width: nil, height: nil, averageColor: nil)
@@ -100,7 +100,7 @@ public actor ArtworkService {
     /// `artwork`'s picture as a plain image file (`<hash>.png` or `.jpg` beside the cache), for
     /// MPRIS clients that show `mpris:artUrl`; written once, nil without bytes or when it cannot
     /// be written.
-    public nonisolated func imageFile(for artwork: Artwork) -> URL? {
+    package nonisolated func imageFile(for artwork: Artwork) -> URL? {
         guard let data = artwork.data, let kind = ImageKind.detect(data) else { return nil }
         let name = SHA256.hash(data: data).prefix(16).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
         let file = disk.directory.appendingPathComponent("files", isDirectory: true)
@@ -118,7 +118,7 @@ public actor ArtworkService {
 
     /// The last `artwork(artworkURL:isStationIdentity:)` fetch's failure; nil after one that
     /// worked or needed no fetch. Front ends show it as an inline error.
-    public private(set) var lastError: PlaybackError?
+    package private(set) var lastError: PlaybackError?
 
     private func loadRecordingFailure(_ url: URL) async -> Artwork? {
         do {
@@ -138,7 +138,7 @@ public actor ArtworkService {
     ///   resolve -> `dnsFailure`; body over the cap -> `documentTooLarge`; wrong content type or
     ///   magic bytes -> `wrongContentType`; undecodable -> `corruptData`; network errors as
     ///   `NetworkClient` throws them (after its retries).
-    public func load(_ url: URL) async throws(PlaybackError) -> Artwork {
+    package func load(_ url: URL) async throws(PlaybackError) -> Artwork {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", AddressPolicy.host(of: url) != nil else {
             throw PlaybackError(.streamUnavailable, underlying: "artwork URL is not http(s)")
         }

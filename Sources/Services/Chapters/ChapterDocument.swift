@@ -12,10 +12,10 @@ import PlayerCore
 /// chapter), and what is left is sorted and cut to `ChapterList.maxCount`. A number written as a
 /// string (`"startTime": "62.5"`, seen in the wild) is read as the number. `img` and `url` are not
 /// kept: nothing shows them, and every kept address would need the same guarding as artwork.
-public enum ChapterDocument {
+package enum ChapterDocument {
     /// - Throws: `documentTooLarge` above `maxBytes`; `malformedData` when the bytes are not a JSON
     ///   object with a `chapters` array.
-    public static func parse(_ data: Data, trackID: String, maxBytes: Int = ServiceLimits.maxChaptersBytes) throws(PlaybackError)
+    package static func parse(_ data: Data, trackID: String, maxBytes: Int = ServiceLimits.maxChaptersBytes) throws(PlaybackError)
         -> ChapterList
     {
         guard data.count <= maxBytes else {

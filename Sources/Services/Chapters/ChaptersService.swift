@@ -32,7 +32,7 @@ public struct ChaptersService: Sendable {
     private let configuration: Configuration
     private let analytics: ErrorAnalytics?
 
-    public init(network: NetworkClient = .shared, configuration: Configuration = .init(), analytics: ErrorAnalytics? = nil) {
+    package init(network: NetworkClient = .shared, configuration: Configuration = .init(), analytics: ErrorAnalytics? = nil) {
         self.network = network
         self.configuration = configuration
         self.analytics = analytics
@@ -40,7 +40,7 @@ public struct ChaptersService: Sendable {
 
     /// The chapters at `url` for the track `trackID`, or the failure, already recorded in the
     /// analytics: never an error the listener has to see.
-    public func chapters(at url: URL, trackID: String) async -> Result<ChapterList, PlaybackError> {
+    package func chapters(at url: URL, trackID: String) async -> Result<ChapterList, PlaybackError> {
         do throws(PlaybackError) {
             return .success(try await load(url, trackID: trackID))
         } catch {
@@ -55,7 +55,7 @@ public struct ChaptersService: Sendable {
     ///   name that does not resolve -> `dnsFailure`; a body over the cap -> `documentTooLarge`; a
     ///   type or first byte that is not JSON -> `wrongContentType`; not the chapters format ->
     ///   `malformedData`; network errors as `NetworkClient` throws them (after its retries).
-    public func load(_ url: URL, trackID: String) async throws(PlaybackError) -> ChapterList {
+    package func load(_ url: URL, trackID: String) async throws(PlaybackError) -> ChapterList {
         let policy = AddressPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)
         try await policy.check(url)
         let options = NetworkClient.Options(

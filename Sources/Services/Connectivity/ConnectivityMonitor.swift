@@ -44,7 +44,7 @@ public actor ConnectivityMonitor {
 
     /// Probes now and publishes a change (the poll loop calls this; so can a caller that has a
     /// reason to suspect a change, such as a failed connection).
-    public func check() {
+    package func check() {
         let value = probe.isOnline()
         guard value != current else { return }
         current = value

@@ -13,8 +13,8 @@ public protocol ConnectivityProbe: Sendable {
 /// pulled, Wi-Fi gone, a VPN down). It cannot see a captive portal or a dead upstream: those show as
 /// failed connections, which the reconnect policy handles.
 public struct DefaultRouteProbe: ConnectivityProbe {
-    public var procRoot: String
-    public var sysRoot: String
+    package var procRoot: String
+    package var sysRoot: String
 
     public init(procRoot: String = "/proc", sysRoot: String = "/sys") {
         self.procRoot = procRoot
@@ -35,7 +35,7 @@ public struct DefaultRouteProbe: ConnectivityProbe {
     /// with Destination `00000000`, Mask `00000000` and the UP flag (0x1). IPv6 lines: destination
     /// of 32 zeros with prefix length `00`, on an interface other than `lo`, not a reject route
     /// (flag 0x0200).
-    public static func hasDefaultRoute(ipv4Routes: String, ipv6Routes: String, interfaceUp: (String) -> Bool) -> Bool {
+    package static func hasDefaultRoute(ipv4Routes: String, ipv6Routes: String, interfaceUp: (String) -> Bool) -> Bool {
         for line in ipv4Routes.split(separator: "\n").dropFirst() {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard fields.count >= 8, fields[1] == "00000000", fields[7] == "00000000",

@@ -5,30 +5,30 @@ import PlayerCore
 /// sanitised to one capped line and every address must be an absolute http(s) URL, exactly as for
 /// status documents and playlists. A station whose stream address fails that check is dropped
 /// from the results rather than shown unplayable.
-public struct DirectoryStation: Codable, Sendable, Equatable, Hashable {
+package struct DirectoryStation: Codable, Sendable, Equatable, Hashable {
     /// The directory's id (`stationuuid`), used to count a click when the station is played.
-    public let id: String
-    public let name: String
+    package let id: String
+    package let name: String
     /// `url_resolved` (playlists already followed) when valid, else `url`.
-    public let streamURL: URL
-    public let homepage: URL?
-    public let favicon: URL?
-    public let tags: [String]
-    public let country: String?
+    package let streamURL: URL
+    package let homepage: URL?
+    package let favicon: URL?
+    package let tags: [String]
+    package let country: String?
     /// ISO 3166-1 alpha-2, upper case.
-    public let countryCode: String?
-    public let languages: [String]
-    public let codec: String?
+    package let countryCode: String?
+    package let languages: [String]
+    package let codec: String?
     /// kbit/s; nil when the directory says 0 (unknown).
-    public let bitrate: Int?
-    public let votes: Int
-    public let clicks: Int
+    package let bitrate: Int?
+    package let votes: Int
+    package let clicks: Int
     /// The stream is HLS (`hls: 1`).
-    public let isHLS: Bool
+    package let isHLS: Bool
     /// The directory's last check of the stream succeeded.
-    public let lastCheckOK: Bool
+    package let lastCheckOK: Bool
 
-    public init(
+    package init(
         id: String, name: String, streamURL: URL, homepage: URL? = nil, favicon: URL? = nil, tags: [String] = [],
         country: String? = nil, countryCode: String? = nil, languages: [String] = [], codec: String? = nil,
         bitrate: Int? = nil, votes: Int = 0, clicks: Int = 0, isHLS: Bool = false, lastCheckOK: Bool = true
@@ -51,7 +51,7 @@ public struct DirectoryStation: Codable, Sendable, Equatable, Hashable {
     }
 
     /// One line for a list: codec and bitrate, country, the first tags.
-    public var summary: String {
+    package var summary: String {
         var parts: [String] = []
         if let codec { parts.append(bitrate.map { "\(codec) \($0)k" } ?? codec) }
         if let countryCode { parts.append(countryCode) }

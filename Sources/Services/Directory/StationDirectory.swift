@@ -18,20 +18,20 @@ import Streaming
 ///
 /// Everything the directory says is cleaned as it is decoded (`DirectoryStation`). The search text
 /// is the listener's: it is never logged, only which criteria were used and how many stations came.
-public actor StationDirectory {
-    public struct Configuration: Sendable {
+package actor StationDirectory {
+    package struct Configuration: Sendable {
         /// The servers to ask, in order (scheme, host, port; a path is kept as a prefix); empty:
         /// discover them.
-        public var servers: [URL]
+        package var servers: [URL]
         /// Where the list of servers is published.
-        public var serversURL = URL(string: "https://all.api.radio-browser.info/json/servers")!
+        package var serversURL = URL(string: "https://all.api.radio-browser.info/json/servers")!
         /// Asked when the list itself cannot be had: the name resolves to every server.
-        public var fallbackServer = URL(string: "https://all.api.radio-browser.info")!
-        public var cacheLifetime: Double = 3600
+        package var fallbackServer = URL(string: "https://all.api.radio-browser.info")!
+        package var cacheLifetime: Double = 3600
         /// Where answers are kept between runs; nil keeps them in memory only.
-        public var cacheDirectory: URL?
+        package var cacheDirectory: URL?
 
-        public init(servers: [URL] = [], cacheDirectory: URL? = CacheHome.directory("directory")) {
+        package init(servers: [URL] = [], cacheDirectory: URL? = CacheHome.directory("directory")) {
             self.servers = servers
             self.cacheDirectory = cacheDirectory
         }
@@ -55,7 +55,7 @@ public actor StationDirectory {
     ///   - network: the program's client (its breakers, retry budget and logger apply).
     ///   - now: the wall clock the cache's hour is measured on.
     ///   - seed: fixes the shuffle of the servers (tests); nil seeds it from the system.
-    public init(
+    package init(
         configuration: Configuration = Configuration(), network: NetworkClient = .shared,
         now: @escaping @Sendable () -> Date = Date.init, seed: UInt64? = nil,
         logger: Logger = Logger(label: "tonearm.directory", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -70,7 +70,7 @@ public actor StationDirectory {
     /// The stations matching `query`, best first, from the cache when it is younger than an hour.
     /// - Throws: the last server's error when none answered (`offline`, `dnsFailure`, `httpRetryable`,
     ///   ...); `malformedData` when the answer is not the directory's JSON.
-    public func search(_ query: StationQuery) async throws(PlaybackError) -> [DirectoryStation] {
+    package func search(_ query: StationQuery) async throws(PlaybackError) -> [DirectoryStation] {
         let key = cacheKey(query)
         if let cached = cached(key) {
             logger.debug("directory search answered from the cache", metadata: Self.fields(query, count: cached.count))
@@ -97,7 +97,7 @@ public actor StationDirectory {
 
     /// Tells the directory a listener started the station `id` (its click count, which orders
     /// searches). Best effort: a failure is logged, never shown; playing does not wait for it.
-    public func countClick(id: String) async {
+    package func countClick(id: String) async {
         guard let id = DirectoryStationJSON.identifier(id) else { return }
         do throws(PlaybackError) {
             _ = try await firstAnswer("directoryClick") { server throws(PlaybackError) in
@@ -163,7 +163,7 @@ public actor StationDirectory {
 
     /// The https servers a published list names (`[{"name": "de1.api.radio-browser.info", ...}]`),
     /// each once, in the list's order; names that could not be a host are left out.
-    public static func servers(fromList data: Data) throws(PlaybackError) -> [URL] {
+    package static func servers(fromList data: Data) throws(PlaybackError) -> [URL] {
         let listed: [Lenient<ServerJSON>]
         do {
             listed = try JSONDecoder().decode([Lenient<ServerJSON>].self, from: data)

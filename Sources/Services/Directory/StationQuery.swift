@@ -3,21 +3,21 @@ import Foundation
 /// A search of the station directory: words of the name, a tag, a country (a two-letter code or
 /// a name), a language, and the order of the answer. Every criterion is optional; an empty query
 /// lists the most voted stations.
-public struct StationQuery: Sendable, Hashable, Codable {
-    public enum Order: String, Sendable, Hashable, Codable, CaseIterable {
+package struct StationQuery: Sendable, Hashable, Codable {
+    package enum Order: String, Sendable, Hashable, Codable, CaseIterable {
         case votes
         /// How often listeners started the station through the directory.
         case clicks
     }
 
-    public var name: String?
-    public var tag: String?
-    public var country: String?
-    public var language: String?
-    public var order: Order
-    public var limit: Int
+    package var name: String?
+    package var tag: String?
+    package var country: String?
+    package var language: String?
+    package var order: Order
+    package var limit: Int
 
-    public init(name: String? = nil, tag: String? = nil, country: String? = nil, language: String? = nil, order: Order = .votes, limit: Int = 50) {
+    package init(name: String? = nil, tag: String? = nil, country: String? = nil, language: String? = nil, order: Order = .votes, limit: Int = 50) {
         self.name = Self.clean(name)
         self.tag = Self.clean(tag)
         self.country = Self.clean(country)
@@ -53,7 +53,7 @@ public struct StationQuery: Sendable, Hashable, Codable {
     /// What a listener types into the terminal's directory prompt: words of the name, and
     /// `tag:`, `country:` and `language:` words for those criteria (`jazz country:DE`);
     /// `order:clicks` orders by clicks.
-    public static func parse(_ text: String, limit: Int = 100) -> StationQuery {
+    package static func parse(_ text: String, limit: Int = 100) -> StationQuery {
         var name: [Substring] = []
         var criteria: [String: String] = [:]
         for word in text.split(whereSeparator: \.isWhitespace) {

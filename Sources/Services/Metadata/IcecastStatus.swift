@@ -8,22 +8,22 @@ import PlayerCore
 /// when several are; numeric-looking text (a title "1999") is written as a number; fields a source
 /// client did not set are missing. Only a document that is not JSON or has no `icestats` object is
 /// `malformedData`.
-public struct IcecastStatus: Decodable, Sendable, Equatable {
+package struct IcecastStatus: Decodable, Sendable, Equatable {
     /// One mount point's entry. Every text is sanitised and capped; every field is optional.
-    public struct Source: Decodable, Sendable, Equatable {
+    package struct Source: Decodable, Sendable, Equatable {
         /// The stream title; for MP3 sources usually the whole "Artist - Title".
-        public let title: String?
+        package let title: String?
         /// Set by Ogg/Vorbis sources (or `artist=` on the admin API); usually absent.
-        public let artist: String?
+        package let artist: String?
         /// The station name (`ice-name` of the source client).
-        public let serverName: String?
-        public let genre: String?
+        package let serverName: String?
+        package let genre: String?
         /// kbit/s; nil when absent or not a believable positive number.
-        public let bitrate: Int?
+        package let bitrate: Int?
         /// The public URL of the mount, e.g. `http://host:8000/stream`.
-        public let listenURL: String?
+        package let listenURL: String?
 
-        public init(title: String?, artist: String?, serverName: String?, genre: String?, bitrate: Int?, listenURL: String?) {
+        package init(title: String?, artist: String?, serverName: String?, genre: String?, bitrate: Int?, listenURL: String?) {
             self.title = title
             self.artist = artist
             self.serverName = serverName
@@ -38,7 +38,7 @@ public struct IcecastStatus: Decodable, Sendable, Equatable {
             case listenURL = "listenurl"
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             title = container.metadataText(forKey: .title)
             artist = container.metadataText(forKey: .artist)
@@ -49,13 +49,13 @@ public struct IcecastStatus: Decodable, Sendable, Equatable {
         }
 
         /// The mount's path from `listenurl` ("/stream"), or nil.
-        public var mountPath: String? {
+        package var mountPath: String? {
             guard let listenURL, let components = URLComponents(string: listenURL), !components.path.isEmpty else { return nil }
             return components.path
         }
 
         /// The track as artist and title: `artist` and `title` when both are set, else `title` split.
-        public var track: StreamTitle {
+        package var track: StreamTitle {
             if let artist, let title { return StreamTitle(title: title, artist: artist) }
             return StreamTitle(parsing: title)
         }
@@ -72,16 +72,16 @@ public struct IcecastStatus: Decodable, Sendable, Equatable {
     }
 
     /// Every connected source, in document order; empty when `source` is absent.
-    public let sources: [Source]
+    package let sources: [Source]
 
-    public init(sources: [Source]) {
+    package init(sources: [Source]) {
         self.sources = sources
     }
 
     enum CodingKeys: String, CodingKey { case icestats }
     enum StatsKeys: String, CodingKey { case source }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let stats = try decoder.container(keyedBy: CodingKeys.self).nestedContainer(keyedBy: StatsKeys.self, forKey: .icestats)
         if let many = try? stats.decodeIfPresent([Source].self, forKey: .source) {
             sources = many
@@ -94,14 +94,14 @@ public struct IcecastStatus: Decodable, Sendable, Equatable {
 
     /// The source for `mount` ("/stream" or "stream"): the one whose `listenurl` path equals it,
     /// else the only source when there is exactly one (a proxy may rename the mount), else nil.
-    public func source(forMount mount: String) -> Source? {
+    package func source(forMount mount: String) -> Source? {
         let wanted = mount.hasPrefix("/") ? mount : "/" + mount
         if let exact = sources.first(where: { $0.mountPath == wanted }) { return exact }
         return sources.count == 1 ? sources[0] : nil
     }
 
     /// Decodes a status document; anything that does not decode is `malformedData`.
-    public static func decode(_ data: Data) throws(PlaybackError) -> IcecastStatus {
+    package static func decode(_ data: Data) throws(PlaybackError) -> IcecastStatus {
         do {
             return try JSONDecoder().decode(IcecastStatus.self, from: data)
         } catch {

@@ -34,12 +34,12 @@ public actor MetadataService {
     }
 
     /// What one status document said, sanitised: the track, the station name and a checked cover URL.
-    public struct StatusTrack: Sendable, Equatable {
-        public var track: StreamTitle
-        public var station: String?
-        public var artworkURL: URL?
+    package struct StatusTrack: Sendable, Equatable {
+        package var track: StreamTitle
+        package var station: String?
+        package var artworkURL: URL?
 
-        public init(track: StreamTitle, station: String?, artworkURL: URL?) {
+        package init(track: StreamTitle, station: String?, artworkURL: URL?) {
             self.track = track
             self.station = station
             self.artworkURL = artworkURL
@@ -52,14 +52,14 @@ public actor MetadataService {
 
     private let network: NetworkClient
     private let analytics: ErrorAnalytics?
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The last status fetch's failure; nil after a successful one. For logs and analytics only:
     /// a failed status fetch never changes what is shown beyond the missing artwork.
-    public private(set) var lastError: PlaybackError?
+    package private(set) var lastError: PlaybackError?
     private var matched: (icy: IcyMetadata, station: IcyStationInfo?, update: TrackUpdate)?
 
     /// - Parameter analytics: where a failed status fetch is recorded (it is not shown).
-    public init(network: NetworkClient = .shared, configuration: Configuration, analytics: ErrorAnalytics? = nil) {
+    package init(network: NetworkClient = .shared, configuration: Configuration, analytics: ErrorAnalytics? = nil) {
         self.network = network
         self.configuration = configuration
         self.analytics = analytics
@@ -73,7 +73,7 @@ public actor MetadataService {
     /// A title that is the station's identity is answered at once with `isStationIdentity` and no
     /// status request (the station logo shows for it). A block without a title, on a station with
     /// a status source, is answered from the status source alone.
-    public func receive(_ icy: IcyMetadata, station: IcyStationInfo?) async -> TrackUpdate {
+    package func receive(_ icy: IcyMetadata, station: IcyStationInfo?) async -> TrackUpdate {
         let track = StreamTitle(parsing: icy.title)
         let identity = identity(station: station, status: nil)
         var update = TrackUpdate(
@@ -97,7 +97,7 @@ public actor MetadataService {
     ///
     /// - Throws: the network client's typed errors; `malformedData` for a document that does not
     ///   decode; `streamUnavailable` when an Icecast status lists no source for the mount.
-    public func fetchStatus() async throws(PlaybackError) -> StatusTrack? {
+    package func fetchStatus() async throws(PlaybackError) -> StatusTrack? {
         guard let source = configuration.statusSource else { return nil }
         let options = NetworkClient.Options(maxBytes: ServiceLimits.maxStatusBytes, cacheBusting: true, policy: .network)
         switch source {

@@ -6,17 +6,17 @@ import PlayerCore
 ///
 /// `Track.title` is optional so that an answer without a title (a station between tracks) still
 /// decodes and simply has nothing to match.
-public struct RadioStatus: Codable, Sendable, Equatable {
+package struct RadioStatus: Codable, Sendable, Equatable {
     /// `current_track`.
-    public struct Track: Codable, Sendable, Equatable {
+    package struct Track: Codable, Sendable, Equatable {
         /// Usually "Artist - Title".
-        public let title: String?
+        package let title: String?
         /// `artwork_url_large`, kept only when it is an http(s) URL.
-        public let artworkURLLarge: URL?
+        package let artworkURLLarge: URL?
         /// `artwork_url` (the small cover), kept only when http(s): used when there is no large one.
-        public let artworkURL: URL?
+        package let artworkURL: URL?
 
-        public init(title: String?, artworkURLLarge: URL?, artworkURL: URL? = nil) {
+        package init(title: String?, artworkURLLarge: URL?, artworkURL: URL? = nil) {
             self.title = title
             self.artworkURLLarge = artworkURLLarge
             self.artworkURL = artworkURL
@@ -28,14 +28,14 @@ public struct RadioStatus: Codable, Sendable, Equatable {
             case artworkURL = "artwork_url"
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             title = container.metadataText(forKey: .title)
             artworkURLLarge = MetadataText.httpURL(try? container.decodeIfPresent(String.self, forKey: .artworkURLLarge))
             artworkURL = MetadataText.httpURL(try? container.decodeIfPresent(String.self, forKey: .artworkURL))
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(title, forKey: .title)
             try container.encodeIfPresent(artworkURLLarge?.absoluteString, forKey: .artworkURLLarge)
@@ -43,13 +43,13 @@ public struct RadioStatus: Codable, Sendable, Equatable {
         }
 
         /// The best cover: the large one, else the small one.
-        public var artwork: URL? { artworkURLLarge ?? artworkURL }
+        package var artwork: URL? { artworkURLLarge ?? artworkURL }
     }
 
     /// `current_track`; nil when the API names no track.
-    public let currentTrack: Track?
+    package let currentTrack: Track?
 
-    public init(currentTrack: Track?) {
+    package init(currentTrack: Track?) {
         self.currentTrack = currentTrack
     }
 
@@ -57,14 +57,14 @@ public struct RadioStatus: Codable, Sendable, Equatable {
         case currentTrack = "current_track"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         // A `current_track` of the wrong shape (null, a string) means "no track", not a broken answer.
         currentTrack = try? container.decodeIfPresent(Track.self, forKey: .currentTrack)
     }
 
     /// Decodes an answer; anything that is not a JSON object is `malformedData`.
-    public static func decode(_ data: Data) throws(PlaybackError) -> RadioStatus {
+    package static func decode(_ data: Data) throws(PlaybackError) -> RadioStatus {
         do {
             return try JSONDecoder().decode(RadioStatus.self, from: data)
         } catch {

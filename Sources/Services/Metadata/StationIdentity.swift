@@ -8,19 +8,19 @@ import Foundation
 /// Matching is case-, whitespace- and punctuation-tolerant ("OTON FM" matches "OtonFM") but
 /// whole-title: "OtonFM Hits - Song" is a track, not the identity. A string with no letters or
 /// digits never matches anything, so a blank identity cannot turn every empty title into a logo.
-public struct StationIdentity: Sendable, Equatable {
+package struct StationIdentity: Sendable, Equatable {
     private let keys: Set<String>
 
-    public init(_ strings: [String?]) {
+    package init(_ strings: [String?]) {
         keys = Set(strings.map { MetadataText.matchKey($0) }.filter { !$0.isEmpty })
     }
 
     /// True when `title` is one of the identity strings.
-    public func matches(_ title: String?) -> Bool {
+    package func matches(_ title: String?) -> Bool {
         let key = MetadataText.matchKey(title)
         return !key.isEmpty && keys.contains(key)
     }
 
     /// True when there is nothing to match against.
-    public var isEmpty: Bool { keys.isEmpty }
+    package var isEmpty: Bool { keys.isEmpty }
 }

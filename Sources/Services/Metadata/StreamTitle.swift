@@ -9,13 +9,13 @@ import Foundation
 /// "- Remastered" suffix often do). Without a separator, or with an empty side, the whole text is
 /// the title and there is no artist; a bare separator (" - ", sent by some servers between tracks)
 /// is no title at all.
-public struct StreamTitle: Sendable, Equatable, Hashable {
+package struct StreamTitle: Sendable, Equatable, Hashable {
     /// Sanitised; nil when the input is absent or blank.
-    public let title: String?
+    package let title: String?
     /// Sanitised; nil when the text has no separator.
-    public let artist: String?
+    package let artist: String?
 
-    public init(title: String?, artist: String?) {
+    package init(title: String?, artist: String?) {
         self.title = title
         self.artist = artist
     }
@@ -24,7 +24,7 @@ public struct StreamTitle: Sendable, Equatable, Hashable {
     static let separators = [" - ", " – ", " — "]
 
     /// Splits `raw` (sanitised again here, so callers may pass text of any origin).
-    public init(parsing raw: String?) {
+    package init(parsing raw: String?) {
         guard let text = MetadataText.line(raw) else {
             self.init(title: nil, artist: nil)
             return
@@ -47,7 +47,7 @@ public struct StreamTitle: Sendable, Equatable, Hashable {
     }
 
     /// "Artist - Title", or the title alone: what a status API's title is compared against.
-    public var combined: String? {
+    package var combined: String? {
         guard let title else { return artist }
         guard let artist else { return title }
         return "\(artist) - \(title)"

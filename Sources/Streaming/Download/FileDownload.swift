@@ -9,16 +9,16 @@ import PlayerCore
 /// The values here are what `NetworkClient.download` takes and reports; the caller names the
 /// partial file and renames it once the download is whole, so a file named as complete never
 /// holds a part.
-public enum FileDownload {
+package enum FileDownload {
     /// What identifies the version of the file the partial bytes belong to. Sent as `If-Range`,
     /// so a server whose file changed answers with the whole new file instead of a range of it.
-    public struct Validators: Sendable, Hashable, Codable {
-        public var etag: String?
-        public var lastModified: String?
+    package struct Validators: Sendable, Hashable, Codable {
+        package var etag: String?
+        package var lastModified: String?
         /// The whole file's length, when a server said it.
-        public var length: Int64?
+        package var length: Int64?
 
-        public init(etag: String? = nil, lastModified: String? = nil, length: Int64? = nil) {
+        package init(etag: String? = nil, lastModified: String? = nil, length: Int64? = nil) {
             self.etag = etag
             self.lastModified = lastModified
             self.length = length
@@ -41,54 +41,54 @@ public enum FileDownload {
     }
 
     /// Where a download stands, reported as bytes arrive.
-    public struct Progress: Sendable, Equatable {
+    package struct Progress: Sendable, Equatable {
         /// Bytes of the file on disk so far.
-        public var received: Int64
+        package var received: Int64
         /// The whole file's length, when known.
-        public var total: Int64?
+        package var total: Int64?
 
-        public init(received: Int64, total: Int64?) {
+        package init(received: Int64, total: Int64?) {
             self.received = received
             self.total = total
         }
 
         /// 0...1 when the length is known.
-        public var fraction: Double? {
+        package var fraction: Double? {
             guard let total, total > 0 else { return nil }
             return min(1, Double(received) / Double(total))
         }
     }
 
     /// What a finished download did.
-    public struct Outcome: Sendable, Equatable {
+    package struct Outcome: Sendable, Equatable {
         /// The file's length on disk.
-        public var bytes: Int64
-        public var validators: Validators
+        package var bytes: Int64
+        package var validators: Validators
         /// `Content-Type` without parameters, lower-cased.
-        public var mediaType: String?
+        package var mediaType: String?
         /// Bytes that were on disk at the start and were continued from (0: a fresh download).
-        public var resumedFrom: Int64
+        package var resumedFrom: Int64
         /// Times the partial file was thrown away because the server's file had changed.
-        public var restarts: Int
+        package var restarts: Int
     }
 
     /// How a download behaves.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Seconds without a byte (to the response head, or between body chunks) after which the
         /// attempt fails as `connectionTimeout` and the retry policy decides.
-        public var idleTimeout: Double = 20
+        package var idleTimeout: Double = 20
         /// Tries for the whole download; each continues at the byte the last one reached.
-        public var policy: BackoffPolicy = .network
+        package var policy: BackoffPolicy = .network
         /// Progress is reported at most once per this many bytes (and at the end).
-        public var progressStep: Int64 = 256 * 1024
+        package var progressStep: Int64 = 256 * 1024
 
-        public init() {}
+        package init() {}
     }
 
     /// The media types a download accepts when the server names one: audio, video (podcasts in
     /// MP4), and the generic binary types hosts use. A web page (`text/html`), a feed or any other
     /// text is refused as `wrongContentType`: keeping it as an episode would only fail later.
-    public static func acceptsMediaType(_ mediaType: String?) -> Bool {
+    package static func acceptsMediaType(_ mediaType: String?) -> Bool {
         guard let mediaType, !mediaType.isEmpty else { return true }
         if mediaType.hasPrefix("audio/") || mediaType.hasPrefix("video/") { return true }
         if ["application/octet-stream", "binary/octet-stream", "application/ogg", "application/mp4"].contains(mediaType) { return true }
@@ -98,7 +98,7 @@ public enum FileDownload {
 
     /// True when the first bytes of a body are a web page or another markup document, whatever
     /// the server called them (captive portals and error pages often claim to be audio).
-    public static func looksLikeMarkup(_ bytes: some Collection<UInt8>) -> Bool {
+    package static func looksLikeMarkup(_ bytes: some Collection<UInt8>) -> Bool {
         let head = bytes.prefix(512).drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         guard let first = head.first, first == UInt8(ascii: "<") else { return false }
         let text = String(decoding: head.prefix(64), as: UTF8.self).lowercased()

@@ -32,7 +32,7 @@ extension NetworkClient {
     ///   - onValidators: each answer's validators, before its first byte is written, so the
     ///     caller keeps them beside the partial file for a later run.
     ///   - progress: bytes on disk, at most once per `options.progressStep` and at the end.
-    public func download(
+    package func download(
         _ url: URL, to partialFile: URL, validators: FileDownload.Validators?, operation: String = "downloadEpisode",
         options: FileDownload.Options = .init(),
         onValidators: @escaping @Sendable (FileDownload.Validators) -> Void = { _ in },

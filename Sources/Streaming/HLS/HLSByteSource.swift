@@ -24,7 +24,7 @@ import PlayerCore
 /// the stream after its last segment.
 ///
 /// `@unchecked Sendable`: every mutable field is guarded by the stream's lock.
-public final class HLSByteSource: ByteSource, @unchecked Sendable {
+package final class HLSByteSource: ByteSource, @unchecked Sendable {
     /// Titles of segments fetched and not yet reached that are kept (the ring holds a few).
     static let maxPendingTitles = 64
 
@@ -55,7 +55,7 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
     ///     download time (for the variant choice).
     ///   - onTitle: a segment's title when the reader reaches its bytes (sanitised): from its
     ///     timed metadata (ID3), else its `#EXTINF`. Called on the reading thread.
-    public init(
+    package init(
         url: URL, network: NetworkClient, connection: ConnectionLink = ConnectionLink(), capacity: Int = 512 * 1024,
         startSequence: Int? = nil, clock: any Clock<Duration>,
         logger: Logger = Logger(label: "tonearm.hls", factory: { _ in SwiftLogNoOpLogHandler() }),
@@ -80,15 +80,15 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
 
     /// The demuxer the segments need (`mpegts`, `aac`, `mp4`, `mp3`), known once the first
     /// segment is fetched; nil lets FFmpeg probe.
-    public var formatHint: String? { stream.peek { _ in _formatHint } }
+    package var formatHint: String? { stream.peek { _ in _formatHint } }
 
     /// The media playlist when it was already finished (`#EXT-X-ENDLIST`) at the first load: a
     /// recording with a length, which can seek. Known once the first bytes arrived; nil for a
     /// live playlist.
-    public var finishedPlaylist: HLSMediaPlaylist? { stream.peek { _ in _finishedPlaylist } }
+    package var finishedPlaylist: HLSMediaPlaylist? { stream.peek { _ in _finishedPlaylist } }
 
     /// Starts fetching (idempotent) and registers the player's answers on the link.
-    public func start() {
+    package func start() {
         guard let number = stream.start(onAbandon: { [weak self] in self?.abandon($0) }, onReopen: { [weak self] in self?.reopen() })
         else { return }
         connection.onUnderrun { [weak self] in self?.underrun() }
@@ -97,7 +97,7 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
 
     /// Blocks until the first segment's bytes arrived (true), the stream failed (throws) or was
     /// closed or ended empty (false).
-    public func waitForFirstBytes() throws(PlaybackError) -> Bool {
+    package func waitForFirstBytes() throws(PlaybackError) -> Bool {
         start()
         switch try stream.waitForAnswer(tellsDry: false, clock: clock) {
         case .answered: return true
@@ -105,15 +105,15 @@ public final class HLSByteSource: ByteSource, @unchecked Sendable {
         }
     }
 
-    public var bufferedBytes: Int { stream.bufferedBytes }
+    package var bufferedBytes: Int { stream.bufferedBytes }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(PlaybackError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(PlaybackError) -> Int {
         guard buffer.count > 0 else { return 0 }
         start()
         return try stream.read(into: buffer)
     }
 
-    public func close() {
+    package func close() {
         stopLoop { $0.close() }
     }
 

@@ -9,7 +9,7 @@ import PlayerCore
 /// format is a few line-based tags. Pure: same bytes, same result, so every case is tested
 /// without a network. Every address is resolved against the playlist's own and must be http(s);
 /// every title is sanitised where it enters; the counts are bounded (`HLSLimits`).
-public enum HLSPlaylist: Sendable, Equatable {
+package enum HLSPlaylist: Sendable, Equatable {
     case master([HLSVariant])
     case media(HLSMediaPlaylist)
 
@@ -19,7 +19,7 @@ public enum HLSPlaylist: Sendable, Equatable {
     ///   line), is too large, or has no variant or segment Tonearm could play;
     ///   `.unsupportedFormat` for encrypted segments (`#EXT-X-KEY` with a method other than NONE),
     ///   which Tonearm cannot decrypt.
-    public static func parse(_ data: Data, url: URL) throws(PlaybackError) -> HLSPlaylist {
+    package static func parse(_ data: Data, url: URL) throws(PlaybackError) -> HLSPlaylist {
         guard data.count <= HLSLimits.maxPlaylistBytes else {
             throw PlaybackError(.malformedData, underlying: "HLS playlist too large: \(data.count) bytes")
         }
@@ -163,50 +163,50 @@ public enum HLSPlaylist: Sendable, Equatable {
 }
 
 /// One variant of a master playlist.
-public struct HLSVariant: Sendable, Equatable {
-    public let url: URL
+package struct HLSVariant: Sendable, Equatable {
+    package let url: URL
     /// Bits per second the variant peaks at; nil when the playlist does not say.
-    public let bandwidth: Int?
+    package let bandwidth: Int?
     /// RFC 6381 codec names, lower-cased (`mp4a.40.2`); empty when the playlist does not say.
-    public let codecs: [String]
+    package let codecs: [String]
 }
 
 /// A media playlist: its segments in order, numbered by media sequence.
-public struct HLSMediaPlaylist: Sendable, Equatable {
+package struct HLSMediaPlaylist: Sendable, Equatable {
     /// The longest a segment may be, seconds: how often a live playlist is reloaded.
-    public var targetDuration: Double
+    package var targetDuration: Double
     /// The media sequence number of the first segment listed.
-    public var firstSequence: Int
-    public var segments: [HLSSegment]
+    package var firstSequence: Int
+    package var segments: [HLSSegment]
     /// `#EXT-X-ENDLIST`: no segment will be added (a finite, seekable item).
-    public var ended: Bool
+    package var ended: Bool
 }
 
 /// One segment of a media playlist.
-public struct HLSSegment: Sendable, Equatable {
+package struct HLSSegment: Sendable, Equatable {
     /// Its media sequence number: what tells a new segment from one already fetched.
-    public let sequence: Int
-    public let url: URL
+    package let sequence: Int
+    package let url: URL
     /// Seconds, as `#EXTINF` says (the target duration when it does not).
-    public let duration: Double
+    package let duration: Double
     /// `#EXTINF`'s title, sanitised; nil when absent.
-    public let title: String?
+    package let title: String?
     /// `#EXT-X-DISCONTINUITY` before it: the encoding may change here.
-    public let discontinuity: Bool
+    package let discontinuity: Bool
     /// The fragmented-MP4 initialisation section (`#EXT-X-MAP`) it needs, if any.
-    public let initialization: URL?
+    package let initialization: URL?
 }
 
 /// Bounds on what an HLS playlist may make Tonearm keep.
-public enum HLSLimits {
-    public static let maxPlaylistBytes = 1024 * 1024
-    public static let maxVariants = 32
-    public static let maxSegments = 10_000
-    public static let maxAttributes = 32
+package enum HLSLimits {
+    package static let maxPlaylistBytes = 1024 * 1024
+    package static let maxVariants = 32
+    package static let maxSegments = 10_000
+    package static let maxAttributes = 32
     /// The largest segment fetched (an audio segment of 10 s at 320 kbit/s is 400 KB).
-    public static let maxSegmentBytes = 16 * 1024 * 1024
+    package static let maxSegmentBytes = 16 * 1024 * 1024
     /// A target duration above this is taken as this (reloads stay sensible), seconds.
-    public static let maxTargetDuration = 60.0
+    package static let maxTargetDuration = 60.0
     /// When a playlist gives no target duration and no segment length, seconds.
-    public static let fallbackTargetDuration = 6.0
+    package static let fallbackTargetDuration = 6.0
 }

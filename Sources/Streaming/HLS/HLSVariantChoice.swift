@@ -6,52 +6,52 @@
 /// the first choice is the highest, and the downloads say within a segment or two whether that
 /// holds; a player that started low would make every listener on a good line hear the worst
 /// rendition first.
-public struct HLSVariantChoice: Sendable, Equatable {
+package struct HLSVariantChoice: Sendable, Equatable {
     /// A variant is sustained when the measured throughput is at least this many times its
     /// bandwidth: a download must be quicker than real time with room to spare, or the buffer
     /// shrinks with every segment.
-    public static let headroom = 1.5
+    package static let headroom = 1.5
     /// Weight of the newest download in the throughput estimate: quick to notice a slower line,
     /// steady against one slow segment.
-    public static let newestWeight = 0.5
+    package static let newestWeight = 0.5
     /// Choices after a step down during which the variant does not go up again: a line that
     /// failed a variant a moment ago does not get the same chance at once (and a throughput
     /// measured on a smaller variant's downloads does not flip the choice back and forth).
-    public static let holdAfterStepDown = 10
+    package static let holdAfterStepDown = 10
 
     /// The variants, lowest bandwidth first (a variant that states none counts as 0).
-    public let variants: [HLSVariant]
+    package let variants: [HLSVariant]
     /// The variant now played.
-    public private(set) var current: HLSVariant
+    package private(set) var current: HLSVariant
     /// Bits per second the downloads have shown, smoothed; nil before the first.
-    public private(set) var throughput: Double?
+    package private(set) var throughput: Double?
     /// The player underran since the last choice.
     private var starved = false
     /// Choices left before the variant may go up again.
     private var holdingDown = 0
 
-    public init(variants: [HLSVariant]) {
+    package init(variants: [HLSVariant]) {
         precondition(!variants.isEmpty, "a master playlist has at least one variant")
         self.variants = variants.sorted { ($0.bandwidth ?? 0) < ($1.bandwidth ?? 0) }
         current = self.variants[self.variants.count - 1]
     }
 
     /// A segment of `bytes` took `seconds` to download.
-    public mutating func downloaded(bytes: Int, seconds: Double) {
+    package mutating func downloaded(bytes: Int, seconds: Double) {
         guard bytes > 0, seconds.isFinite, seconds > 0 else { return }
         let measured = Double(bytes) * 8 / seconds
         throughput = throughput.map { $0 * (1 - Self.newestWeight) + measured * Self.newestWeight } ?? measured
     }
 
     /// The player's audio ran out while it played: the variant is not being sustained.
-    public mutating func underran() {
+    package mutating func underran() {
         starved = true
     }
 
     /// The variant to play from the next segment on (the current one when nothing changes):
     /// after an underrun one step below the current one, otherwise the highest the throughput
     /// sustains, but never more than one step up at a time.
-    public mutating func next() -> HLSVariant {
+    package mutating func next() -> HLSVariant {
         guard let position = variants.firstIndex(of: current) else { return current }
         var target = position
         if let throughput {

@@ -62,10 +62,10 @@ import PlayerCore
 ///
 /// Ownership: the running request keeps the source alive; the owner must call `close()` (a live
 /// stream never ends by itself).
-public final class HTTPByteSource: ByteSource, @unchecked Sendable {
-    public let url: URL
+package final class HTTPByteSource: ByteSource, @unchecked Sendable {
+    package let url: URL
     /// Called on the client's event loop for every ICY metadata block (titles), in stream order.
-    public let onMetadata: (@Sendable (IcyMetadata) -> Void)?
+    package let onMetadata: (@Sendable (IcyMetadata) -> Void)?
 
     let httpClient: HTTPClient
     let endOfBodyIsEnd: Bool
@@ -114,7 +114,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     ///   - clock: what `waitForResponse(timeout:)` measures its limit on.
     ///   - onMetadata: receives each ICY metadata block.
     ///   - now: the wall clock an HTTP-date `Retry-After` is read against.
-    public init(
+    package init(
         url: URL,
         client: HTTPClient = SharedHTTPClient.client,
         connection: ConnectionLink = ConnectionLink(),
@@ -153,23 +153,23 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     // MARK: - Observed state
 
     /// Station details from the response's `icy-*` headers (empty before the head arrives).
-    public var stationInfo: IcyStationInfo { stream.peek { _ in _stationInfo } }
+    package var stationInfo: IcyStationInfo { stream.peek { _ in _stationInfo } }
     /// The response's `Content-Type`, once the head arrived.
-    public var contentType: String? { stream.peek { _ in _contentType } }
+    package var contentType: String? { stream.peek { _ in _contentType } }
     /// The final response's status, once the head arrived.
-    public var httpStatus: Int? { stream.peek { _ in _httpStatus } }
+    package var httpStatus: Int? { stream.peek { _ in _httpStatus } }
     /// What the final response head said about ranges, length and version; nil before the head.
     /// Kept for refused statuses too (a 416 tells the file's size).
-    public var responseInfo: HTTPResponseInfo? { stream.peek { _ in _responseInfo } }
+    package var responseInfo: HTTPResponseInfo? { stream.peek { _ in _responseInfo } }
     /// Body bytes received so far (before demuxing, so metadata counts too).
-    public var bytesReceived: Int { stream.peek { _ in _bytesReceived } }
+    package var bytesReceived: Int { stream.peek { _ in _bytesReceived } }
     /// Bytes received and not yet read (what the ring holds, and a chunk waiting for room).
-    public var bufferedBytes: Int { stream.bufferedBytes }
+    package var bufferedBytes: Int { stream.bufferedBytes }
 
     // MARK: - Control
 
     /// Issues the request (once; later calls do nothing).
-    public func start() {
+    package func start() {
         guard let number = stream.start(onAbandon: { [weak self] in self?.abandon($0) }, onReopen: { [weak self] in self?.reopen() })
         else { return }
         send(number)
@@ -178,7 +178,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     /// Asks for the live stream again after a drop, keeping what the ring holds; the new audio
     /// joins the old without repeats. Does nothing unless the current connection dropped (its
     /// body ended or it failed by itself), or for a finite file.
-    public func reopen() {
+    package func reopen() {
         let reopened: (number: Int, running: HTTPClient.Task<Void>?, legacy: LegacyIcyRequest?)? = stream.locked { state in
             guard !endOfBodyIsEnd, !state.reopening else { return nil }
             switch state.phase {
@@ -205,7 +205,7 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
     /// abandons a connection that does not answer). Throws the source's error when it failed
     /// before any byte was read.
     @discardableResult
-    public func waitForResponse(timeout: Duration? = nil) throws(PlaybackError) -> Bool {
+    package func waitForResponse(timeout: Duration? = nil) throws(PlaybackError) -> Bool {
         start()
         switch try stream.waitForAnswer(tellsDry: true, timeout: timeout, clock: clock) {
         case .answered: return true
@@ -214,13 +214,13 @@ public final class HTTPByteSource: ByteSource, @unchecked Sendable {
         }
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(PlaybackError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(PlaybackError) -> Int {
         guard buffer.count > 0 else { return 0 }
         start()
         return try stream.read(into: buffer)
     }
 
-    public func close() {
+    package func close() {
         let (running, legacy, log, bytes) = stream.locked { state in
             state.close()
             return (task, legacyRequest, requestLog, _bytesReceived)

@@ -94,7 +94,7 @@ extension Logger {
 
     /// Records one mapped transport or HTTP error where it was mapped, with what the mapping kept
     /// of the original (`underlying`): the one place a report can show why a request failed.
-    public func mappedError(_ error: PlaybackError, level: Logger.Level = .debug, _ message: Logger.Message, fields: [String: String] = [:]) {
+    package func mappedError(_ error: PlaybackError, level: Logger.Level = .debug, _ message: Logger.Message, fields: [String: String] = [:]) {
         log(level: level, message, metadata: {
             var metadata = Logger.Metadata()
             for (key, value) in LogFields.error(error, keepPaths: level <= .debug) { metadata[key] = .string(value) }

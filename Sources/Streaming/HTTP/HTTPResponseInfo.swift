@@ -3,19 +3,19 @@ import PlayerCore
 
 /// What a response head says about a resumable body: enough to continue a download at a byte
 /// offset and to notice that the file changed in between. Pure values, parsed where they enter.
-public struct HTTPResponseInfo: Sendable, Hashable {
+package struct HTTPResponseInfo: Sendable, Hashable {
     /// The final status (after redirects): 200, 206, or 416 for a range past the end.
-    public var status: Int
+    package var status: Int
     /// `Content-Length`: the bytes of this body (for a 206, of the range only).
-    public var contentLength: Int64?
+    package var contentLength: Int64?
     /// `Content-Range` of a 206 (`bytes start-end/total`) or a 416 (`bytes */total`).
-    public var contentRange: ContentRange?
+    package var contentRange: ContentRange?
     /// `Accept-Ranges: bytes`, or a 206 (which proves it whatever the headers say).
-    public var acceptsRanges: Bool
+    package var acceptsRanges: Bool
     /// The validator of this version of the file, sanitised (a server's string).
-    public var etag: String?
+    package var etag: String?
 
-    public init(
+    package init(
         status: Int, contentLength: Int64? = nil, contentRange: ContentRange? = nil, acceptsRanges: Bool = false,
         etag: String? = nil
     ) {
@@ -27,7 +27,7 @@ public struct HTTPResponseInfo: Sendable, Hashable {
     }
 
     /// Reads the fields from response headers (names are case-insensitive; the first value wins).
-    public init(status: Int, header: (String) -> String?) {
+    package init(status: Int, header: (String) -> String?) {
         let range = header("Content-Range").flatMap(ContentRange.parse)
         self.init(
             status: status,
@@ -41,13 +41,13 @@ public struct HTTPResponseInfo: Sendable, Hashable {
     }
 
     /// The whole file's size: a range's total, else a 200's `Content-Length`; nil when unknown.
-    public var totalSize: Int64? {
+    package var totalSize: Int64? {
         if let total = contentRange?.total { return total }
         return status == 200 ? contentLength : nil
     }
 
     /// Where this body starts in the file: a 206's range start, 0 for a 200.
-    public var bodyStart: Int64? {
+    package var bodyStart: Int64? {
         switch status {
         case 200: return 0
         case 206: return contentRange?.start
@@ -57,14 +57,14 @@ public struct HTTPResponseInfo: Sendable, Hashable {
 }
 
 /// An HTTP `Content-Range` value in bytes (RFC 9110 section 14.4).
-public struct ContentRange: Sendable, Hashable {
+package struct ContentRange: Sendable, Hashable {
     /// First and last byte of the range; nil in the unsatisfied form `bytes */total`.
-    public var start: Int64?
-    public var end: Int64?
+    package var start: Int64?
+    package var end: Int64?
     /// The complete length; nil when the server wrote `*`.
-    public var total: Int64?
+    package var total: Int64?
 
-    public init(start: Int64?, end: Int64?, total: Int64?) {
+    package init(start: Int64?, end: Int64?, total: Int64?) {
         self.start = start
         self.end = end
         self.total = total
@@ -72,7 +72,7 @@ public struct ContentRange: Sendable, Hashable {
 
     /// `bytes 100-199/1000`, `bytes 100-199/*` or `bytes */1000`; nil for anything else
     /// (another unit, a range that ends before it starts, digits that overflow).
-    public static func parse(_ value: String) -> ContentRange? {
+    package static func parse(_ value: String) -> ContentRange? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
         let spec = trimmed.dropFirst("bytes ".count).trimmingCharacters(in: .whitespaces)

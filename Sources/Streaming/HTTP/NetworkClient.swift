@@ -7,21 +7,21 @@ import PlayerCore
 
 /// A complete, bounded HTTP answer for small documents (playlists, status JSON, images, feeds): a 2xx,
 /// or a 304 when the request was conditional (`If-None-Match` / `If-Modified-Since`).
-public struct NetworkResponse: Sendable {
+package struct NetworkResponse: Sendable {
     /// The URL asked for (after cache busting); redirects are followed by the shared client.
     /// When they are followed here (`checkTarget` or `tracksRedirects`), the URL that answered.
-    public let url: URL
-    public let status: Int
+    package let url: URL
+    package let status: Int
     /// The first value of each header, by lower-cased name.
-    public let headers: [String: String]
-    public let body: Data
+    package let headers: [String: String]
+    package let body: Data
     /// The URL that answered, when every redirect on the way to it was permanent (301 or 308):
     /// where the resource now lives, so a caller that keeps the address (a feed subscription) can
     /// move to it. Nil without redirects, with any temporary one (302, 303, 307: the old address
     /// stays right), or when redirects were followed by the client, which does not tell.
-    public let permanentURL: URL?
+    package let permanentURL: URL?
 
-    public init(url: URL, status: Int, headers: [String: String], body: Data, permanentURL: URL? = nil) {
+    package init(url: URL, status: Int, headers: [String: String], body: Data, permanentURL: URL? = nil) {
         self.url = url
         self.status = status
         self.headers = headers
@@ -30,7 +30,7 @@ public struct NetworkResponse: Sendable {
     }
 
     /// `Content-Type` without parameters, lower-cased (`audio/x-scpls`), or nil.
-    public var mediaType: String? {
+    package var mediaType: String? {
         headers["content-type"]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
     }
 }
@@ -43,29 +43,29 @@ public struct NetworkResponse: Sendable {
 /// so tests never sleep) is the same everywhere and belongs in one place.
 public struct NetworkClient: Sendable {
     /// How one request behaves.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Seconds for one attempt, from sending to the last body byte.
-        public var timeout: Double
+        package var timeout: Double
         /// Largest body accepted; a larger one fails with `documentTooLarge` (nothing is retried).
-        public var maxBytes: Int
+        package var maxBytes: Int
         /// Append `nocache=<milliseconds since 1970>` so caches in between cannot answer.
-        public var cacheBusting: Bool
+        package var cacheBusting: Bool
         /// The retry preset: `.network` by default, `.artwork`, `.quick`, `.critical`.
-        public var policy: BackoffPolicy
+        package var policy: BackoffPolicy
         /// The `Accept` header.
-        public var accept: String
+        package var accept: String
         /// Extra request headers, such as a feed's `If-None-Match` and `If-Modified-Since` validators.
         /// When either of those is present, a 304 answer is returned (empty body), not thrown.
-        public var headers: [String: String]
+        package var headers: [String: String]
         /// Checked before every request: the first and each redirect's target. When set, redirects
         /// are followed here, one checked hop at a time (at most `StreamingLimits.maxRedirects`),
         /// instead of by the client, so a redirect cannot lead where the check would refuse.
-        public var checkTarget: (@Sendable (URL) async throws(PlaybackError) -> Void)?
+        package var checkTarget: (@Sendable (URL) async throws(PlaybackError) -> Void)?
         /// Follow redirects here, one hop at a time, so the response can tell a permanent move
         /// (`NetworkResponse.permanentURL`); the client's own redirect handling cannot.
-        public var tracksRedirects: Bool
+        package var tracksRedirects: Bool
 
-        public init(
+        package init(
             timeout: Double = ResilienceDefaults.connectTimeout, maxBytes: Int = 1 << 20, cacheBusting: Bool = false,
             policy: BackoffPolicy = .network, accept: String = "*/*", headers: [String: String] = [:],
             checkTarget: (@Sendable (URL) async throws(PlaybackError) -> Void)? = nil, tracksRedirects: Bool = false
@@ -94,10 +94,10 @@ public struct NetworkClient: Sendable {
     let onRetry: @Sendable (RetryAttemptReport) -> Void
     let logger: Logger
     /// The per-host breakers every request asks first (the process's shared registry by default).
-    public var breakers: HostCircuitBreakers?
+    package var breakers: HostCircuitBreakers?
     /// The retries one playback session or command run may spend in total; nil: unlimited.
     /// Give each session or command its own (`var client = NetworkClient.shared; client.retryBudget = RetryBudget()`).
-    public var retryBudget: RetryBudget?
+    package var retryBudget: RetryBudget?
 
     /// - Parameters:
     ///   - clock: waits between retries; tests pass a test clock.
@@ -108,7 +108,7 @@ public struct NetworkClient: Sendable {
     ///   - seed: a fixed jitter seed for tests; nil seeds each request from the system.
     ///   - now: the wall clock for cache busting and HTTP-date Retry-After.
     ///   - logger: receives each attempt and retry (URLs redacted); silent by default.
-    public init(
+    package init(
         http: HTTPClient = SharedHTTPClient.client,
         httpWithoutRedirects: HTTPClient = SharedHTTPClient.withoutRedirects,
         clock: any Clock<Duration> = SystemClock(),
@@ -142,7 +142,7 @@ public struct NetworkClient: Sendable {
     /// - Throws: `streamUnavailable` for a URL that is not http(s); the mapped status for non-2xx
     ///   (401/403 authorization, 404/410 not found, 408/429/5xx retried honouring Retry-After);
     ///   `documentTooLarge` for a body over `maxBytes`; transport errors as `HTTPErrorMapping` maps them.
-    public func data(from url: URL, operation: String, options: Options = Options()) async throws(PlaybackError) -> NetworkResponse {
+    package func data(from url: URL, operation: String, options: Options = Options()) async throws(PlaybackError) -> NetworkResponse {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw PlaybackError(.streamUnavailable, underlying: "not an http(s) URL")
         }
@@ -160,7 +160,7 @@ public struct NetworkClient: Sendable {
 
     /// GETs `url` and decodes its JSON body as `T`. A body that does not decode is `malformedData`
     /// (final: the same bytes would not decode next time).
-    public func fetch<T: Decodable & Sendable>(
+    package func fetch<T: Decodable & Sendable>(
         _ type: T.Type, from url: URL, operation: String, options: Options = Options(), decoder: JSONDecoder = JSONDecoder()
     ) async throws(PlaybackError) -> T {
         var options = options
@@ -174,7 +174,7 @@ public struct NetworkClient: Sendable {
     }
 
     /// `url` with `nocache=<milliseconds since 1970>` appended (an existing `nocache` is replaced).
-    public static func cacheBusted(_ url: URL, at date: Date) -> URL {
+    package static func cacheBusted(_ url: URL, at date: Date) -> URL {
         GETRequest.cacheBusted(url, at: date)
     }
 }

@@ -13,9 +13,9 @@
 ///
 /// Hand-written: this is a bounded substring search over a ring; no library covers it. A pure value,
 /// so every case is tested without a network.
-public struct OverlapSplice: Sendable {
-    public static let defaultHistory = 256 * 1024
-    public static let defaultProbe = 4 * 1024
+package struct OverlapSplice: Sendable {
+    package static let defaultHistory = 256 * 1024
+    package static let defaultProbe = 4 * 1024
 
     private let historyCapacity: Int
     private let probeLength: Int
@@ -33,21 +33,21 @@ public struct OverlapSplice: Sendable {
 
     private var phase = Phase.passing
     /// Bytes dropped as repeats since the last `newConnection()`, for the log.
-    public private(set) var droppedRepeats = 0
+    package private(set) var droppedRepeats = 0
 
-    public init(historyCapacity: Int = OverlapSplice.defaultHistory, probeLength: Int = OverlapSplice.defaultProbe) {
+    package init(historyCapacity: Int = OverlapSplice.defaultHistory, probeLength: Int = OverlapSplice.defaultProbe) {
         self.historyCapacity = max(1, historyCapacity)
         self.probeLength = max(1, min(probeLength, historyCapacity))
     }
 
     /// The next bytes come from a new connection: they may repeat what was received.
-    public mutating func newConnection() {
+    package mutating func newConnection() {
         droppedRepeats = 0
         phase = history.isEmpty ? .passing : .probing([])
     }
 
     /// Takes the connection's next bytes; returns those to deliver.
-    public mutating func feed(_ bytes: [UInt8]) -> [UInt8] {
+    package mutating func feed(_ bytes: [UInt8]) -> [UInt8] {
         switch phase {
         case .passing:
             remember(bytes)
@@ -70,7 +70,7 @@ public struct OverlapSplice: Sendable {
     }
 
     /// The connection ended while its first bytes were still held: they pass (too few to compare).
-    public mutating func flush() -> [UInt8] {
+    package mutating func flush() -> [UInt8] {
         guard case .probing(let held) = phase else { return [] }
         phase = .passing
         remember(held)

@@ -37,19 +37,19 @@ import PlayerCore
 /// is guarded by `condition`; errors other than a retried drop are sticky. Each request reports its
 /// connection's facts on the link given at creation (see `HTTPByteSource`); a dropped request is
 /// not reported as a drop, since this source resumes it.
-public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable {
+package final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable {
     /// Buffering and the resilience core.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Bytes held between the socket and the decoder.
-        public var capacity: Int = 64 * 1024
+        package var capacity: Int = 64 * 1024
         /// Asked before every request (the first and each resume) and told how its connection
         /// went; a host whose breaker is open fails the request with `circuitOpen`. Nil: none.
-        public var breakers: HostCircuitBreakers?
+        package var breakers: HostCircuitBreakers?
 
-        public init() {}
+        package init() {}
     }
 
-    public let url: URL
+    package let url: URL
     private let client: HTTPClient
     private let configuration: Configuration
     private let connection: ConnectionLink
@@ -77,7 +77,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
     ///   - connection: where each request's connection facts go, and how the player gives the
     ///     current one up; a link nobody listens to by default.
     ///   - logger: receives each request's records and every resume decision; silent by default.
-    public init(
+    package init(
         url: URL, client: HTTPClient = SharedHTTPClient.client, configuration: Configuration = Configuration(),
         connection: ConnectionLink = ConnectionLink(),
         logger: Logger = Logger(label: "tonearm.http", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -96,25 +96,25 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
     // MARK: - Observed state
 
     /// The file's total size once an answer said it.
-    public var size: Int64? { condition.withLock { knownSize } }
+    package var size: Int64? { condition.withLock { knownSize } }
     /// The offset of the next byte `read` returns.
-    public var position: Int64 { condition.withLock { offset } }
+    package var position: Int64 { condition.withLock { offset } }
     /// The first answer's `Content-Type` (a format hint for the decoder).
-    public var contentType: String? { condition.withLock { _contentType } }
+    package var contentType: String? { condition.withLock { _contentType } }
     /// Requests made so far (the first, resumes after drops, seeks).
-    public var requestCount: Int { condition.withLock { _requestCount } }
+    package var requestCount: Int { condition.withLock { _requestCount } }
     /// Bytes downloaded again and thrown away because a server ignored `Range`.
-    public var bytesDiscarded: Int64 { condition.withLock { _bytesDiscarded } }
+    package var bytesDiscarded: Int64 { condition.withLock { _bytesDiscarded } }
 
     // MARK: - Control
 
     /// Makes the request for the current offset now (once) and checks its head, so a missing or
     /// refused episode fails the load at once. Not retried (see the type's documentation).
-    public func open() throws(PlaybackError) {
+    package func open() throws(PlaybackError) {
         _ = try currentOrOpen()
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(PlaybackError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(PlaybackError) -> Int {
         guard buffer.count > 0 else { return 0 }
         var failures = 0
         while true {
@@ -133,7 +133,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
         }
     }
 
-    public func seek(to target: Int64) throws(PlaybackError) {
+    package func seek(to target: Int64) throws(PlaybackError) {
         condition.lock()
         try unlockAndThrowIfUnusable()
         let target = max(0, target)
@@ -149,7 +149,7 @@ public final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable 
         dropped?.close()
     }
 
-    public func close() {
+    package func close() {
         condition.lock()
         closed = true
         let dropped = current

@@ -8,8 +8,8 @@ import PlayerCore
 /// request at once (no silent re-dialling until a timeout: retries belong to the callers' policies);
 /// no automatic decompression; no client-side read timeout (each caller enforces its own, because
 /// a live stream and a JSON request need different ones). Lives for the whole process.
-public enum SharedHTTPClient {
-    public static let client: HTTPClient = {
+package enum SharedHTTPClient {
+    package static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: StreamingLimits.maxRedirects, allowCycles: false),
             timeout: .init(connect: .milliseconds(Int64(ResilienceDefaults.connectTimeout * 1000)), read: nil),
@@ -20,7 +20,7 @@ public enum SharedHTTPClient {
 
     /// The same client without redirects: a 3xx comes back as an answer, for callers that check
     /// every hop's target themselves (artwork refuses private addresses, wherever a redirect points).
-    public static let withoutRedirects: HTTPClient = {
+    package static let withoutRedirects: HTTPClient = {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .milliseconds(Int64(ResilienceDefaults.connectTimeout * 1000)), read: nil),
@@ -30,5 +30,5 @@ public enum SharedHTTPClient {
     }()
 
     /// The User-Agent sent with every request.
-    public static let userAgent = "Tonearm/\(TonearmVersion.current) (Linux)"
+    package static let userAgent = "Tonearm/\(TonearmVersion.current) (Linux)"
 }

@@ -2,13 +2,13 @@ import Foundation
 import PlayerCore
 
 /// What one `IcyDemuxer.feed` call produced.
-public struct IcyOutput: Sendable, Equatable {
+package struct IcyOutput: Sendable, Equatable {
     /// The chunk's audio bytes with every metadata length byte and block removed.
-    public var audio: [UInt8]
+    package var audio: [UInt8]
     /// Metadata blocks completed in this chunk, in stream order.
-    public var metadata: [IcyMetadata]
+    package var metadata: [IcyMetadata]
 
-    public init(audio: [UInt8] = [], metadata: [IcyMetadata] = []) {
+    package init(audio: [UInt8] = [], metadata: [IcyMetadata] = []) {
         self.audio = audio
         self.metadata = metadata
     }
@@ -31,13 +31,13 @@ public struct IcyOutput: Sendable, Equatable {
 /// - the body ending inside a block or right after a non-zero length byte (`finish()`):
 ///   `.connectionLost`, because that is a cut connection, the case the reconnect supervisor retries,
 ///   not bad data from the server.
-public struct IcyDemuxer: Sendable {
+package struct IcyDemuxer: Sendable {
     /// Largest `icy-metaint` accepted: real servers use 8,192-65,536; a larger value is a broken or
     /// hostile header and would let a server make us treat megabytes as one audio run.
-    public static let maxMetaInterval = 1 << 20
+    package static let maxMetaInterval = 1 << 20
 
     /// The `icy-metaint` in use; nil when the stream carries no metadata (pass-through).
-    public let metaInterval: Int?
+    package let metaInterval: Int?
 
     private enum State: Sendable {
         /// This many audio bytes remain before the next length byte.
@@ -53,7 +53,7 @@ public struct IcyDemuxer: Sendable {
 
     /// - Parameter metaInterval: the `icy-metaint` header's value; nil or 0 turns demuxing off.
     /// - Throws: `.malformedData` for a negative interval or one above `maxMetaInterval`.
-    public init(metaInterval: Int?) throws(PlaybackError) {
+    package init(metaInterval: Int?) throws(PlaybackError) {
         guard let interval = metaInterval, interval != 0 else {
             self.metaInterval = nil
             self.state = .audio(remaining: Int.max)
@@ -68,7 +68,7 @@ public struct IcyDemuxer: Sendable {
 
     /// Parses an `icy-metaint` header value (nil header or empty: no metadata).
     /// - Throws: `.malformedData` when the value is not a number or is out of range.
-    public init(metaIntervalHeader header: String?) throws(PlaybackError) {
+    package init(metaIntervalHeader header: String?) throws(PlaybackError) {
         guard let header, !header.trimmingCharacters(in: .whitespaces).isEmpty else {
             try self.init(metaInterval: nil)
             return
@@ -80,7 +80,7 @@ public struct IcyDemuxer: Sendable {
     }
 
     /// Consumes the next chunk of the body.
-    public mutating func feed<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) throws(PlaybackError) -> IcyOutput {
+    package mutating func feed<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) throws(PlaybackError) -> IcyOutput {
         if case .failed(let error) = state { throw error }
         guard let interval = metaInterval else { return IcyOutput(audio: Array(bytes)) }
 
@@ -132,7 +132,7 @@ public struct IcyDemuxer: Sendable {
     /// Call at the end of the body. A stream may end anywhere in audio or right before a length
     /// byte; ending inside a block (or right after a non-zero length byte) is a cut.
     /// - Throws: `.connectionLost` for a cut inside a block; the stored error after a failure.
-    public func finish() throws(PlaybackError) {
+    package func finish() throws(PlaybackError) {
         switch state {
         case .audio, .lengthByte:
             return

@@ -7,13 +7,13 @@ import PlayerCore
 /// up to a multiple of 16 bytes. Servers copy whatever the source client sent, so the text is
 /// untrusted: every value goes through `TextSanitizer.singleLine` with
 /// `StreamingLimits.maxMetadataValueLength` before it leaves this type.
-public struct IcyMetadata: Sendable, Equatable, Hashable {
+package struct IcyMetadata: Sendable, Equatable, Hashable {
     /// The `StreamTitle` value; nil when absent or empty after sanitising.
-    public let title: String?
+    package let title: String?
     /// The `StreamUrl` value, kept only when it is an http(s) URL with a host.
-    public let url: String?
+    package let url: String?
 
-    public init(title: String?, url: String?) {
+    package init(title: String?, url: String?) {
         self.title = title
         self.url = url
     }
@@ -26,7 +26,7 @@ public struct IcyMetadata: Sendable, Equatable, Hashable {
     /// values (`StreamTitle='Guns N' Roses - Sweet Child o' Mine';`). To survive a title that itself
     /// contains `';`, a `';` only ends a value when what follows is the end of the block or another
     /// `Key=`; if no such terminator exists the value runs to the end of the block.
-    public static func parse(_ block: [UInt8]) -> IcyMetadata {
+    package static func parse(_ block: [UInt8]) -> IcyMetadata {
         let bytes = trimmingPadding(block)
         var title: [UInt8]?
         var url: [UInt8]?
@@ -79,7 +79,7 @@ public struct IcyMetadata: Sendable, Equatable, Hashable {
     /// as metadata after a wrong length byte fails this with overwhelming odds, so the stream is
     /// reported as malformed instead of silently losing audio and drifting out of step.
     /// An all-NUL block (some servers pad "no change" this way) counts as metadata.
-    public static func looksLikeMetadata(_ block: [UInt8]) -> Bool {
+    package static func looksLikeMetadata(_ block: [UInt8]) -> Bool {
         let bytes = trimmingPadding(block)
         if bytes.isEmpty { return true }
         var keyLength = 0
@@ -181,18 +181,18 @@ public struct IcyMetadata: Sendable, Equatable, Hashable {
 }
 
 /// Station details from a stream's `icy-*` response headers, sanitised like in-band metadata.
-public struct IcyStationInfo: Sendable, Equatable, Hashable {
+package struct IcyStationInfo: Sendable, Equatable, Hashable {
     /// `icy-name`.
-    public let name: String?
+    package let name: String?
     /// `icy-genre`.
-    public let genre: String?
+    package let genre: String?
     /// `icy-br` in kbit/s; nil when absent or not a positive number. Some servers send
     /// `128,128` (one value per channel or per quality), so the first comma-separated value counts.
-    public let bitrate: Int?
+    package let bitrate: Int?
     /// `icy-url`, kept only when http(s).
-    public let url: String?
+    package let url: String?
 
-    public init(name: String?, genre: String?, bitrate: Int?, url: String?) {
+    package init(name: String?, genre: String?, bitrate: Int?, url: String?) {
         self.name = name
         self.genre = genre
         self.bitrate = bitrate
@@ -203,7 +203,7 @@ public struct IcyStationInfo: Sendable, Equatable, Hashable {
     /// to case (HTTP header names are case-insensitive; SHOUTcast v1 sends `icy-name`, proxies
     /// may send `Icy-Name`). When one name appears in several spellings, the lexically smallest
     /// spelling wins so the result does not depend on dictionary order.
-    public init(headers: [String: String]) {
+    package init(headers: [String: String]) {
         func value(_ name: String) -> String? {
             headers.filter { $0.key.lowercased() == name }.min { $0.key < $1.key }?.value
         }
@@ -214,7 +214,7 @@ public struct IcyStationInfo: Sendable, Equatable, Hashable {
     }
 
     /// True when no header gave anything usable.
-    public var isEmpty: Bool { name == nil && genre == nil && bitrate == nil && url == nil }
+    package var isEmpty: Bool { name == nil && genre == nil && bitrate == nil && url == nil }
 
     /// Highest believable bitrate in kbit/s (uncompressed 32-bit 384 kHz 8-channel is ~98,000).
     static let maxBitrate = 100_000

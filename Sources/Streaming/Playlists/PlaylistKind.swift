@@ -12,19 +12,19 @@ import Foundation
 /// error page behind a `.pls` URL). A caller that got nil from `detect` can ask `isHTML` before
 /// handing the bytes to the decoder, so an HTML page is reported as a wrong content type rather
 /// than as an undecodable stream.
-public enum PlaylistKind: String, Sendable, Hashable, CaseIterable {
+package enum PlaylistKind: String, Sendable, Hashable, CaseIterable {
     /// SHOUTcast/Winamp INI-style playlist: `[playlist]`, `File1=`, `Title1=`.
     case pls
     /// M3U or M3U8 that lists URLs (extended `#EXTINF` titles allowed).
     case m3u
 
     /// How many leading bytes detection looks at; enough for a BOM, comments and one URL line.
-    public static let sniffLength = 4096
+    package static let sniffLength = 4096
 
     /// Content types servers send for PLS (lowercased, without parameters).
-    public static let plsContentTypes: Set<String> = ["audio/x-scpls", "audio/scpls", "application/pls"]
+    package static let plsContentTypes: Set<String> = ["audio/x-scpls", "audio/scpls", "application/pls"]
     /// Content types servers send for M3U/M3U8 (lowercased, without parameters).
-    public static let m3uContentTypes: Set<String> = [
+    package static let m3uContentTypes: Set<String> = [
         "audio/x-mpegurl", "audio/mpegurl", "application/x-mpegurl", "application/mpegurl",
         "application/vnd.apple.mpegurl", "application/vnd.apple.mpegurl.audio", "audio/x-m3u", "audio/m3u",
     ]
@@ -43,7 +43,7 @@ public enum PlaylistKind: String, Sendable, Hashable, CaseIterable {
     /// 5. A text body whose first non-comment line is an http(s) URL: a plain M3U without header.
     ///
     /// Returns nil for "not a playlist": play the bytes as audio (or check `isHTML` first).
-    public static func detect(contentType: String?, url: URL?, firstBytes: [UInt8]) -> PlaylistKind? {
+    package static func detect(contentType: String?, url: URL?, firstBytes: [UInt8]) -> PlaylistKind? {
         let head = Array(firstBytes.prefix(sniffLength))
         if let sniffed = sniffHeader(head) { return sniffed }
         let mime = normalizedContentType(contentType)
@@ -60,7 +60,7 @@ public enum PlaylistKind: String, Sendable, Hashable, CaseIterable {
 
     /// True when the content type is `text/html`/`application/xhtml+xml` or the bytes open like an
     /// HTML document (`<!DOCTYPE html`, `<html`, `<head`, `<body`, after a BOM and whitespace).
-    public static func isHTML(contentType: String? = nil, firstBytes: [UInt8]) -> Bool {
+    package static func isHTML(contentType: String? = nil, firstBytes: [UInt8]) -> Bool {
         if let mime = normalizedContentType(contentType), mime == "text/html" || mime == "application/xhtml+xml" {
             return true
         }

@@ -3,13 +3,13 @@ import PlayerCore
 
 /// One playable entry of a playlist, in the order the playlist gives (the order is the fallback
 /// order: a dead first entry falls back to the next).
-public struct PlaylistEntry: Sendable, Hashable {
+package struct PlaylistEntry: Sendable, Hashable {
     /// An http(s) URL, or a file URL when the playlist itself is a local file.
-    public let url: URL
+    package let url: URL
     /// The playlist's title for the entry, sanitised (`TextSanitizer.singleLine`); nil when absent or blank.
-    public let title: String?
+    package let title: String?
 
-    public init(url: URL, title: String?) {
+    package init(url: URL, title: String?) {
         self.url = url
         self.title = title
     }
@@ -20,7 +20,7 @@ public struct PlaylistEntry: Sendable, Hashable {
 /// Used for playlists fetched from the network and for playlist files imported as
 /// stations. The difference is `baseURL`: a file URL means "the user's own local file",
 /// which may name local files; anything else (including nil) is treated as untrusted network data.
-public enum PlaylistParser {
+package enum PlaylistParser {
     /// Parses `data` as `kind` and returns its entries, at most `StreamingLimits.maxPlaylistEntries`.
     ///
     /// - Throws: `.malformedData` for a body over `StreamingLimits.maxPlaylistBytes` or one with no
@@ -30,7 +30,7 @@ public enum PlaylistParser {
     ///
     /// A body that announces the other format in its first line (`[playlist]` or `#EXTM3U`) is
     /// parsed as that format: servers mislabel playlists, and the header cannot be mistaken.
-    public static func parse(_ data: Data, kind: PlaylistKind, baseURL: URL?) throws(PlaybackError) -> [PlaylistEntry] {
+    package static func parse(_ data: Data, kind: PlaylistKind, baseURL: URL?) throws(PlaybackError) -> [PlaylistEntry] {
         guard data.count <= StreamingLimits.maxPlaylistBytes else {
             throw PlaybackError(.malformedData, underlying: "playlist too large: \(data.count) bytes")
         }

@@ -6,11 +6,11 @@ import Presentation
 /// How a command reports a failure: title, message and recovery suggestion on stderr, in the
 /// locale's language. Every failure of a command passes here, so this is where it is logged with
 /// its code, type and underlying error (`detail`, often a path of the user, only at `debug`).
-public enum CommandFailure {
+package enum CommandFailure {
     /// Prints `error` and ends the program with status 1.
     /// - Parameter operation: what failed, which chooses the wording (a feed's dropped connection
     ///   is not a playback's).
-    public static func exit(_ error: PlaybackError, detail: String? = nil, operation: ErrorOperation = .playback) -> Never {
+    package static func exit(_ error: PlaybackError, detail: String? = nil, operation: ErrorOperation = .playback) -> Never {
         CommandLog.logger.log(level: .error, "command failed", metadata: metadata(error))
         if let detail { CommandLog.logger.debug("command failed: detail", metadata: ["detail": "\(LogRedaction.text(detail, keepPaths: true))"]) }
         let text = error.text(in: .current, for: operation)
@@ -21,7 +21,7 @@ public enum CommandFailure {
     }
 
     /// Reports a failure of one item of a batch (one feed of an import) and lets the batch go on.
-    public static func warn(_ error: PlaybackError, about item: String, operation: ErrorOperation = .playback) {
+    package static func warn(_ error: PlaybackError, about item: String, operation: ErrorOperation = .playback) {
         CommandLog.logger.warning("item failed", metadata: metadata(error))
         let text = error.text(in: .current, for: operation)
         let name = TextSanitizer.singleLine(item, maxLength: 120)
@@ -30,7 +30,7 @@ public enum CommandFailure {
 
     /// Runs `body`, or reports its typed error and exits 1: a command has nothing useful to do
     /// after a failed read.
-    public static func orExit<T>(_ body: () throws(PlaybackError) -> T) -> T {
+    package static func orExit<T>(_ body: () throws(PlaybackError) -> T) -> T {
         do {
             return try body()
         } catch {
@@ -39,7 +39,7 @@ public enum CommandFailure {
     }
 
     /// The async form of `orExit`.
-    public static func orExit<T>(_ body: () async throws(PlaybackError) -> T) async -> T {
+    package static func orExit<T>(_ body: () async throws(PlaybackError) -> T) async -> T {
         do {
             return try await body()
         } catch {

@@ -6,25 +6,25 @@ import Streaming
 /// Runs one playback from the command line: the settings and services become a `PlaybackSession`
 /// and a `ConsolePlayback`, and the end becomes an exit status (0 when playback finishes or is
 /// stopped; 1 with the error's message when it fails).
-public struct CommandPlayback {
+package struct CommandPlayback {
     /// What the command line asked for.
-    public struct Settings: Sendable {
-        public var output: OutputChoice?
+    package struct Settings: Sendable {
+        package var output: OutputChoice?
         /// Render as fast as possible (`--fast`).
-        public var fast: Bool
+        package var fast: Bool
         /// `--events jsonl`.
-        public var jsonEvents: Bool
+        package var jsonEvents: Bool
         /// `--plain` and `--no-tui`.
-        public var plain: Bool
-        public var noScreen: Bool
+        package var plain: Bool
+        package var noScreen: Bool
         /// `--volume` was given: this run's volume is not the kept one.
-        public var volumeGiven: Bool
+        package var volumeGiven: Bool
         /// `--speed` was given: this run's speed is not the kept one.
-        public var speedGiven: Bool
+        package var speedGiven: Bool
         /// `--loudness` or `--loudness-target` was given: this run's levelling is not the kept one.
-        public var loudnessGiven: Bool
+        package var loudnessGiven: Bool
 
-        public init(
+        package init(
             output: OutputChoice?, fast: Bool, jsonEvents: Bool, plain: Bool, noScreen: Bool, volumeGiven: Bool, speedGiven: Bool,
             loudnessGiven: Bool = false
         ) {
@@ -39,21 +39,21 @@ public struct CommandPlayback {
         }
     }
 
-    public var settings: Settings
+    package var settings: Settings
     /// Where to render when no sound server answers (the demo); nil means that is an error.
-    public var fallbackWAV: String?
+    package var fallbackWAV: String?
     /// Render as fast as possible with a progress display (`tonearm render`).
-    public var rendering: Bool
+    package var rendering: Bool
     /// Network sources, metadata and artwork services, connectivity.
-    public var services: TonearmPlayer.Services
+    package var services: TonearmPlayer.Services
     /// The library, when the caller opened it already; otherwise it is opened for the analytics.
-    public var library: LibraryContext?
+    package var library: LibraryContext?
     /// Sees every update, in order (an episode's progress recorder).
-    public var observer: (@Sendable (PlayerUpdate) -> Void)?
+    package var observer: (@Sendable (PlayerUpdate) -> Void)?
     /// The podcast of the episode played, whose own speed applies.
-    public var podcast: Int64?
+    package var podcast: Int64?
 
-    public init(
+    package init(
         _ settings: Settings, fallbackWAV: String? = nil, rendering: Bool = false, services: TonearmPlayer.Services = .init(),
         library: LibraryContext? = nil, podcast: Int64? = nil, observer: (@Sendable (PlayerUpdate) -> Void)? = nil
     ) {
@@ -67,7 +67,7 @@ public struct CommandPlayback {
     }
 
     /// Plays `item` (or shows why it cannot play: an episode without audio is a failure like any other).
-    public func run(_ item: PlayerEvent.Replacement, configuration: PlayerStateMachine.Configuration) async {
+    package func run(_ item: PlayerEvent.Replacement, configuration: PlayerStateMachine.Configuration) async {
         var services = services
         var configuration = configuration
         var observer = observer

@@ -6,13 +6,13 @@ import PlayerKit
 /// What `tonearm podcast download`, `downloads` and `auto-download` do once their arguments are
 /// parsed: progress on stderr (a bar on a terminal, lines otherwise), each finished episode on
 /// stdout, each failure with its typed wording, and whether all went well.
-public enum DownloadCommands {
+package enum DownloadCommands {
     /// Downloads the episode `target` names, or a podcast's newest episodes.
     ///
     /// `target` is an episode id as `podcast episodes --json` gives it, or a podcast's id or
     /// title; with `latest` it always names a podcast, whose newest `latest` episodes with audio
     /// are downloaded (the newest one when a podcast is named without it). False when any failed.
-    public static func download(_ target: String, latest: Int?, library: LibraryContext) async -> Bool {
+    package static func download(_ target: String, latest: Int?, library: LibraryContext) async -> Bool {
         let ids = await library.attempt("downloadEpisode") { () throws(PlaybackError) -> [Int64] in
             if latest == nil, let id = Int64(target), (try? library.store.episode(id: id)) != nil { return [id] }
             let podcast = try library.store.podcast(matching: target)
@@ -43,7 +43,7 @@ public enum DownloadCommands {
     }
 
     /// Every download, with its size, and the storage cap.
-    public static func list(json: Bool, library: LibraryContext) async {
+    package static func list(json: Bool, library: LibraryContext) async {
         let (downloads, cap) = await library.attempt("listDownloads") { () throws(PlaybackError) in
             (try library.store.downloads(), try library.downloads.storageCap())
         }
@@ -60,7 +60,7 @@ public enum DownloadCommands {
     }
 
     /// Deletes one episode's download.
-    public static func remove(_ episodeID: Int64, library: LibraryContext) async {
+    package static func remove(_ episodeID: Int64, library: LibraryContext) async {
         let episode = await library.attempt("removeDownload") { () throws(PlaybackError) -> EpisodeRecord in
             let episode = try library.store.episode(id: episodeID)
             try library.downloads.remove(episodeID: episodeID)
@@ -70,7 +70,7 @@ public enum DownloadCommands {
     }
 
     /// Sets the storage cap (nil: none) and keeps the downloads under it at once.
-    public static func setCap(_ bytes: Int64?, library: LibraryContext) async {
+    package static func setCap(_ bytes: Int64?, library: LibraryContext) async {
         let outcome = await library.attempt("storageCap") { () throws(PlaybackError) -> EpisodeDownloads.CapOutcome in
             try library.downloads.setStorageCap(bytes)
             return try library.downloads.keepUnderStorageCap(events: { DownloadProgress().handle($0) })
@@ -81,7 +81,7 @@ public enum DownloadCommands {
 
     /// Turns downloading a podcast's new episodes on (keeping the newest `keep`) or off, and
     /// brings its downloads in line at once.
-    public static func setAuto(_ podcast: String, keep: Int?, library: LibraryContext) async -> Bool {
+    package static func setAuto(_ podcast: String, keep: Int?, library: LibraryContext) async -> Bool {
         let record = await library.attempt("autoDownload") { () throws(PlaybackError) -> PodcastRecord in
             let record = try library.store.podcast(matching: podcast)
             try library.store.setAutoDownload(podcastID: record.id, keepLatest: keep)
@@ -96,7 +96,7 @@ public enum DownloadCommands {
     }
 
     /// Runs the automatic downloads of these podcasts (those with it on); false when any failed.
-    public static func autoDownload(podcastIDs: [Int64], library: LibraryContext) async -> Bool {
+    package static func autoDownload(podcastIDs: [Int64], library: LibraryContext) async -> Bool {
         let progress = DownloadProgress()
         var failures = 0
         for id in podcastIDs {

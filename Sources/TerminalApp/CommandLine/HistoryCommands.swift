@@ -5,10 +5,10 @@ import PlayerKit
 import Presentation
 
 /// What `tonearm history` and `tonearm favourites` print once their arguments are parsed.
-public enum HistoryCommands {
+package enum HistoryCommands {
     /// The titles heard (on one station, or on all), newest first: a table, or JSON objects with
     /// `station`, `title`, `artist` (null when unknown), `heardAt` (ISO 8601) and `liked`.
-    public static func history(station: String?, limit: Int, json: Bool, library: LibraryContext) async {
+    package static func history(station: String?, limit: Int, json: Bool, library: LibraryContext) async {
         let heard = await library.attempt("listHistory") { () throws(PlaybackError) in
             try library.store.history(station: station, limit: limit)
         }
@@ -21,12 +21,12 @@ public enum HistoryCommands {
             rows: heard.map { [HistoryText.when($0.heardAt), $0.station, $0.song, $0.liked ? "♥" : ""] }))
     }
 
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         case table, csv, json
     }
 
     /// The favourites as a table, CSV or JSON, on stdout or into `file`.
-    public static func favourites(format: Format, file: String?, library: LibraryContext) async {
+    package static func favourites(format: Format, file: String?, library: LibraryContext) async {
         let songs = await library.attempt("listFavourites") { () throws(PlaybackError) in try library.store.favourites() }
         let data: Data
         switch format {
@@ -87,8 +87,8 @@ public enum HistoryCommands {
 /// a line break quoted, quotes doubled). Dates are ISO 8601 in UTC. A field that a spreadsheet
 /// would run as a formula (starting with =, +, - or @) is prefixed with a quote mark: titles come
 /// from stations, and an export must not turn one into a command.
-public enum FavouritesCSV {
-    public static func render(_ songs: [FavouriteSong]) -> String {
+package enum FavouritesCSV {
+    package static func render(_ songs: [FavouriteSong]) -> String {
         let formatter = ISO8601DateFormatter()
         var lines = ["title,artist,station,heardAt,likedAt"]
         for song in songs {

@@ -2,8 +2,8 @@ import Foundation
 import PlayerCore
 
 /// Prints values as the `--json` output of list commands: one array, keys sorted, ISO-8601 dates.
-public enum JSONOutput {
-    public static func print<T: Encodable>(_ value: T) {
+package enum JSONOutput {
+    package static func print<T: Encodable>(_ value: T) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601

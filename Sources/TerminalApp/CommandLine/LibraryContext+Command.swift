@@ -7,7 +7,7 @@ import Presentation
 /// Opening the library from a command: its failure or a kept-aside database is said on stderr.
 extension LibraryContext {
     /// Opens the library or exits with its typed error.
-    public static func openForCommand() async -> LibraryContext {
+    package static func openForCommand() async -> LibraryContext {
         do throws(PlaybackError) {
             return try await openedForCommand()
         } catch {
@@ -16,7 +16,7 @@ extension LibraryContext {
     }
 
     /// Opens the library, or nil (with a warning) so playback can go on without it.
-    public static func openForPlayback() async -> LibraryContext? {
+    package static func openForPlayback() async -> LibraryContext? {
         do throws(PlaybackError) {
             return try await openedForCommand()
         } catch {
@@ -29,7 +29,7 @@ extension LibraryContext {
     /// Runs one library operation; a failure is recorded in the error analytics like every other
     /// error, printed with its explanation, and ends the command (status 1).
     @discardableResult
-    public func attempt<T>(_ operation: AnalyticsIdentifier, _ body: () async throws(PlaybackError) -> T) async -> T {
+    package func attempt<T>(_ operation: AnalyticsIdentifier, _ body: () async throws(PlaybackError) -> T) async -> T {
         do {
             return try await body()
         } catch {

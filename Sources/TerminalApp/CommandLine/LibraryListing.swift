@@ -7,8 +7,8 @@ import Services
 
 /// What the library's list commands print on a terminal: a table, or a hint at how to fill an
 /// empty list. Pure, so the wording is tested without running the program.
-public enum LibraryListing {
-    public static func stations(_ stations: [StationRecord]) -> String {
+package enum LibraryListing {
+    package static func stations(_ stations: [StationRecord]) -> String {
         guard !stations.isEmpty else { return "No stations yet. Add one with: tonearm station add NAME URL" }
         return TextTable.render(
             header: ["ID", "NAME", "GENRE", "ADDRESS"],
@@ -16,7 +16,7 @@ public enum LibraryListing {
     }
 
     /// Stations found in the directory, numbered for `--add N`.
-    public static func directory(_ found: [DirectoryStation]) -> String {
+    package static func directory(_ found: [DirectoryStation]) -> String {
         guard !found.isEmpty else { return "The directory found no station. Try fewer words, or another tag or country." }
         let table = TextTable.render(
             header: ["#", "NAME", "FORMAT", "VOTES", "CLICKS"],
@@ -24,14 +24,14 @@ public enum LibraryListing {
         return table + "\nKeep one with: tonearm station search ... --add N (--json gives each stream's address)"
     }
 
-    public static func podcasts(_ podcasts: [PodcastRecord]) -> String {
+    package static func podcasts(_ podcasts: [PodcastRecord]) -> String {
         guard !podcasts.isEmpty else { return "No podcasts yet. Add one with: tonearm podcast add FEED_URL" }
         return TextTable.render(
             header: ["ID", "EPISODES", "UNPLAYED", "NEW", "TITLE"],
             rows: podcasts.map { ["\($0.id)", "\($0.episodeCount)", "\($0.unplayedCount)", "\($0.newCount)", $0.title] })
     }
 
-    public static func episodes(_ episodes: [EpisodeRecord]) -> String {
+    package static func episodes(_ episodes: [EpisodeRecord]) -> String {
         guard !episodes.isEmpty else { return "This podcast has no episodes yet." }
         let table = TextTable.render(
             header: ["ID", "DATE", "LENGTH", "STATUS", "OFFLINE", "TITLE"],
@@ -49,7 +49,7 @@ public enum LibraryListing {
     }
 
     /// The queue, first entry first, with how to change it.
-    public static func queue(_ entries: [QueueEntryRecord]) -> String {
+    package static func queue(_ entries: [QueueEntryRecord]) -> String {
         guard !entries.isEmpty else { return "The queue is empty. Add to it with: tonearm queue add --episode ID" }
         let table = TextTable.render(
             header: ["#", "ENTRY", "KIND", "TITLE", "FROM"],
@@ -58,7 +58,7 @@ public enum LibraryListing {
     }
 
     /// Every download with its size and state, and what they use against the storage cap.
-    public static func downloads(_ rows: [(DownloadRecord, EpisodeRecord)], cap: Int64?) -> String {
+    package static func downloads(_ rows: [(DownloadRecord, EpisodeRecord)], cap: Int64?) -> String {
         let total = rows.reduce(Int64(0)) { $0 + $1.0.receivedBytes }
         let usage = "Downloads use \(DownloadProgress.megabytes(total))"
             + (cap.map { " of the \(DownloadProgress.megabytes($0)) cap" } ?? " (no storage cap)")
@@ -75,14 +75,14 @@ public enum LibraryListing {
         return table + "\n" + usage
     }
 
-    public static func sessions(_ sessions: [SessionRecord]) -> String {
+    package static func sessions(_ sessions: [SessionRecord]) -> String {
         guard !sessions.isEmpty else { return "No sessions yet. Add one with: tonearm session add FILE" }
         return TextTable.render(
             header: ["ID", "STAGES", "NAME", "FILE"], rows: sessions.map { ["\($0.id)", "\($0.stageCount)", $0.name, $0.path] })
     }
 
     /// The time silence trimming saved, per podcast and in total.
-    public static func trimmedSilence(_ saved: [(podcast: String, seconds: TimeInterval)]) -> String {
+    package static func trimmedSilence(_ saved: [(podcast: String, seconds: TimeInterval)]) -> String {
         guard !saved.isEmpty else { return "Silence trimming has saved no time yet. Turn it on with: tonearm podcast trim-silence PODCAST on" }
         let total = saved.reduce(0) { $0 + $1.seconds }
         let rows = saved.map { [EpisodeText.clock($0.seconds), $0.podcast] } + [[EpisodeText.clock(total), "in total"]]
@@ -90,13 +90,13 @@ public enum LibraryListing {
     }
 
     /// The line for a podcast just subscribed to.
-    public static func added(_ podcast: PodcastRecord) -> String {
+    package static func added(_ podcast: PodcastRecord) -> String {
         "Added \(podcast.title) (podcast \(podcast.id), \(podcast.episodeCount) episodes)"
     }
 
     /// The lines of an OPML import (one per feed imported or already there), the failures to
     /// report (one per host or feed) and the closing count.
-    public static func opmlImport(_ outcomes: [PodcastLibrary.ImportOutcome])
+    package static func opmlImport(_ outcomes: [PodcastLibrary.ImportOutcome])
         -> (lines: [String], failures: [(about: String, error: PlaybackError)], summary: String)
     {
         var lines: [String] = []

@@ -8,7 +8,7 @@ import PlayerKit
 extension CommandPlayback {
     /// An episode without audio fails with its own error (no Retry); any other starts at the saved
     /// position (0 once it was finished).
-    public static func playEpisode(
+    package static func playEpisode(
         _ id: Int64, settings: Settings, services: TonearmPlayer.Services, configuration: PlayerStateMachine.Configuration
     ) async {
         let library = await LibraryContext.openForCommand()
@@ -21,7 +21,7 @@ extension CommandPlayback {
     }
 
     /// A station by its name or id, with `services` made for its track.
-    public static func playStation(
+    package static func playStation(
         _ name: String, settings: Settings, services: @Sendable ([Track]) -> TonearmPlayer.Services,
         configuration: PlayerStateMachine.Configuration
     ) async {
@@ -34,7 +34,7 @@ extension CommandPlayback {
     }
 
     /// A session by its name or id.
-    public static func playSession(_ name: String, settings: Settings, configuration: PlayerStateMachine.Configuration) async {
+    package static func playSession(_ name: String, settings: Settings, configuration: PlayerStateMachine.Configuration) async {
         let library = await LibraryContext.openForCommand()
         let record = await library.attempt("playSession") { () throws(PlaybackError) in try library.store.session(named: name) }
         await CommandPlayback(settings, library: library)
@@ -45,7 +45,7 @@ extension CommandPlayback {
 extension SessionLoader {
     /// The request of the session file at `path`, or its typed error (with what is wrong in the
     /// user's own file, a key or a stage) and exit status 1.
-    public static func requestOrFail(for path: String) -> PlayRequest {
+    package static func requestOrFail(for path: String) -> PlayRequest {
         do throws(PlaybackError) {
             return try request(for: path)
         } catch {

@@ -6,7 +6,7 @@ import PlayerKit
 /// `tonearm loudness FILE...`: each file's loudness as levelling sees it (a kept figure, else its
 /// ReplayGain or R128 tag, else measured on every core), kept in the library so a later play is
 /// levelled from its first frame. One line per file, or a JSON array.
-public enum LoudnessMeasurement {
+package enum LoudnessMeasurement {
     struct Line: Encodable {
         let file: String
         let lufs: Double
@@ -18,7 +18,7 @@ public enum LoudnessMeasurement {
 
     /// Measures every file; a file that cannot be read is reported and the others go on. Exit
     /// status 1 when any failed.
-    public static func run(_ paths: [String], json: Bool, library: LibraryContext) async -> Int32 {
+    package static func run(_ paths: [String], json: Bool, library: LibraryContext) async -> Int32 {
         let store = LibraryLoudnessStore(store: library.store, logger: CommandLog.logger)
         var lines: [Line] = []
         var failed = false

@@ -5,10 +5,10 @@ import PlayerKit
 
 /// What `tonearm podcast refresh` and `tonearm podcast import` do once their arguments are
 /// parsed: each feed's outcome on a line of its own, failures on stderr, and whether all went well.
-public enum PodcastCommands {
+package enum PodcastCommands {
     /// Refreshes one podcast (by id or title) or, without one, all of them concurrently
     /// (`PodcastLibrary.refreshAll`); lines come in podcast order either way. False when any feed failed.
-    public static func refresh(_ podcast: String?, library: LibraryContext) async -> Bool {
+    package static func refresh(_ podcast: String?, library: LibraryContext) async -> Bool {
         let reports = await library.attempt("refreshPodcast") { () async throws(PlaybackError) -> [PodcastLibrary.RefreshReport] in
             guard let podcast else { return try await library.podcasts.refreshAll() }
             let target = try library.store.podcast(matching: podcast)
@@ -32,7 +32,7 @@ public enum PodcastCommands {
     }
 
     /// Subscribes to every feed of the OPML `file`; false when any feed failed.
-    public static func importOPML(_ file: String, library: LibraryContext) async -> Bool {
+    package static func importOPML(_ file: String, library: LibraryContext) async -> Bool {
         let data = CommandFailure.orExit { () throws(PlaybackError) in try UserFile.read(file, maxBytes: LibraryLimits.maxOPMLBytes) }
         let outcomes = await library.attempt("importOPML") { () async throws(PlaybackError) in try await library.podcasts.importOPML(data) }
         let report = LibraryListing.opmlImport(outcomes)

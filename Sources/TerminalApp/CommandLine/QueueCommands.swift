@@ -5,16 +5,16 @@ import PlayerKit
 
 /// What `tonearm queue ...` does once its arguments are parsed: the listener's "up next" queue,
 /// kept in the library.
-public enum QueueCommands {
+package enum QueueCommands {
     /// The queue as a table (or JSON), first entry first.
-    public static func list(json: Bool, library: LibraryContext) async {
+    package static func list(json: Bool, library: LibraryContext) async {
         let entries = await library.attempt("listQueue") { () throws(PlaybackError) in try library.store.queue() }
         json ? JSONOutput.print(entries) : print(LibraryListing.queue(entries))
     }
 
     /// Adds an episode (by id), a station or a session (by name or id) at `position` (1 is the
     /// front; the end when nil).
-    public static func add(episode: Int64?, station: String?, session: String?, position: Int?, library: LibraryContext) async {
+    package static func add(episode: Int64?, station: String?, session: String?, position: Int?, library: LibraryContext) async {
         let entry = await library.attempt("enqueue") { () throws(PlaybackError) -> QueueEntryRecord in
             let target: QueueTarget
             if let episode {
@@ -29,20 +29,20 @@ public enum QueueCommands {
         print("Queued \(entry.title) at \(entry.index + 1) (entry \(entry.id))")
     }
 
-    public static func remove(entryID: Int64, library: LibraryContext) async {
+    package static func remove(entryID: Int64, library: LibraryContext) async {
         await library.attempt("dequeue") { () throws(PlaybackError) in try library.store.removeFromQueue(entryID: entryID) }
         print("Removed entry \(entryID) from the queue")
     }
 
     /// Moves an entry to `position` (1 is the front).
-    public static func move(entryID: Int64, to position: Int, library: LibraryContext) async {
+    package static func move(entryID: Int64, to position: Int, library: LibraryContext) async {
         await library.attempt("moveInQueue") { () throws(PlaybackError) in
             try library.store.moveInQueue(entryID: entryID, to: position - 1)
         }
         await list(json: false, library: library)
     }
 
-    public static func clear(library: LibraryContext) async {
+    package static func clear(library: LibraryContext) async {
         await library.attempt("clearQueue") { () throws(PlaybackError) in try library.store.clearQueue() }
         print("The queue is empty")
     }
@@ -51,7 +51,7 @@ public enum QueueCommands {
 extension CommandPlayback {
     /// Plays the queue in order; what ends or is moved past leaves it, each episode's place is
     /// kept. Entries that cannot play are told and left in the queue.
-    public static func playQueue(
+    package static func playQueue(
         settings: Settings, services: @Sendable ([Track]) -> TonearmPlayer.Services, configuration: PlayerStateMachine.Configuration
     ) async {
         let library = await LibraryContext.openForCommand()

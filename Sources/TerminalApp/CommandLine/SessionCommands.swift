@@ -3,10 +3,10 @@ import PlayerCore
 import PlayerKit
 
 /// What `tonearm session add` does once its arguments are parsed.
-public enum SessionCommands {
+package enum SessionCommands {
     /// Checks the session file and keeps it in the library under `name`, else its "name", else
     /// its file name; a file that is not a valid session ends the command with what is wrong.
-    public static func add(file: String, name: String?, library: LibraryContext) async {
+    package static func add(file: String, name: String?, library: LibraryContext) async {
         let url = URL(fileURLWithPath: file).standardizedFileURL
         let (session, json): (SessionFile, String)
         do throws(PlaybackError) {

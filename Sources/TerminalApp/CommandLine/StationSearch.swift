@@ -5,8 +5,8 @@ import Services
 
 /// `tonearm station search`: asks the station directory and prints what it found (a table, or
 /// JSON for scripts), or keeps one of the results in the library (`--add N`).
-public enum StationSearch {
-    public static func run(_ query: StationQuery, json: Bool, add: Int?, directoryURL: String?) async {
+package enum StationSearch {
+    package static func run(_ query: StationQuery, json: Bool, add: Int?, directoryURL: String?) async {
         let library = await LibraryContext.openForCommand()
         // A directory address that is not http(s) is the listener's setting: name it.
         let directory: StationDirectory

@@ -2,11 +2,11 @@ import Foundation
 
 /// A size as a listener types it: `500M`, `2G`, `1.5GB`, `750k`, a plain number of bytes, or
 /// `none` (no limit). Decimal units, as disks are sold and as `df -H` prints them.
-public struct StorageSize: Sendable, Equatable {
+package struct StorageSize: Sendable, Equatable {
     /// Nil for `none`.
-    public var bytes: Int64?
+    package var bytes: Int64?
 
-    public static func parse(_ text: String) -> StorageSize? {
+    package static func parse(_ text: String) -> StorageSize? {
         let text = text.trimmingCharacters(in: .whitespaces).lowercased()
         if text == "none" || text == "off" { return StorageSize(bytes: nil) }
         let units: [(suffix: String, factor: Double)] = [

@@ -9,12 +9,12 @@ import Services
 /// environment variable, else `[directory] url` in `config.toml`; none of them: the published list
 /// of radio-browser servers is discovered. A server that is set replaces discovery entirely (a
 /// mirror, a local copy, the tests' server).
-public enum DirectorySettings {
-    public static let environmentVariable = "TONEARM_DIRECTORY_URL"
+package enum DirectorySettings {
+    package static let environmentVariable = "TONEARM_DIRECTORY_URL"
 
     /// The configured server, or nil to discover; an address that is not http(s) is the
     /// listener's mistake, told as such (`streamUnavailable` naming where it came from).
-    public static func server(
+    package static func server(
         option: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
         configFile: URL = TerminalConfig.file()
     ) throws(PlaybackError) -> URL? {
@@ -30,7 +30,7 @@ public enum DirectorySettings {
     }
 
     /// The directory configured as above, on `network`.
-    public static func directory(
+    package static func directory(
         option: String? = nil, network: NetworkClient, logger: Logger
     ) throws(PlaybackError) -> StationDirectory {
         StationDirectory(
@@ -40,7 +40,7 @@ public enum DirectorySettings {
 
     /// Counts a click in the directory when `station` came from it, in the background (playing
     /// does not wait); a directory that is misconfigured is logged and skipped.
-    public static func countClick(of station: StationRecord, network: NetworkClient, logger: Logger) {
+    package static func countClick(of station: StationRecord, network: NetworkClient, logger: Logger) {
         guard let id = station.directoryID else { return }
         do throws(PlaybackError) {
             let directory = try directory(network: network, logger: logger)

@@ -16,13 +16,13 @@ import TerminalUI
 ///
 /// A file that cannot be read or used leaves the standard keys in place and says why: a typo
 /// must not leave the listener without a way to pause.
-public enum TerminalConfig {
-    public static func file(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+package enum TerminalConfig {
+    package static func file(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         XDGDirectories(environment: environment).config.appendingPathComponent("config.toml")
     }
 
     /// The bindings to use, and a warning to show when the file was there but not usable.
-    public static func bindings(from file: URL = file()) -> (bindings: KeyBindings, warning: String?) {
+    package static func bindings(from file: URL = file()) -> (bindings: KeyBindings, warning: String?) {
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return (.standard, nil) }
         do {
             let decoded = try TOMLDecoder().decode(ConfigFile.self, from: text)
@@ -43,7 +43,7 @@ public enum TerminalConfig {
 
     /// `[directory] url = "..."`: the station directory server to ask instead of discovering one;
     /// nil when the file, the section or the key is missing or unreadable.
-    public static func directoryURL(from file: URL = file()) -> String? {
+    package static func directoryURL(from file: URL = file()) -> String? {
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
         return (try? TOMLDecoder().decode(ConfigFile.self, from: text))?.directory?.url
     }

@@ -6,7 +6,7 @@ import Synchronization
 /// Progress of episode downloads on stderr: one bar line redrawn on a terminal (every download
 /// under way, with its percent), plain lines every 10 % otherwise, so a log or a pipe shows how
 /// far each got and a terminal does not scroll.
-public final class DownloadProgress: Sendable {
+package final class DownloadProgress: Sendable {
     private struct Running {
         var title: String
         var progress: FileDownload.Progress?
@@ -26,7 +26,7 @@ public final class DownloadProgress: Sendable {
     private let now: @Sendable () -> Date
 
     /// - Parameter now: when a redraw is due (the bar is redrawn ten times a second at most).
-    public init(
+    package init(
         isTerminal: Bool = isatty(STDERR_FILENO) != 0,
         now: @escaping @Sendable () -> Date = Date.init,
         write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
@@ -37,7 +37,7 @@ public final class DownloadProgress: Sendable {
     }
 
     /// Takes one event of `EpisodeDownloads`.
-    public func handle(_ event: EpisodeDownloads.Event) {
+    package func handle(_ event: EpisodeDownloads.Event) {
         let text: String? = drawn.withLock { drawn in
             switch event {
             case .started(let id, let title):
@@ -72,7 +72,7 @@ public final class DownloadProgress: Sendable {
     }
 
     /// Ends the bar line, if one is shown.
-    public func finish() {
+    package func finish() {
         let text = drawn.withLock { clearBar(&$0) }
         if !text.isEmpty { write(text) }
     }

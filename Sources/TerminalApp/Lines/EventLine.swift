@@ -37,14 +37,14 @@ import Presentation
 ///
 /// A track is `{"id", "kind", "title", "duration"}` (never its URL, which may carry credentials);
 /// an error is `{"code", "type", "retryable", "recoverable", "message", "suggestion"}`.
-public enum EventLine {
+package enum EventLine {
     /// - Parameters:
     ///   - sleep: the sleep timer as last published, for the state events' `sleepIn`.
     ///   - speed: the rate the current item plays at, for the position events.
     ///   - reconnecting: a reconnect in the background is under way (the last connection event
     ///     said so): a `playing` state event then carries `"reconnecting": true`.
     ///   - chapter: the chapter playing, as last published, for the position and state events.
-    public static func json(
+    package static func json(
         for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil, speed: Double = 1, reconnecting: Bool = false,
         chapter: ChapterPosition? = nil
     ) -> String {
@@ -61,7 +61,7 @@ public enum EventLine {
         return String(decoding: data, as: UTF8.self)
     }
 
-    public static func dictionary(
+    package static func dictionary(
         for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil, speed: Double = 1, reconnecting: Bool = false
     ) -> [String: Any] {
         switch update {

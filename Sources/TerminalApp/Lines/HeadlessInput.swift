@@ -8,9 +8,9 @@ import PlayerCore
 /// `loudness off|track|session`, `chapter next|previous|N` (N from 1; `next` in the last chapter,
 /// or without chapters, is the next item, as `n` is; plain `next` is always the next item).
 /// Each is a `PlayerCommand`, read by the state like a key or an MPRIS call.
-public enum HeadlessInput {
+package enum HeadlessInput {
     /// The command a line asks for, or nil for a line that is not a command.
-    public static func parse(_ line: String) -> PlayerCommand? {
+    package static func parse(_ line: String) -> PlayerCommand? {
         let words = line.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().split(separator: " ", omittingEmptySubsequences: true)
         guard let first = words.first else { return nil }
         switch (first, words.count) {
@@ -48,7 +48,7 @@ public enum HeadlessInput {
     }
 
     /// Lines of stdin, read on their own thread (a blocking read must not hold a task's thread).
-    public static func lines() -> AsyncStream<String> {
+    package static func lines() -> AsyncStream<String> {
         AsyncStream { continuation in
             Thread.detachNewThread {
                 while let line = readLine(strippingNewline: true) { continuation.yield(line) }

@@ -8,8 +8,8 @@ import TerminalUI
 /// A playback without the full screen: a line per state change, or sentences for a screen reader
 /// (`plain`), or nothing but JSON events (`--events jsonl`) and render progress; commands come on
 /// stdin. Lines are written unbuffered, so a reader on a pipe sees each at once.
-public struct LinePlayback: Sendable {
-    public enum Style: Sendable { case lines, plain }
+package struct LinePlayback: Sendable {
+    package enum Style: Sendable { case lines, plain }
 
     let player: AudioPlayer
     let style: Style
@@ -18,7 +18,7 @@ public struct LinePlayback: Sendable {
     let language: Language
     let bindings: KeyBindings
 
-    public init(
+    package init(
         player: AudioPlayer, style: Style, jsonEvents: Bool, progress: RenderProgress?, language: Language, bindings: KeyBindings
     ) {
         self.player = player
@@ -32,7 +32,7 @@ public struct LinePlayback: Sendable {
     /// Runs until the session is over; returns the failure it ended in, if any. Plain mode has
     /// just said "press r" on a failure that can be retried, so it waits for that (or for stop,
     /// or the end of input); otherwise a failure ends the run.
-    public func run(observer: (@Sendable (PlayerUpdate) -> Void)?) async -> PlaybackError? {
+    package func run(observer: (@Sendable (PlayerUpdate) -> Void)?) async -> PlaybackError? {
         var announcer = PlainAnnouncer(language: language, bindings: bindings)
         var latest = NowPlayingModel()
         var ending = SessionEnd(onFailure: style == .plain ? .waitsWhenRecoverable : .ends)
@@ -85,7 +85,7 @@ public struct LinePlayback: Sendable {
     /// waits for a resume nobody can send any more stops rather than stay paused forever; a
     /// failure ends; anything else plays on to its end. `like` (the line "like") keeps the song
     /// playing now in the favourites, said on stderr.
-    public static func forwardCommands(to player: AudioPlayer, like: (@Sendable () -> Bool)? = nil) {
+    package static func forwardCommands(to player: AudioPlayer, like: (@Sendable () -> Bool)? = nil) {
         Task.detached(executorPreference: player.executor) {
             for await line in HeadlessInput.lines() {
                 if line.trimmingCharacters(in: .whitespaces).lowercased() == "like", let like {

@@ -5,7 +5,7 @@ import Synchronization
 
 /// Progress of a render: a bar on a terminal, plain lines every 10 % otherwise, and a line whenever
 /// the render waits on the network (a render never waits silently).
-public final class RenderProgress: Sendable {
+package final class RenderProgress: Sendable {
     private struct Drawn {
         var lastTenth = -1
         var lastDraw = Date.distantPast
@@ -17,14 +17,14 @@ public final class RenderProgress: Sendable {
     private let isTerminal = isatty(STDERR_FILENO) != 0
     private let drawn = Mutex(Drawn())
 
-    public init(total: Double?, language: Language) {
+    package init(total: Double?, language: Language) {
         self.total = total
         self.language = language
     }
 
     /// Says when the render starts waiting on the network (buffering, reconnecting with its
     /// countdown) and when it goes on.
-    public func note(_ state: PlayerState) {
+    package func note(_ state: PlayerState) {
         let line: String? = drawn.withLock { drawn in
             switch state.name {
             case .buffering, .reconnecting:
@@ -40,7 +40,7 @@ public final class RenderProgress: Sendable {
         if let line { FileHandle.standardError.write(Data(line.utf8)) }
     }
 
-    public func update(audioTime: Double) {
+    package func update(audioTime: Double) {
         guard let total, total > 0 else { return }
         let fraction = min(1, max(0, audioTime / total))
         let line: String? = drawn.withLock { drawn in
@@ -60,7 +60,7 @@ public final class RenderProgress: Sendable {
         if let line { FileHandle.standardError.write(Data(line.utf8)) }
     }
 
-    public func finish() {
+    package func finish() {
         if isTerminal && total != nil { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 

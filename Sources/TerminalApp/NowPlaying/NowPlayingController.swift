@@ -15,7 +15,7 @@ import TerminalUI
 /// It ends when playback finishes or is stopped, or on `q`. A failure stays on screen with its
 /// error view until the listener retries (`r`, or space) or quits; quitting then returns the
 /// failure.
-public final class NowPlayingController: Sendable {
+package final class NowPlayingController: Sendable {
     private let player: AudioPlayer
     private let connectivity: ConnectivityMonitor?
     private let language: Language
@@ -26,7 +26,7 @@ public final class NowPlayingController: Sendable {
     private let like: (@Sendable () -> Bool)?
 
     /// - Parameter like: likes the song playing (`l`); true when there was one to like.
-    public init(
+    package init(
         player: AudioPlayer, connectivity: ConnectivityMonitor?, language: Language, bindings: KeyBindings, like: (@Sendable () -> Bool)? = nil
     ) {
         self.like = like
@@ -37,7 +37,7 @@ public final class NowPlayingController: Sendable {
     }
 
     /// Runs until the end; returns the failure the listener left the player in, if any.
-    public func run(observer: (@Sendable (PlayerUpdate) -> Void)?) async throws(TerminalDisplayError) -> PlaybackError? {
+    package func run(observer: (@Sendable (PlayerUpdate) -> Void)?) async throws(TerminalDisplayError) -> PlaybackError? {
         let display = try TerminalDisplay()
         TerminalRestore.install(display)
         let drawn = AsyncStream.makeStream(of: Void.self)

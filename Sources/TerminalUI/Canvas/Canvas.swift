@@ -9,30 +9,30 @@
 /// byte the renderer did not generate itself. Strings shown here were sanitised where they
 /// entered; this is the second line of defence. One grapheme takes one column (wide East Asian
 /// characters are not measured).
-public struct Canvas: Sendable, Hashable {
-    public struct Cell: Sendable, Hashable {
-        public var character: Character
-        public var style: CellStyle
+package struct Canvas: Sendable, Hashable {
+    package struct Cell: Sendable, Hashable {
+        package var character: Character
+        package var style: CellStyle
     }
 
-    public let width: Int
-    public let height: Int
-    public private(set) var cells: [Cell]
+    package let width: Int
+    package let height: Int
+    package private(set) var cells: [Cell]
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: Cell(character: " ", style: .plain), count: self.width * self.height)
     }
 
-    public subscript(row: Int, column: Int) -> Cell {
+    package subscript(row: Int, column: Int) -> Cell {
         cells[row * width + column]
     }
 
     /// Puts `text` at (`row`, `column`), clipped to `maxWidth` columns and the canvas; returns the
     /// columns used. Text longer than `maxWidth` ends with "…".
     @discardableResult
-    public mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = .plain, maxWidth: Int? = nil) -> Int {
+    package mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = .plain, maxWidth: Int? = nil) -> Int {
         guard row >= 0, row < height, column < width else { return 0 }
         let limit = min(maxWidth ?? width, width - max(0, column))
         guard limit > 0 else { return 0 }
@@ -50,27 +50,27 @@ public struct Canvas: Sendable, Hashable {
 
     /// Puts `text` centred in the row.
     @discardableResult
-    public mutating func putCentered(_ text: String, row: Int, style: CellStyle = .plain, in range: Range<Int>? = nil) -> Int {
+    package mutating func putCentered(_ text: String, row: Int, style: CellStyle = .plain, in range: Range<Int>? = nil) -> Int {
         let span = range ?? 0..<width
         let length = min(text.count, span.count)
         return put(text, row: row, column: span.lowerBound + (span.count - length) / 2, style: style, maxWidth: span.count)
     }
 
     /// Sets the style of `count` cells from (`row`, `column`), keeping their characters.
-    public mutating func restyle(row: Int, column: Int, count: Int, style: CellStyle) {
+    package mutating func restyle(row: Int, column: Int, count: Int, style: CellStyle) {
         guard row >= 0, row < height else { return }
         for x in max(0, column)..<min(width, column + count) { cells[row * width + x].style = style }
     }
 
     /// Sets one cell.
-    public mutating func set(row: Int, column: Int, character: Character, style: CellStyle) {
+    package mutating func set(row: Int, column: Int, character: Character, style: CellStyle) {
         guard row >= 0, row < height, column >= 0, column < width else { return }
         cells[row * width + column] = Cell(character: Self.displayable(character), style: style)
     }
 
     /// The rows as text, trailing spaces removed: what a snapshot compares and what a screen
     /// reader would be given.
-    public var text: String {
+    package var text: String {
         (0..<height).map { row in
             var line = String(cells[(row * width)..<((row + 1) * width)].map(\.character))
             while line.last == " " { line.removeLast() }

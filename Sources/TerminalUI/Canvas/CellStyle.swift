@@ -1,13 +1,13 @@
 /// How one cell is drawn.
-public struct CellStyle: Sendable, Hashable {
-    public var foreground: TerminalColor
-    public var background: TerminalColor
-    public var bold: Bool
+package struct CellStyle: Sendable, Hashable {
+    package var foreground: TerminalColor
+    package var background: TerminalColor
+    package var bold: Bool
     /// Shown faint: controls the current state does not allow.
-    public var dim: Bool
-    public var reverse: Bool
+    package var dim: Bool
+    package var reverse: Bool
 
-    public init(
+    package init(
         foreground: TerminalColor = .standard, background: TerminalColor = .standard, bold: Bool = false, dim: Bool = false,
         reverse: Bool = false
     ) {
@@ -18,8 +18,8 @@ public struct CellStyle: Sendable, Hashable {
         self.reverse = reverse
     }
 
-    public static let plain = CellStyle()
-    public static let bold = CellStyle(bold: true)
-    public static let dim = CellStyle(dim: true)
-    public static let reverse = CellStyle(reverse: true)
+    package static let plain = CellStyle()
+    package static let bold = CellStyle(bold: true)
+    package static let dim = CellStyle(dim: true)
+    package static let reverse = CellStyle(reverse: true)
 }

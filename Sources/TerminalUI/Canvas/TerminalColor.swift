@@ -2,14 +2,14 @@ import PlayerCore
 
 /// A colour as the terminal is asked for it. Front ends pick the richest form the terminal
 /// supports: truecolor, else the nearest of the 256-colour palette (`nearestIndexed`).
-public enum TerminalColor: Sendable, Hashable {
+package enum TerminalColor: Sendable, Hashable {
     case standard
     /// One of the 256-colour palette's entries.
     case indexed(UInt8)
     case rgb(UInt8, UInt8, UInt8)
 
     /// The state indicator colours of `PlayerState.indicatorColor`, from the 256-colour palette.
-    public init(_ indicator: IndicatorColor) {
+    package init(_ indicator: IndicatorColor) {
         switch indicator {
         case .gray: self = .indexed(245)
         case .orange: self = .indexed(208)
@@ -22,7 +22,7 @@ public enum TerminalColor: Sendable, Hashable {
 
     /// A picture's average colour as the screen's accent, lifted when it is too dark to read on
     /// a dark terminal.
-    public static func accent(_ picture: ArtworkPicture) -> TerminalColor {
+    package static func accent(_ picture: ArtworkPicture) -> TerminalColor {
         let (r, g, b) = (Int(picture.accent[0]), Int(picture.accent[1]), Int(picture.accent[2]))
         let brightest = max(r, g, b, 1)
         guard brightest < 128 else { return .rgb(UInt8(r), UInt8(g), UInt8(b)) }
@@ -32,7 +32,7 @@ public enum TerminalColor: Sendable, Hashable {
 
     /// The nearest entry of the xterm 6x6x6 colour cube (indices 16...231), for terminals without
     /// truecolor.
-    public var nearestIndexed: TerminalColor {
+    package var nearestIndexed: TerminalColor {
         guard case .rgb(let r, let g, let b) = self else { return self }
         func level(_ v: UInt8) -> Int { v < 48 ? 0 : v < 115 ? 1 : (Int(v) - 35) / 40 }
         return .indexed(UInt8(16 + 36 * level(r) + 6 * level(g) + level(b)))

@@ -1,11 +1,11 @@
 /// A key as bindings name it: a printable character, or one of the named keys.
-public enum Key: Sendable, Hashable, CustomStringConvertible {
+package enum Key: Sendable, Hashable, CustomStringConvertible {
     case character(Character)
     case up, down, left, right, enter, escape, backspace, tab
 
     /// Parses a binding's key name: a single character ("q", "?", " " or "space"), or "up",
     /// "down", "left", "right", "enter", "escape"/"esc", "backspace", "tab".
-    public init?(name: String) {
+    package init?(name: String) {
         switch name.lowercased() {
         case "up": self = .up
         case "down": self = .down
@@ -25,7 +25,7 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How a key-hint bar names it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .character(" "): "space"
         case .character(let c): String(c)

@@ -3,7 +3,7 @@ import Presentation
 
 /// What a key press asks for: a player command (which the state reads through `PlayerCommand`),
 /// or a move around the screens.
-public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
+package enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     case up, down, play, pauseResume, stop, next, seekBackward, seekForward, retry, dismiss, add, search, help, quit
     case volumeUp, volumeDown, sleep, sleepLonger, faster, slower, loudness
     /// Find stations in the directory.
@@ -34,7 +34,7 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// The player command this key stands for, if it is one (Enter opens what is selected, so it
     /// is the screens' own).
-    public var command: PlayerCommand? {
+    package var command: PlayerCommand? {
         switch self {
         case .pauseResume: .playPause
         case .stop: .stop

@@ -1,7 +1,7 @@
 /// Which keys do what. Several keys may map to one action; one key never maps to two (a binding
 /// set that would do so is refused with the key named).
-public struct KeyBindings: Sendable, Hashable {
-    public private(set) var keys: [KeyAction: [Key]]
+package struct KeyBindings: Sendable, Hashable {
+    package private(set) var keys: [KeyAction: [Key]]
 
     /// Arrows and jk, Enter play, space pause/resume, s stop, n next, left/right seek, r retry,
     /// x dismiss, a add, / search, ? help, q quit, + and 0 louder, - and 9 quieter (mpv's keys),
@@ -15,7 +15,7 @@ public struct KeyBindings: Sendable, Hashable {
     /// R refresh every podcast (capital, as a batch of network requests should not be a slip of r),
     /// p the previous chapter and c the list of chapters (n is the next chapter in an item with
     /// chapters, see `KeyAction.command`).
-    public static let standard = KeyBindings(uncheckedKeys: [
+    package static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
         .stop: [.character("s")], .next: [.character("n")], .seekBackward: [.left],
         .seekForward: [.right], .retry: [.character("r")], .dismiss: [.character("x")],
@@ -41,7 +41,7 @@ public struct KeyBindings: Sendable, Hashable {
     ///
     /// - Throws: `KeyBindingError` for a key name that is not a key, or for a key the overrides
     ///   bind to two actions.
-    public init(overriding overrides: [KeyAction: [String]]) throws(KeyBindingError) {
+    package init(overriding overrides: [KeyAction: [String]]) throws(KeyBindingError) {
         var keys = Self.standard.keys
         var taken: Set<Key> = []
         for (action, names) in overrides {
@@ -67,19 +67,19 @@ public struct KeyBindings: Sendable, Hashable {
     }
 
     /// The action `key` is bound to.
-    public func action(for key: Key) -> KeyAction? {
+    package func action(for key: Key) -> KeyAction? {
         KeyAction.allCases.first { keys[$0]?.contains(key) == true }
     }
 
     /// The first key of `action`, for hints.
-    public func primaryKey(_ action: KeyAction) -> Key? { keys[action]?.first }
+    package func primaryKey(_ action: KeyAction) -> Key? { keys[action]?.first }
 }
 
-public enum KeyBindingError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum KeyBindingError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownKey(String)
     case keyBoundTwice(String, KeyAction, KeyAction)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownKey(let name): "\"\(name)\" is not a key name"
         case .keyBoundTwice(let key, let first, let second): "key \(key) is bound to both \(first.rawValue) and \(second.rawValue)"

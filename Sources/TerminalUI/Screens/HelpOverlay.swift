@@ -5,7 +5,7 @@ extension Canvas {
     /// The `?` overlay: every action with its keys, in a box over the screen; any key closes it.
     /// When the actions do not fit one column under each other, they are laid out in two or more,
     /// so none is cut off on an ordinary terminal.
-    public mutating func drawHelp(_ bindings: KeyBindings, language: Language) {
+    package mutating func drawHelp(_ bindings: KeyBindings, language: Language) {
         let entries = KeyAction.allCases.map { action in
             ((bindings.keys[action] ?? []).map(\.description).joined(separator: " "), TerminalStrings.actionName(action, in: language))
         }

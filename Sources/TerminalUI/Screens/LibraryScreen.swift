@@ -5,36 +5,36 @@ import Presentation
 /// list in its states (skeleton rows while loading, error with Try Again, empty with its
 /// action, loaded with `/` search), the mini player and the key hints at the bottom, the offline
 /// banner on top, and the error alert over everything when an operation failed.
-public struct LibraryScreen: Sendable {
-    public typealias Tab = LibraryTab
-    public typealias Row = LibraryRow
+package struct LibraryScreen: Sendable {
+    package typealias Tab = LibraryTab
+    package typealias Row = LibraryRow
 
-    public var tab: Tab
-    public var list: ListScreenState<Row>
+    package var tab: Tab
+    package var list: ListScreenState<Row>
     /// The podcast whose episodes are listed (Podcasts tab), nil for the podcast list itself.
-    public var episodesOf: String?
+    package var episodesOf: String?
     /// The directory search whose results are listed (Stations tab), nil for the library's stations.
-    public var directoryQuery: String?
-    public var selection: Int
+    package var directoryQuery: String?
+    package var selection: Int
     /// The `/` search being typed or applied; nil when not searching.
-    public var search: String?
-    public var diagnostics: ErrorAnalyticsSummary?
+    package var search: String?
+    package var diagnostics: ErrorAnalyticsSummary?
     /// How retries fared per operation (the library's persistent retry statistics).
-    public var retries: RetryStatisticsSummary?
-    public var miniPlayer: MiniPlayerViewState?
-    public var connectivity: Connectivity
-    public var alert: ErrorAlertViewState?
+    package var retries: RetryStatisticsSummary?
+    package var miniPlayer: MiniPlayerViewState?
+    package var connectivity: Connectivity
+    package var alert: ErrorAlertViewState?
     /// A one-line text field (adding a station or a feed): its prompt and what is typed so far.
-    public var prompt: (label: String, text: String)?
+    package var prompt: (label: String, text: String)?
     /// A question waiting for y or n before something is removed.
-    public var confirmation: String?
+    package var confirmation: String?
     /// The name of what was removed last and can still be brought back.
-    public var undo: String?
-    public var language: Language
-    public var bindings: KeyBindings
-    public var spinnerTick: Int
+    package var undo: String?
+    package var language: Language
+    package var bindings: KeyBindings
+    package var spinnerTick: Int
 
-    public init(
+    package init(
         tab: Tab, list: ListScreenState<Row> = .initial, episodesOf: String? = nil, directoryQuery: String? = nil, selection: Int = 0,
         search: String? = nil,
         diagnostics: ErrorAnalyticsSummary? = nil, retries: RetryStatisticsSummary? = nil, miniPlayer: MiniPlayerViewState? = nil,
@@ -62,9 +62,9 @@ public struct LibraryScreen: Sendable {
     }
 
     /// The rows the list shows: all of them, or those matching the search.
-    public var visibleItems: [Row] { LibraryRow.visible(in: list, search: search) }
+    package var visibleItems: [Row] { LibraryRow.visible(in: list, search: search) }
 
-    public func render(width: Int, height: Int) -> Canvas {
+    package func render(width: Int, height: Int) -> Canvas {
         var canvas = Canvas(width: width, height: height)
         drawTabs(&canvas)
         let body = 3..<(height - 4)

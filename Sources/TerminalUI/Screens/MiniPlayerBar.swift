@@ -3,8 +3,8 @@ import Presentation
 
 /// The one-line mini player at the bottom of every library screen: state dot, "Title — Status"
 /// (the compact error form while failed) and a thin progress bar when the position is known.
-public enum MiniPlayerBar {
-    public static func draw(_ view: MiniPlayerViewState, on canvas: inout Canvas, row: Int, accent: TerminalColor = .indexed(39)) {
+package enum MiniPlayerBar {
+    package static func draw(_ view: MiniPlayerViewState, on canvas: inout Canvas, row: Int, accent: TerminalColor = .indexed(39)) {
         let color = TerminalColor(view.indicatorColor)
         canvas.put("●", row: row, column: 1, style: CellStyle(foreground: color, bold: true))
         let barWidth = view.progressFraction == nil ? 0 : min(20, canvas.width / 5)

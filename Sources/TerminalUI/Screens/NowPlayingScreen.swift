@@ -8,36 +8,36 @@ import Presentation
 /// the left with the track, status, crossfade or reconnect details and progress on the right, the
 /// controls, an inline error line, and the key-hint bar. While failed, the artwork and controls
 /// give way to the centred error view.
-public struct NowPlayingScreen: Sendable {
-    public var view: NowPlayingViewState
+package struct NowPlayingScreen: Sendable {
+    package var view: NowPlayingViewState
     /// The picture the artwork service found; nil draws the default placeholder.
-    public var artwork: ArtworkPixels?
+    package var artwork: ArtworkPixels?
     /// The accent: the artwork's average colour when there is one.
-    public var accent: TerminalColor
-    public var inlineError: InlineErrorViewState?
-    public var language: Language
-    public var bindings: KeyBindings
+    package var accent: TerminalColor
+    package var inlineError: InlineErrorViewState?
+    package var language: Language
+    package var bindings: KeyBindings
     /// Advances the spinner; the caller bumps it on each redraw tick while loading.
-    public var spinnerTick: Int
+    package var spinnerTick: Int
     /// "Volume 80%", under the progress; nil hides it.
-    public var volumeText: String?
+    package var volumeText: String?
     /// "Sleep in 29:41", beside the volume; nil hides it.
-    public var sleepText: String?
+    package var sleepText: String?
     /// "Speed 1.5×", beside the volume; nil hides it.
-    public var speedText: String?
+    package var speedText: String?
     /// "Level track −4.5 dB", on a line of its own under the volume; nil hides it.
-    public var loudnessText: String?
+    package var loudnessText: String?
     /// "♥ Liked" once the listener liked the song playing.
-    public var likedText: String?
+    package var likedText: String?
     /// A live stream's connection ("Connection: good · 128 kbit/s · 4.1 s buffered") and its
     /// rating, which colours the dot before it; nil hides it.
-    public var connection: (text: String, rating: ConnectionQuality.Rating)?
+    package var connection: (text: String, rating: ConnectionQuality.Rating)?
     /// The chapter playing, under the subtitle, and the list `c` opens; nil for an item without.
-    public var chapters: ChapterViewState?
+    package var chapters: ChapterViewState?
     /// The list of chapters is open: drawn in a box over the screen.
-    public var showsChapterList: Bool
+    package var showsChapterList: Bool
 
-    public init(
+    package init(
         view: NowPlayingViewState, artwork: ArtworkPixels? = nil, accent: TerminalColor = .indexed(39),
         inlineError: InlineErrorViewState? = nil, language: Language, bindings: KeyBindings = .standard, spinnerTick: Int = 0,
         volumeText: String? = nil, sleepText: String? = nil, speedText: String? = nil, loudnessText: String? = nil,
@@ -62,7 +62,7 @@ public struct NowPlayingScreen: Sendable {
     }
 
     /// The screen at `width` x `height` (at least 80 x 24 is designed for; smaller clips).
-    public func render(width: Int, height: Int) -> Canvas {
+    package func render(width: Int, height: Int) -> Canvas {
         var canvas = Canvas(width: width, height: height)
         drawHeader(&canvas)
         if let error = view.errorView {

@@ -4,18 +4,18 @@ import Presentation
 /// `--plain`: a line mode for screen readers. Each change of state is one line of sentences,
 /// e.g. "Playback Error. This episode doesn't have audio available. Episode: X. Podcast: Y."
 /// then "Retry available: press r." when it is. Progress and percentages are not repeated.
-public struct PlainAnnouncer: Sendable {
+package struct PlainAnnouncer: Sendable {
     private var last: (name: PlayerState.Name, title: String)?
     private let language: Language
     private let bindings: KeyBindings
 
-    public init(language: Language, bindings: KeyBindings = .standard) {
+    package init(language: Language, bindings: KeyBindings = .standard) {
         self.language = language
         self.bindings = bindings
     }
 
     /// The lines to say for `view`, or none when nothing worth saying changed.
-    public mutating func lines(for view: NowPlayingViewState) -> [String] {
+    package mutating func lines(for view: NowPlayingViewState) -> [String] {
         if let last, last.name == view.stateName, last.title == view.title { return [] }
         last = (view.stateName, view.title)
         guard let error = view.errorView else { return [view.spokenText] }

@@ -3,7 +3,7 @@ import Presentation
 
 /// The few texts only the terminal front end shows, as typed keys of Presentation's text
 /// catalogs (`terminal.…`); everything else comes from Presentation's own keys.
-public enum TerminalStrings {
+package enum TerminalStrings {
     enum Key: String, TextKey {
         case nowPlaying, help, quit, dismiss, keys, move, nextTab, open, add, search, find, addToLibrary, like, download, enqueue, takeOff, yes, no
 
@@ -50,24 +50,24 @@ public enum TerminalStrings {
         Texts.format("terminal.retryAvailable", in: language, key)
     }
 
-    public enum Prompt: String, Sendable, TextKey {
+    package enum Prompt: String, Sendable, TextKey {
         case station, feed, directory, rename
 
-        public var catalogKey: String { "terminal.prompt.\(rawValue)" }
+        package var catalogKey: String { "terminal.prompt.\(rawValue)" }
     }
 
     /// The heading of the directory's results: "Directory: jazz".
-    public static func directoryHeading(_ query: String, in language: Language) -> String {
+    package static func directoryHeading(_ query: String, in language: Language) -> String {
         Texts.format("terminal.directory.heading", in: language, TextSanitizer.singleLine(query, maxLength: 60))
     }
 
     /// The label of the add prompt, or of the directory's search prompt.
-    public static func prompt(_ prompt: Prompt, in language: Language) -> String {
+    package static func prompt(_ prompt: Prompt, in language: Language) -> String {
         Texts.string(prompt, in: language)
     }
 
     /// "Remove “Night FM” from the library?"
-    public static func confirmRemove(_ name: String, in language: Language) -> String {
+    package static func confirmRemove(_ name: String, in language: Language) -> String {
         Texts.format("terminal.confirmRemove", in: language, TextSanitizer.singleLine(name, maxLength: 60))
     }
 

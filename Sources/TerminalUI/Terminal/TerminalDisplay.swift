@@ -1,7 +1,7 @@
 import CNcurses
 
 /// What the keyboard or the terminal did.
-public enum TerminalInput: Sendable, Equatable {
+package enum TerminalInput: Sendable, Equatable {
     case key(Key)
     case resize
 }
@@ -16,7 +16,7 @@ public enum TerminalInput: Sendable, Equatable {
 ///
 /// `@unchecked Sendable`: it is made on one thread and handed to the one that draws; only
 /// `end()` (idempotent, curses' own `isendwin` check) may also run from an exit handler.
-public final class TerminalDisplay: @unchecked Sendable {
+package final class TerminalDisplay: @unchecked Sendable {
     private var pairs: [PairKey: Int32] = [:]
     private let colorCount: Int
     private let pairLimit: Int
@@ -32,7 +32,7 @@ public final class TerminalDisplay: @unchecked Sendable {
     /// the redraw tick of a loop that alternates reading and drawing.
     ///
     /// - Throws: `TerminalDisplayError.unusable` when curses cannot start on this terminal.
-    public init(inputTimeout: Int32 = 50) throws(TerminalDisplayError) {
+    package init(inputTimeout: Int32 = 50) throws(TerminalDisplayError) {
         guard tn_start(inputTimeout) == 0 else { throw .unusable }
         colorCount = Int(tn_colors())
         pairLimit = Int(tn_color_pairs())
@@ -41,7 +41,7 @@ public final class TerminalDisplay: @unchecked Sendable {
     deinit { end() }
 
     /// Rows and columns now.
-    public var size: (width: Int, height: Int) {
+    package var size: (width: Int, height: Int) {
         var rows: Int32 = 0
         var columns: Int32 = 0
         tn_size(&rows, &columns)
@@ -50,7 +50,7 @@ public final class TerminalDisplay: @unchecked Sendable {
 
     /// Shows `canvas`. Rows equal to the previous frame's are skipped; ncurses then sends only
     /// what changed.
-    public func draw(_ canvas: Canvas) {
+    package func draw(_ canvas: Canvas) {
         let full = previous.map { $0.width != canvas.width || $0.height != canvas.height } ?? true
         if full { tn_clear() }
         for row in 0..<canvas.height {
@@ -75,10 +75,10 @@ public final class TerminalDisplay: @unchecked Sendable {
     }
 
     /// Forgets the last frame, so the next `draw` repaints everything (after a resize).
-    public func invalidate() { previous = nil }
+    package func invalidate() { previous = nil }
 
     /// Waits up to the input timeout for a key; nil when none came.
-    public func read() -> TerminalInput? {
+    package func read() -> TerminalInput? {
         var value: UInt32 = 0
         let kind = tn_read_key(&value)
         if kind == Int32(TN_ERR) { return nil }
@@ -106,7 +106,7 @@ public final class TerminalDisplay: @unchecked Sendable {
     }
 
     /// Gives the terminal back (idempotent): called on every way out.
-    public func end() {
+    package func end() {
         guard !ended else { return }
         ended = true
         tn_end()
@@ -155,7 +155,7 @@ public final class TerminalDisplay: @unchecked Sendable {
     }
 }
 
-public enum TerminalDisplayError: Error, Sendable {
+package enum TerminalDisplayError: Error, Sendable {
     /// curses could not start (no terminal, or an unknown `TERM`).
     case unusable
 }

@@ -2,21 +2,21 @@
 /// (waiting at most the display's input timeout), redraw when the content changed, the terminal
 /// was resized, or something moves on its own (a spinner, a countdown). So a screen draws at
 /// most once per timeout (20 times a second) and not at all while nothing changes.
-public enum TerminalLoop {
+package enum TerminalLoop {
     /// What the screen's content looks like now: `version` changes with every change; `moving`
     /// asks for a redraw on each tick anyway.
-    public struct Status: Sendable {
-        public var version: Int
-        public var moving: Bool
+    package struct Status: Sendable {
+        package var version: Int
+        package var moving: Bool
 
-        public init(version: Int, moving: Bool) {
+        package init(version: Int, moving: Bool) {
             self.version = version
             self.moving = moving
         }
     }
 
     /// Runs until `shouldQuit` says so.
-    public static func run(
+    package static func run(
         _ display: TerminalDisplay, shouldQuit: () -> Bool, onKey: (Key) -> Void, status: () -> Status,
         frame: (_ tick: Int, _ width: Int, _ height: Int) -> Canvas
     ) {

@@ -3,13 +3,13 @@ import PlayerCore
 /// A decoded picture scaled for the terminal: `width` x `height` RGB pixels, row by row. Two
 /// pixel rows make one character row (the upper half block takes the top pixel as its foreground
 /// and the bottom one as its background).
-public struct ArtworkPixels: Sendable, Hashable {
-    public let width: Int
-    public let height: Int
+package struct ArtworkPixels: Sendable, Hashable {
+    package let width: Int
+    package let height: Int
     /// `width * height * 3` bytes.
-    public let rgb: [UInt8]
+    package let rgb: [UInt8]
 
-    public init?(width: Int, height: Int, rgb: [UInt8]) {
+    package init?(width: Int, height: Int, rgb: [UInt8]) {
         guard width > 0, height > 0, rgb.count == width * height * 3 else { return nil }
         self.width = width
         self.height = height
@@ -17,7 +17,7 @@ public struct ArtworkPixels: Sendable, Hashable {
     }
 
     /// The picture the artwork service found, as the terminal draws it.
-    public init?(_ picture: ArtworkPicture) {
+    package init?(_ picture: ArtworkPicture) {
         self.init(width: picture.columns, height: picture.rows, rgb: picture.rgb)
     }
 

@@ -22,8 +22,8 @@ enum Bars {
 }
 
 /// The spinner shown while preparing or buffering: one frame per redraw tick.
-public enum Spinner {
+package enum Spinner {
     static let frames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
-    public static func frame(_ tick: Int) -> Character { frames[((tick % frames.count) + frames.count) % frames.count] }
+    package static func frame(_ tick: Int) -> Character { frames[((tick % frames.count) + frames.count) % frames.count] }
 }

@@ -11,9 +11,9 @@ import PlayerCore
 /// bytes from the network included, is tested without a network: every length is checked against
 /// the bytes that are there, the work is bounded (tag, frame, text and PES sizes and counts
 /// below), and every text is sanitised where it comes out.
-public enum HLSTimedMetadata {
+package enum HLSTimedMetadata {
     /// How a segment carries its ID3 tags.
-    public enum Container: Sendable, Equatable {
+    package enum Container: Sendable, Equatable {
         /// Raw audio (ADTS AAC, MP3, AC-3) whose segments begin with one or more ID3v2 tags.
         case packedAudio
         /// An MPEG-2 transport stream with a timed-metadata elementary stream carrying ID3 in PES.
@@ -22,7 +22,7 @@ public enum HLSTimedMetadata {
 
     /// The last title in a segment's timed metadata: "Artist - Title" when a tag has both TPE1 and
     /// TIT2, else TIT2 alone (or a TXXX "StreamTitle"/"title" when there is no TIT2); nil when none.
-    public static func title(in segment: Data, container: Container) -> String? {
+    package static func title(in segment: Data, container: Container) -> String? {
         let bytes = [UInt8](segment)[...]
         switch container {
         case .packedAudio: return titleInConsecutiveTags(bytes)

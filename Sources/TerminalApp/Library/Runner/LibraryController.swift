@@ -15,7 +15,7 @@ import TerminalUI
 /// `LibraryStateMachine`; this runner performs its effects: the library's reads and changes, the
 /// player, the directory, downloads. Keys arrive through `handle(_:)` and frames leave through
 /// `frame(tick:width:height:)`, so the controller runs the same without a terminal.
-public final class LibraryController: Sendable {
+package final class LibraryController: Sendable {
     let library: LibraryContext
     let output: OutputChoice?
     let language: Language
@@ -41,7 +41,7 @@ public final class LibraryController: Sendable {
     ///   - output: where sound goes; nil chooses PulseAudio when the first item plays.
     ///   - observer: sees every update of the player, in order.
     ///   - directory: the station directory; nil: the one `DirectorySettings` configures.
-    public init(
+    package init(
         library: LibraryContext, output: OutputChoice?, language: Language, bindings: KeyBindings, logger: Logger,
         observer: (@Sendable (PlayerUpdate) -> Void)? = nil, directory: StationDirectory? = nil
     ) {
@@ -70,7 +70,7 @@ public final class LibraryController: Sendable {
 
     /// Runs until `q`. The terminal loop gets a thread of its own: the calling (main) thread and
     /// the cooperative pool stay free for the player and the library.
-    public func run() async throws(TerminalDisplayError) {
+    package func run() async throws(TerminalDisplayError) {
         let display = try TerminalDisplay()
         TerminalRestore.install(display)
         load()
