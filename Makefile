@@ -40,7 +40,7 @@ bench: deps
 	@bash scripts/bench.sh
 
 # libFuzzer targets for every parser of untrusted bytes, built apart from `build` and `test` (the
-# package in Fuzz/, -sanitize=fuzzer,address, scratch path Fuzz/.build). Each runs FUZZ_SECONDS;
+# Fuzz* products with -sanitize=fuzzer,address, scratch path Fuzz/.build). Each runs FUZZ_SECONDS;
 # FUZZ_TARGETS picks some (icy playlist rss opml session image decoder). See docs/FUZZING.md.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?=
