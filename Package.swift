@@ -77,7 +77,10 @@ let package = Package(
         // Metadata (ICY titles, status APIs), artwork (fetch, cache; decoded by Media), connectivity.
         .target(
             name: "Services",
-            dependencies: ["PlayerCore", "Streaming", "Media", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "PlayerCore", "Streaming", "Media", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings),
         // The user's library: the SQLite store (GRDB), podcast feeds (RSS, OPML), persistent analytics.
         .target(
@@ -106,7 +109,7 @@ let package = Package(
         .target(
             name: "TerminalApp",
             dependencies: [
-                "PlayerCore", "Presentation", "AudioEngine", "Services", "Library", "PlayerKit", "TerminalUI", "MPRIS",
+                "PlayerCore", "Presentation", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI", "MPRIS",
                 .product(name: "TOMLKit", package: "TOMLKit"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
@@ -191,7 +194,8 @@ let package = Package(
         .testTarget(
             name: "TerminalAppTests",
             dependencies: [
-                "TerminalApp", "TerminalUI", "PlayerKit", "Library", "PlayerCore", "AudioEngine", "TestProcesses", "Services", "Streaming",
+                "TerminalApp", "TerminalUI", "PlayerKit", "Library", "PlayerCore", "Presentation", "AudioEngine", "TestProcesses", "Services",
+                "Streaming",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings),
