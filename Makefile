@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build run test bench fuzz fuzz-seeds docs clean
+.PHONY: all deps build run test bench fuzz fuzz-seeds docs api-docs clean
 
 all: build
 
@@ -67,6 +67,11 @@ splice = "$(BIN_DIR)/tonearm" $(3) > $(1).generated && \
 		$$0 == end { skip = 0 } !skip { print } END { exit !found }' $(1) > $(1).new && \
 	mv $(1).new $(1) && rm -f $(1).generated && echo "$(1): $(2) regenerated" || \
 	{ rm -f $(1).new $(1).generated; echo "$(1): no $(2) markers" >&2; exit 1; }
+
+# PlayerKit's and PlayerCore's DocC catalogs (API reference, "Embedding Tonearm"), built with
+# swift-docc-plugin into .build/plugins/Swift-DocC/outputs/.
+api-docs: deps
+	$(SWIFT) package --disable-sandbox generate-documentation --target PlayerKit --target PlayerCore
 
 clean:
 	$(SWIFT) package clean

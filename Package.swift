@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation` for PlayerKit's and PlayerCore's DocC catalogs.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Pure: models, the state machine, errors, resilience, analytics. Foundation only; it shows no
@@ -214,6 +216,12 @@ let package = Package(
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             exclude: ["__Snapshots__"],
+            swiftSettings: strictSettings),
+
+        // An app that embeds Tonearm (Examples/PlayNow), built with the package so it cannot rot.
+        // Without package access it sees what an app outside this repository sees: public API only.
+        .executableTarget(
+            name: "PlayNow", dependencies: ["PlayerKit"], path: "Examples/PlayNow", packageAccess: false,
             swiftSettings: strictSettings),
 
         // libFuzzer targets, one per parser of untrusted bytes (Fuzz/Sources). An ordinary build

@@ -66,6 +66,21 @@ struct DocumentationTests {
         }
     }
 
+    /// The README's library snippet is the example program `make test` builds (Examples/PlayNow,
+    /// which sees only PlayerKit's public API), so the snippet compiles.
+    @Test func readmeLibrarySnippetIsTheExampleThatBuilds() throws {
+        let readme = try Self.text("README.md")
+        let example = try Self.text("Examples/PlayNow/main.swift")
+        func between(_ begin: String, _ end: String, in text: String) -> String? {
+            guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex) else { return nil }
+            return String(text[start.upperBound..<stop.lowerBound])
+        }
+        let snippet = try #require(between("<!-- library-snippet:begin -->\n```swift\n", "```\n<!-- library-snippet:end -->", in: readme))
+        let program = try #require(between("// <example:begin>\n", "// <example:end>", in: example))
+        #expect(snippet == program)
+        #expect(program.contains("import PlayerKit"))
+    }
+
     @Test func readmeStaysAFrontDoor() throws {
         let lines = try Self.text("README.md").components(separatedBy: "\n").count
         #expect(lines <= 250, "README.md has \(lines) lines: the reference belongs in docs/")

@@ -82,6 +82,8 @@ public struct ErrorAnalyticsSummary: Sendable, Codable, Equatable {
 
     /// Computes the summary of `events` as seen at `now`. Pure, so any store (in-memory, SQLite)
     /// and any caller (the CLI, tests) gets the same numbers from the same events.
+    /// - Parameter events: the events kept.
+    /// - Parameter now: the moment the last-24-hours and last-7-days counts are taken at.
     /// - Parameter topCount: the length limit of both top lists (below 0 counts as 0).
     public init(events: some Sequence<ErrorEvent>, now: Date, topCount: Int = 5) {
         let dayAgo = now.addingTimeInterval(-24 * 60 * 60)

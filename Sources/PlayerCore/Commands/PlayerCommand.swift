@@ -53,6 +53,7 @@ public enum PlayerCommand: Sendable, Equatable {
     }
 
     /// The intent this command means in `state`, or nil when it means nothing there.
+    /// - Parameter state: the player's state as last published.
     /// - Parameter position: the current track's position as last published, for relative seeks.
     /// - Parameter current: the levelling in force, for `loudness(.cycle)`.
     /// - Parameter chapters: the current item's chapters as last published, for `chapter`.

@@ -43,7 +43,16 @@ public struct RetryAttemptReport: Sendable, Hashable {
 ///
 /// - Parameters:
 ///   - operation: a stable name for statistics and reports (never a URL or a title).
+///   - policy: how many tries, and the backoff between them.
+///   - clock: what the waits run on.
+///   - random: the jitter's source.
+///   - budget: the retries this run may still spend, shared with the rest of the session.
+///   - breaker: the circuit breakers to ask before each try.
+///   - breakerKey: the breaker's key (the operation name when nil).
+///   - statistics: where each attempt is counted.
+///   - now: the wall clock an HTTP-date Retry-After is read against.
 ///   - onRetry: called for each scheduled retry, before its wait.
+///   - body: one try.
 public func withRetry<T>(
     _ operation: String,
     policy: BackoffPolicy,

@@ -8,6 +8,7 @@ import Foundation
 /// only between stages, so a repeat never shows up as a handover.
 public enum SessionPlanner {
     /// - Parameters:
+    ///   - session: the session file, checked.
     ///   - base: the session file's folder, for relative sources.
     ///   - probe: the duration of a source in seconds (nil if unknown), for the length of looped
     ///     stages and crossfade timing (the engine probes with FFmpeg, `plan(_:base:)`).
