@@ -47,7 +47,7 @@ fi
 if [ "${FUZZ_BUILD:-1}" != 0 ]; then
     echo "fuzz: building the targets with -sanitize=fuzzer,address (the first build takes a while)"
     for target in "${targets[@]}"; do
-        swift build --scratch-path "$scratch" --product "$(executable "$target")" -Xswiftc -sanitize=fuzzer,address 2>&1 \
+        swift build --scratch-path "$scratch" --product "$(executable "$target")" -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 \
             | grep -v "Cannot export local symbol" || true
         [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "fuzz: build failed" >&2; exit 2; }
     done

@@ -5,17 +5,22 @@ import PlayerCore
     import Glibc
 #endif
 
-/// libFuzzer's own entry into its loop (compiler-rt's FuzzerInterface: `int LLVMFuzzerRunDriver(int
-/// *argc, char ***argv, int (*UserCb)(const uint8_t *, size_t))`), looked up at run time: it is
-/// linked only into a `-sanitize=fuzzer` build (`make fuzz`).
-private typealias RunDriver = @convention(c) (
-    UnsafeMutablePointer<CInt>, UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>, FuzzEntry
-) -> CInt
+#if FUZZING
+    /// libFuzzer's own entry into its loop (compiler-rt's FuzzerInterface: `int
+    /// LLVMFuzzerRunDriver(int *argc, char ***argv, int (*UserCb)(const uint8_t *, size_t))`),
+    /// linked only into a `-sanitize=fuzzer` build (`make fuzz` also sets `-DFUZZING`).
+    @_silgen_name("LLVMFuzzerRunDriver")
+    private func llvmFuzzerRunDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+        _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt
+#endif
 
 /// The signature of `LLVMFuzzerTestOneInput`.
 package typealias FuzzEntry = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 
-/// Runs a target: in a `-sanitize=fuzzer` build, hands the process to libFuzzer with the command
+/// Runs a target: in a fuzzing build (`-sanitize=fuzzer -DFUZZING`), hands the process to libFuzzer with the command
 /// line it was started with; in an ordinary build (`swift build`, `make test`), replays the files
 /// named on the command line (each file, or each file in each folder) through the target once,
 /// so the committed corpus stays a regression test. Options (`-name=value`) are libFuzzer's and
@@ -26,13 +31,13 @@ package typealias FuzzEntry = @convention(c) (UnsafePointer<UInt8>?, Int) -> CIn
 /// executable with `main` bound to the module's entry point, so the targets call the driver
 /// themselves; the fuzzing loop, its options and its crash handling are libFuzzer's either way.
 package func runLibFuzzer(_ testOneInput: FuzzEntry) -> Never {
-    var argc = CommandLine.argc
-    var argv = CommandLine.unsafeArgv
-    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") {
-        let driver = unsafeBitCast(symbol, to: RunDriver.self)
-        exit(driver(&argc, &argv, testOneInput))
-    }
-    exit(replay(CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("-") }, through: testOneInput))
+    #if FUZZING
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(llvmFuzzerRunDriver(&argc, &argv, testOneInput))
+    #else
+        exit(replay(CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("-") }, through: testOneInput))
+    #endif
 }
 
 /// Feeds every file under `paths` to `testOneInput`; a broken contract aborts, as under libFuzzer.
