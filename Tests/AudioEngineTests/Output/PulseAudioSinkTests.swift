@@ -55,7 +55,7 @@ struct PulseAudioSinkTests {
         try play(sine(seconds: 2), on: sink)
         try sink.drain()
         sink.close()
-        Thread.sleep(forTimeInterval: 0.3)
+        try daemon.waitForRecording(seconds: 0.3)
         daemon.stopRecording()
 
         // Writing blocks like a device: 2 s of audio takes about 2 s (less the buffer) to write.
@@ -143,7 +143,7 @@ struct PulseAudioSinkTests {
         try play(sine(seconds: 0.5), on: sink)
         try sink.drain()
         sink.close()
-        Thread.sleep(forTimeInterval: 0.2)
+        try daemon.waitForRecording(seconds: 0.2)
         daemon.stopRecording()
         let wav = try WAVReader.read(path: dir.file("after.wav"))
         #expect(wav.samples.contains { abs($0) > 0.4 }, "nothing audible after the restart")
