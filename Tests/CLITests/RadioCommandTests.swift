@@ -11,8 +11,8 @@ struct RadioCommandTests {
         let server = try IcecastServer()
         defer { server.stop() }
         let title = Thread {
-            // Set a title once the player is in; the line must come back as a metadata event.
-            Thread.sleep(forTimeInterval: 3)
+            // Set a title once the player listens; the line must come back as a metadata event.
+            _ = eventuallyBlocking(timeout: 60, every: .milliseconds(100)) { (server.listeners() ?? 0) > 0 }
             try? server.setTitle("Night Band - Slow Song")
         }
         title.start()

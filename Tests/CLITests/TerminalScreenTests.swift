@@ -111,7 +111,9 @@ extension TerminalScreenTests {
         #expect(paused.matched, "screen:\n\(paused.screen)")
         #expect(paused.screen.contains("Q Quit"), "the hint bar names the configured key:\n\(paused.screen)")
         try terminal.send("q")
-        Thread.sleep(forTimeInterval: 1)
+        // Keys are handled in order: once the next one (resume) shows, q has been handled.
+        try terminal.send("p")
+        _ = try terminal.waitFor(timeout: 10) { $0.contains("● Playing") || (try? terminal.paneIsDead()) == true }
         #expect(try !terminal.paneIsDead(), "q is not bound any more")
         try terminal.send("Q")
         #expect(try terminal.waitFor(timeout: 15) { _ in (try? terminal.paneIsDead()) == true }.matched)

@@ -12,11 +12,7 @@ import Testing
 @Suite("HLS radio against a live playlist", .serialized, .blocking)
 struct HLSRadioTests {
     static func start(_ segments: HLSLiveServer.Segments = .mpegts, twoRenditions: Bool = false) async throws -> HLSLiveServer {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HLSLiveServer, any Error>) in
-            Thread.detachNewThread {
-                do { continuation.resume(returning: try HLSLiveServer(segments: segments, twoRenditions: twoRenditions)) } catch { continuation.resume(throwing: error) }
-            }
-        }
+        try await onOwnThread { try HLSLiveServer(segments: segments, twoRenditions: twoRenditions) }
     }
 
     static func positions(_ updates: [PlayerUpdate], after mark: Int = 0) -> [Double] {
@@ -89,6 +85,8 @@ struct HLSRadioTests {
                 || radio.names.contains(.reconnecting)
         }
         #expect(bufferGone)
+        // The server stays down a while, so reconnects meet refused connections: a span of real
+        // time, which no event marks.
         try await Task.sleep(for: .seconds(2))
         try hls.resumeServing()
         let mark = radio.updates.count

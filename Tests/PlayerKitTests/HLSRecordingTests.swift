@@ -11,11 +11,7 @@ import Testing
 @Suite("HLS recordings (finished playlists)", .serialized, .blocking)
 struct HLSRecordingTests {
     static func start() async throws -> HLSRecordingServer {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HLSRecordingServer, any Error>) in
-            Thread.detachNewThread {
-                do { continuation.resume(returning: try HLSRecordingServer(seconds: 10)) } catch { continuation.resume(throwing: error) }
-            }
-        }
+        try await onOwnThread { try HLSRecordingServer(seconds: 10) }
     }
 
     static func positions(_ updates: [PlayerUpdate], after mark: Int = 0) -> [(seconds: Double, duration: Double?)] {

@@ -12,32 +12,10 @@ import Testing
 /// hostile titles. Icecast or ffmpeg failing to start fails the test (never a skip).
 @Suite("Internet radio against a real Icecast", .serialized, .blocking)
 struct IcecastRadioTests {
-    /// Runs blocking harness work (process control) off the cooperative pool.
-    static func offPool(_ work: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            Thread.detachNewThread {
-                do {
-                    try work()
-                    continuation.resume()
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
-    }
-
     /// Starts Icecast off the cooperative pool (starting it blocks for a second or two, and the
     /// player under test needs the pool's few threads meanwhile).
     static func startIcecast() async throws -> IcecastServer {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<IcecastServer, any Error>) in
-            Thread.detachNewThread {
-                do {
-                    continuation.resume(returning: try IcecastServer())
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        try await onOwnThread { try IcecastServer() }
     }
 
     /// Positions published after the last `playing` state: audio flowing again.
@@ -64,10 +42,10 @@ struct IcecastRadioTests {
         // Down until the buffer has run dry and the countdown shows: how long the player's buffer
         // lasts depends on how far behind the live edge a busy machine let it fall (what the
         // socket still held plays first), so the server stays away until then, whatever it takes.
-        try await Self.offPool { server.kill() }
+        await onOwnThread { server.kill() }
         let reconnecting = try #require(await radio.waitFor("reconnecting", timeout: 120) { $0.name == .reconnecting })
         let mark = radio.states.count
-        try await Self.offPool { try server.restart() }
+        try await onOwnThread { try server.restart() }
         guard case .reconnecting(_, _, let max, _, let cause) = reconnecting else { return }
         #expect(max == BackoffPolicy.reconnect.maxAttempts)
         #expect(cause.isRetryable)
@@ -136,12 +114,14 @@ struct IcecastRadioTests {
         let radio = try await RadioHarness()
         try await radio.playUntilPlaying(server.streamURL)
         try await radio.player.pause()
-        try await Self.offPool {
+        try await onOwnThread {
             server.kill()
+            // The server stays down a while (real time, no event) before it comes back.
             Thread.sleep(forTimeInterval: 2)
             try server.restart()
         }
-        // The listener's pause holds: no reconnect and no failure while paused.
+        // The listener's pause holds: no reconnect and no failure while paused. What does not
+        // happen sends no event: real time has to pass.
         try await Task.sleep(for: .seconds(2))
         #expect(radio.states.last?.name == .paused)
         #expect(!radio.names.contains(.reconnecting) && !radio.names.contains(.failed))
@@ -159,7 +139,7 @@ struct IcecastRadioTests {
         defer { server.stop() }
         let radio = try await RadioHarness(configuration: RadioHarness.configuration(giveUpAfter: 4))
         try await radio.playUntilPlaying(server.streamURL)
-        try await Self.offPool { try server.stopSource() }
+        try await onOwnThread { try server.stopSource() }
         let failed = await radio.waitFor("failed", timeout: 40) { $0.name == .failed }
         let failure = try #require(failed?.failure)
         expectExplained(failure.error, .streamUnavailable)
@@ -222,7 +202,7 @@ struct IcecastRadioTests {
         defer { proxy.stop() }
         let radio = try await RadioHarness()
         try await radio.playUntilPlaying(proxy.url(IcecastServer.mount))
-        if mode == .closeInsideMetadataBlock { try await Self.offPool { try server.setTitle("Cut - Here") } }
+        if mode == .closeInsideMetadataBlock { try await onOwnThread { try server.setTitle("Cut - Here") } }
         proxy.mode = mode
         let reconnecting = await radio.waitFor("reconnecting", timeout: 30) { $0.name == .reconnecting }
         guard case .reconnecting(_, _, _, _, let cause)? = reconnecting else { return }
@@ -242,6 +222,7 @@ struct IcecastRadioTests {
         try await radio.playUntilPlaying(proxy.url(IcecastServer.mount))
         proxy.mode = .corrupt(everyNthByte: 97)
         // Either the decoder skips the damaged frames and plays on, or the stream fails typed.
+        // The corrupt stream plays in real time for a while; no event ends that.
         try await Task.sleep(for: .seconds(4))
         let last = try #require(radio.states.last)
         if case .failed(let error, _, _) = last {
@@ -268,7 +249,7 @@ struct IcecastRadioTests {
             ([0x43, 0x61, 0x66, 0xE9, 0x20, 0x2D, 0x20, 0x4E, 0x6F, 0xEB, 0x6C], "ISO-8859-1", "Noël"),
         ]
         for (bytes, charset, readable) in cases {
-            try await Self.offPool { try server.setTitle(bytes: bytes, charset: charset) }
+            try await onOwnThread { try server.setTitle(bytes: bytes, charset: charset) }
             let arrived = await radio.waitUntil("title containing \(readable)", timeout: 20) {
                 radio.metadata.contains { ($0.title ?? "").contains(readable) }
             }

@@ -117,7 +117,8 @@ struct StreamFaultTests {
         let failure = try #require(failed?.failure)
         expectExplained(failure.error, code)
         #expect(failure.error.httpStatus == status)
-        // Give a blind retry the time it would need to show itself.
+        // Give a blind retry the time it would need to show itself: a retry that never comes sends
+        // no event, so real time has to pass.
         try await Task.sleep(for: .milliseconds(1500))
         #expect(server.requests.count == 1)
         #expect(!radio.names.contains(.reconnecting))
@@ -404,6 +405,7 @@ struct StreamFaultTests {
         stream.comeBack()
         #expect(waiting?.statusText(in: .english).hasPrefix("Waiting for network") == true)
         let requestsWhileOffline = server.requests.count
+        // Attempts not spent leave no event: real time passes while the network stays off.
         try await Task.sleep(for: .seconds(3))
         #expect(server.requests.count == requestsWhileOffline)
         #expect(radio.states.compactMap(\.reconnectAttempt).max() == 1)

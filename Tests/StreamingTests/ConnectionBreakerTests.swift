@@ -11,16 +11,14 @@ import Testing
 struct ConnectionBreakerTests {
     /// Opens `url` on a thread of its own (the source blocks) and returns how the connect ended.
     static func connect(_ url: URL, breakers: HostCircuitBreakers) async -> PlaybackError? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<PlaybackError?, Never>) in
-            Thread.detachNewThread {
-                let source = HTTPByteSource(url: url, breakers: breakers)
-                defer { source.close() }
-                do throws(PlaybackError) {
-                    _ = try source.waitForResponse(timeout: .seconds(6))
-                    continuation.resume(returning: nil)
-                } catch {
-                    continuation.resume(returning: error)
-                }
+        await onOwnThread { () -> PlaybackError? in
+            let source = HTTPByteSource(url: url, breakers: breakers)
+            defer { source.close() }
+            do throws(PlaybackError) {
+                _ = try source.waitForResponse(timeout: .seconds(6))
+                return nil
+            } catch {
+                return error
             }
         }
     }

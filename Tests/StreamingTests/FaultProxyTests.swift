@@ -41,7 +41,7 @@ struct FaultProxyTests {
             try await onOwnThread { try readUpTo(source, count: 100 << 20, timeout: 20) }
         }
         #expect(error?.code == .connectionLost, "\(String(describing: error))")
-        #expect(await eventually { proxy.openConnectionCount == 0 })
+        #expect(await eventually(timeout: 5) { proxy.openConnectionCount == 0 })
     }
 
     @Test("Stall: a silent open socket is reported dry, never failed by the source; given up, it fails with the player's cause")
@@ -58,7 +58,7 @@ struct FaultProxyTests {
         let reader = Task { try await onOwnThread { try readUpTo(source, count: 100 << 20, timeout: 60) } }
         // The reader drains what was buffered and waits: the source says so, and goes on waiting
         // (how long a silence may last is the state machine's decision, not the source's).
-        #expect(try await onOwnThread { facts.wait { $0.last == .dry } })
+        #expect(await onOwnThread { facts.wait { $0.last == .dry } })
         #expect(facts.all.contains(.receiving))
         facts.link.abandon(cause: PlaybackError(.stalled, underlying: "the test's stall decision"))
         let error = await #expect(throws: PlaybackError.self) { try await reader.value }
@@ -134,7 +134,7 @@ struct FaultProxyTests {
         let source = HTTPByteSource(url: proxy.url("/big.mp3"), endOfBodyIsEnd: true)
         defer { source.close() }
         // Reads for 2 s (the reader stops at its timeout and closes the source).
-        let bytes = try await onOwnThread { () -> [UInt8] in
+        let bytes = await onOwnThread { () -> [UInt8] in
             do { return try readUpTo(source, count: 4 << 20, timeout: 2) } catch { return [] }
         }
         let forwarded = proxy.bytesForwardedDownstream
@@ -155,6 +155,8 @@ struct FaultProxyTests {
         defer { source.close() }
         _ = try await onOwnThread { try readUpTo(source, count: 16 * 1024, timeout: 15) }
         proxy.mode = .stall
+        // A stall is the absence of bytes, which no event marks: real time shows it, first while
+        // the mode reaches the connection (its next 20 ms poll), then while nothing may move.
         try await Task.sleep(for: .milliseconds(500))
         let during = proxy.bytesForwardedDownstream
         try await Task.sleep(for: .milliseconds(500))
@@ -184,7 +186,7 @@ struct FaultProxyTests {
         let bytes = try await onOwnThread { try readUpTo(after, count: 1 << 20, timeout: 15) }
         #expect(bytes == [UInt8](repeating: 0xAB, count: 4096))
         #expect(proxy.connectionCount >= 2)
-        await onOwnThreadNonThrowing { proxy.stop() }
+        await onOwnThread { proxy.stop() }
         #expect(proxy.openConnectionCount == 0)
         // The listener is closed. Asked of the proxy, not of the port: a freed loopback port may
         // be taken at once by another test's server, which would answer a connection to it.
@@ -205,6 +207,7 @@ struct FaultProxyTests {
             try await onOwnThread { try readUpTo(first, count: 100 << 20, timeout: 20) }
         }
         #expect(error.map { [.connectionLost, .connectionFailed].contains($0.code) } == true, "\(String(describing: error))")
+        // The server stays down for a while, as the test's name says: nothing to wait for.
         try await Task.sleep(for: .seconds(2))
         try await onOwnThread { try server.restart() }
         let second = HTTPByteSource(url: server.streamURL)
@@ -308,65 +311,13 @@ struct FaultProxyTests {
 
 // MARK: - Helpers
 
-/// Strings collected across threads (titles from the body task, flags).
+/// Strings collected across threads (titles from the body task).
 private final class SharedTitles: @unchecked Sendable {
     private let lock = NSLock()
     private var titles: [String] = []
     func append(_ title: String) { lock.withLock { titles.append(title) } }
     var first: String? { lock.withLock { titles.first } }
     var all: [String] { lock.withLock { titles } }
-}
-
-/// Polls `condition` every 20 ms for up to `timeout` seconds.
-private func eventually(timeout: Double = 5, _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
-}
-
-/// Runs blocking work on its own thread and awaits the result.
-private func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-        }
-    }
-}
-
-/// Runs blocking work that cannot fail on its own thread.
-private func onOwnThreadNonThrowing(_ body: @escaping @Sendable () -> Void) async {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread {
-            body()
-            continuation.resume()
-        }
-    }
-}
-
-/// Reads until `count` bytes, the end (0), an error, or `timeout` (then closes the source, so the
-/// next read throws `.cancelled` and the test can never hang).
-private func readUpTo(_ source: HTTPByteSource, count: Int, timeout: Double) throws -> [UInt8] {
-    let done = SharedTitles()
-    Thread.detachNewThread {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if done.first != nil { return }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        if done.first == nil { source.close() }
-    }
-    defer { done.append("done") }
-    var result: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 8192)
-    while result.count < count {
-        let got = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
-        if got == 0 { break }
-        result.append(contentsOf: buffer[0..<min(got, count - result.count)])
-    }
-    return result
 }
 
 /// True when `bytes` holds an MPEG audio frame header.

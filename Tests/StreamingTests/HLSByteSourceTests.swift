@@ -67,8 +67,7 @@ struct HLSByteSourceTests {
         defer { source.close() }
         #expect(try source.waitForFirstBytes())
         // All three segments in the ring before the reader takes anything.
-        let deadline = Date().addingTimeInterval(20)
-        while source.bufferedBytes < 3 * 1880, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        _ = eventuallyBlocking(timeout: 20) { source.bufferedBytes >= 3 * 1880 }
         #expect(source.bufferedBytes == 3 * 1880)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8192, alignment: 1)
         defer { buffer.deallocate() }

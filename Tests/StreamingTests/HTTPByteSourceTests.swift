@@ -11,17 +11,17 @@ import Glibc
 
 /// `HTTPByteSource` against a real Icecast 2 (fed by ffmpeg) and tiny raw TCP servers.
 ///
-/// Blocking work (reads, starting Icecast) runs on dedicated threads (`onThread`), never on the
+/// Blocking work (reads, starting Icecast) runs on dedicated threads (`onOwnThread`), never on the
 /// cooperative pool, which the source's own body task needs (the CI machine has 2 cores).
 @Suite("HTTPByteSource", .serialized, .blocking)
 struct HTTPByteSourceTests {
     @Test("Bytes flow from Icecast: MP3 frame sync present, ICY metadata removed")
     func bytesFlow() async throws {
-        let server = try await onThread { try IcecastServer() }
+        let server = try await onOwnThread { try IcecastServer() }
         defer { server.stop() }
         let source = HTTPByteSource(url: server.streamURL)
         defer { source.close() }
-        let bytes = try await onThread { try readBytes(source, count: 64 * 1024, timeout: 15) }
+        let bytes = try await onOwnThread { try readUpTo(source, count: 64 * 1024, timeout: 15) }
         #expect(bytes.count >= 64 * 1024)
         #expect(containsFrameSync(bytes), "no MP3 frame sync in \(bytes.count) bytes")
         #expect(!contains(bytes, Array("StreamTitle=".utf8)), "metadata leaked into the audio")
@@ -32,11 +32,11 @@ struct HTTPByteSourceTests {
 
     @Test("icy-name and icy-genre from the source client arrive as station info")
     func stationInfo() async throws {
-        let server = try await onThread { try IcecastServer() }
+        let server = try await onOwnThread { try IcecastServer() }
         defer { server.stop() }
         let source = HTTPByteSource(url: server.streamURL)
         defer { source.close() }
-        let ready = try await onThread { try source.waitForResponse(timeout: .seconds(10)) }
+        let ready = try await onOwnThread { try source.waitForResponse(timeout: .seconds(10)) }
         #expect(ready)
         #expect(source.stationInfo.name == IcecastServer.stationName)
         #expect(source.stationInfo.genre == IcecastServer.stationGenre)
@@ -44,18 +44,18 @@ struct HTTPByteSourceTests {
 
     @Test("A title set through the admin interface arrives via onMetadata")
     func metadataArrives() async throws {
-        let server = try await onThread { try IcecastServer() }
+        let server = try await onOwnThread { try IcecastServer() }
         defer { server.stop() }
         let titles = Locked<[String]>([])
         let source = HTTPByteSource(url: server.streamURL) { metadata in
             if let title = metadata.title { titles.withLock { $0.append(title) } }
         }
         defer { source.close() }
-        _ = try await onThread { try source.waitForResponse(timeout: .seconds(10)) }
+        _ = try await onOwnThread { try source.waitForResponse(timeout: .seconds(10)) }
         let wanted = "Test Title ünïcode"
-        try await onThread { try server.setTitle(wanted) }
+        try await onOwnThread { try server.setTitle(wanted) }
         // Keep reading so the body flows; stop once the title arrived.
-        let found = try await onThread { () -> Bool in
+        let found = try await onOwnThread { () -> Bool in
             let deadline = Date().addingTimeInterval(12)
             var buffer = [UInt8](repeating: 0, count: 4096)
             while Date() < deadline {
@@ -69,12 +69,12 @@ struct HTTPByteSourceTests {
 
     @Test("A missing mount is a typed httpNotFound")
     func notFound() async throws {
-        let server = try await onThread { try IcecastServer() }
+        let server = try await onOwnThread { try IcecastServer() }
         defer { server.stop() }
         let source = HTTPByteSource(url: URL(string: "\(server.baseURL)/missing.mp3")!)
         defer { source.close() }
         let error = await #expect(throws: PlaybackError.self) {
-            try await onThread { try readBytes(source, count: 1, timeout: 10) }
+            try await onOwnThread { try readUpTo(source, count: 1, timeout: 10) }
         }
         #expect(error?.code == .httpNotFound)
         #expect(error?.httpStatus == 404)
@@ -82,15 +82,15 @@ struct HTTPByteSourceTests {
 
     @Test("Killing Icecast mid-stream makes read throw connectionLost within seconds")
     func dropWhileReading() async throws {
-        let server = try await onThread { try IcecastServer() }
+        let server = try await onOwnThread { try IcecastServer() }
         defer { server.stop() }
         let source = HTTPByteSource(url: server.streamURL)
         defer { source.close() }
-        _ = try await onThread { try readBytes(source, count: 16 * 1024, timeout: 10) }
+        _ = try await onOwnThread { try readUpTo(source, count: 16 * 1024, timeout: 10) }
         server.kill()
         let error = await #expect(throws: PlaybackError.self) {
             // Far more than buffered: only the error can end this.
-            try await onThread { try readBytes(source, count: 100 << 20, timeout: 20) }
+            try await onOwnThread { try readUpTo(source, count: 100 << 20, timeout: 20) }
         }
         #expect(error.map { [.connectionLost, .connectionFailed].contains($0.code) } == true, "\(String(describing: error))")
     }
@@ -102,7 +102,7 @@ struct HTTPByteSourceTests {
         let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(refusing.port)/live.mp3")!)
         defer { source.close() }
         let error = await #expect(throws: PlaybackError.self) {
-            try await onThread { try readBytes(source, count: 1, timeout: 10) }
+            try await onOwnThread { try readUpTo(source, count: 1, timeout: 10) }
         }
         #expect(error?.code == .connectionFailed, "\(String(describing: error))")
     }
@@ -116,7 +116,7 @@ struct HTTPByteSourceTests {
         let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
         defer { source.close() }
         let error = await #expect(throws: PlaybackError.self) {
-            try await onThread { try readBytes(source, count: 1, timeout: 10) }
+            try await onOwnThread { try readUpTo(source, count: 1, timeout: 10) }
         }
         #expect(error?.code == .wrongContentType, "\(String(describing: error))")
     }
@@ -129,7 +129,7 @@ struct HTTPByteSourceTests {
         let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
         defer { source.close() }
         let error = await #expect(throws: PlaybackError.self) {
-            try await onThread { try readBytes(source, count: 1, timeout: 10) }
+            try await onOwnThread { try readUpTo(source, count: 1, timeout: 10) }
         }
         #expect(error?.code == .httpRetryable)
         #expect(error?.retryAfter == .seconds(7))
@@ -150,7 +150,7 @@ struct HTTPByteSourceTests {
         let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!, now: { now })
         defer { source.close() }
         let error = await #expect(throws: PlaybackError.self) {
-            try await onThread { try readBytes(source, count: 1, timeout: 10) }
+            try await onOwnThread { try readUpTo(source, count: 1, timeout: 10) }
         }
         #expect(error?.code == .httpRetryable)
         guard case .seconds(let seconds)? = error?.retryAfter else {
@@ -173,7 +173,7 @@ struct HTTPByteSourceTests {
             url: URL(string: "http://127.0.0.1:\(server.port)/;stream.mp3")!, endOfBodyIsEnd: true,
             onMetadata: { metadata in titles.withLock { $0.append(metadata.title ?? "") } })
         defer { source.close() }
-        let bytes = try await onThread { try readBytes(source, count: 1 << 20, timeout: 10) }
+        let bytes = try await onOwnThread { try readUpTo(source, count: 1 << 20, timeout: 10) }
         #expect(bytes == audio)
         #expect(titles.withLock { $0 } == ["A - B"])
         #expect(source.stationInfo.name == "Legacy")
@@ -189,7 +189,7 @@ struct HTTPByteSourceTests {
         // The server is remembered: the next request goes to the legacy path directly.
         let again = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/;stream.mp3")!, endOfBodyIsEnd: true)
         defer { again.close() }
-        #expect(try await onThread { try readBytes(again, count: 1 << 20, timeout: 10) } == audio)
+        #expect(try await onOwnThread { try readUpTo(again, count: 1 << 20, timeout: 10) } == audio)
         #expect(server.requestHeads.count == 3)
     }
 
@@ -202,7 +202,7 @@ struct HTTPByteSourceTests {
         defer { server.stop() }
         let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!, capacity: 16 * 1024, endOfBodyIsEnd: true)
         defer { source.close() }
-        let bytes = try await onThread { try readBytes(source, count: 1 << 20, timeout: 20) }
+        let bytes = try await onOwnThread { try readUpTo(source, count: 1 << 20, timeout: 20) }
         #expect(bytes.count == audio.count)
         let same = bytes == audio
         #expect(same, "the bytes read differ from the answer's")
@@ -215,7 +215,7 @@ struct HTTPByteSourceTests {
         let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(live.port)/")!)
         defer { source.close() }
         let dropped = await #expect(throws: PlaybackError.self) {
-            try await onThread { try readBytes(source, count: 1 << 20, timeout: 10) }
+            try await onOwnThread { try readUpTo(source, count: 1 << 20, timeout: 10) }
         }
         #expect(dropped?.code == .connectionLost, "\(String(describing: dropped))")
 
@@ -224,7 +224,7 @@ struct HTTPByteSourceTests {
         let missing = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(refused.port)/")!)
         defer { missing.close() }
         let error = await #expect(throws: PlaybackError.self) {
-            try await onThread { try readBytes(missing, count: 1, timeout: 10) }
+            try await onOwnThread { try readUpTo(missing, count: 1, timeout: 10) }
         }
         #expect(error?.code == .httpNotFound, "\(String(describing: error))")
 
@@ -233,7 +233,7 @@ struct HTTPByteSourceTests {
         let unreadable = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(garbage.port)/")!)
         defer { unreadable.close() }
         let malformed = await #expect(throws: PlaybackError.self) {
-            try await onThread { try readBytes(unreadable, count: 1, timeout: 10) }
+            try await onOwnThread { try readUpTo(unreadable, count: 1, timeout: 10) }
         }
         #expect(malformed?.code == .malformedData, "\(String(describing: malformed))")
     }
@@ -253,11 +253,11 @@ struct HTTPByteSourceTests {
         defer { server.stop() }
         let (source, link, drops) = startedLiveSource(port: server.port)
         defer { source.close() }
-        #expect(await waitUntil { drops.withLock { $0.count } == 1 })
+        #expect(await eventually(timeout: 10) { drops.withLock { $0.count } == 1 })
         #expect(drops.withLock { $0.first?.code } == .connectionLost)
         // Asked again while the first connection's audio is still unread (it plays meanwhile).
         link.reopen()
-        let all = try await onThread { try readBytes(source, count: audio.count, timeout: 10) }
+        let all = try await onOwnThread { try readUpTo(source, count: audio.count, timeout: 10) }
         #expect(all.count == audio.count)
         #expect(all == audio)
         #expect(server.requestHeads.count == 2)
@@ -272,14 +272,14 @@ struct HTTPByteSourceTests {
         defer { server.stop() }
         let (source, link, drops) = startedLiveSource(port: server.port)
         defer { source.close() }
-        #expect(await waitUntil { drops.withLock { $0.count } == 1 })
+        #expect(await eventually(timeout: 10) { drops.withLock { $0.count } == 1 })
         link.reopen()
-        #expect(await waitUntil { drops.withLock { $0.count } == 2 })
+        #expect(await eventually(timeout: 10) { drops.withLock { $0.count } == 2 })
         #expect(drops.withLock { $0.last?.code } == .httpRetryable)
         link.reopen()
-        #expect(await waitUntil { drops.withLock { $0.count } == 3 })
+        #expect(await eventually(timeout: 10) { drops.withLock { $0.count } == 3 })
         // What the first connection brought is still there to play.
-        #expect(try await onThread { try readBytes(source, count: 1_000, timeout: 10) } == [UInt8](repeating: 7, count: 1_000))
+        #expect(try await onOwnThread { try readUpTo(source, count: 1_000, timeout: 10) } == [UInt8](repeating: 7, count: 1_000))
     }
 
     @Test("With a player that answers drops, a reader waits across failed reopens for the next audio, and an abandon ends the wait")
@@ -296,18 +296,18 @@ struct HTTPByteSourceTests {
         defer { server.stop() }
         let (source, link, drops) = startedLiveSource(port: server.port, answersDrops: true)
         defer { source.close() }
-        #expect(await waitUntil { drops.withLock { $0.count } == 1 })
+        #expect(await eventually(timeout: 10) { drops.withLock { $0.count } == 1 })
         // Reading past the first connection's audio waits (no error) while the player answers.
-        async let reader = onThread { try readBytes(source, count: 2_000, timeout: 20) }
+        async let reader = onOwnThread { try readUpTo(source, count: 2_000, timeout: 20) }
         link.reopen()
-        #expect(await waitUntil { drops.withLock { $0.count } == 2 }, "the 503 is another drop")
+        #expect(await eventually(timeout: 10) { drops.withLock { $0.count } == 2 }, "the 503 is another drop")
         link.reopen()
         let read = try await reader
         #expect(read == [UInt8](repeating: 1, count: 1_000) + [UInt8](repeating: 3, count: 1_000))
         // The third connection ended too; this time the player gives up: the reader fails.
-        #expect(await waitUntil { drops.withLock { $0.count } == 3 })
+        #expect(await eventually(timeout: 10) { drops.withLock { $0.count } == 3 })
         link.abandon(cause: PlaybackError(.connectionLost))
-        #expect(throws: PlaybackError.self) { _ = try readBytes(source, count: 1, timeout: 10) }
+        #expect(throws: PlaybackError.self) { _ = try readUpTo(source, count: 1, timeout: 10) }
     }
 
     @Test("The end of a finite body is the end of the stream with endOfBodyIsEnd")
@@ -318,13 +318,13 @@ struct HTTPByteSourceTests {
         defer { server.stop() }
         let finite = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!, endOfBodyIsEnd: true)
         defer { finite.close() }
-        let bytes = try await onThread { try readBytes(finite, count: 1 << 20, timeout: 10) }
+        let bytes = try await onOwnThread { try readUpTo(finite, count: 1 << 20, timeout: 10) }
         #expect(bytes == payload)
 
         let live = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
         defer { live.close() }
         let error = await #expect(throws: PlaybackError.self) {
-            try await onThread { try readBytes(live, count: 1 << 20, timeout: 10) }
+            try await onOwnThread { try readUpTo(live, count: 1 << 20, timeout: 10) }
         }
         #expect(error?.code == .connectionLost)
     }
@@ -333,25 +333,24 @@ struct HTTPByteSourceTests {
     func closeWakesReader() async throws {
         let server = try RawTCPServer(response: Array("HTTP/1.1 200 OK\r\nContent-Type: audio/mpeg\r\n\r\n".utf8), keepOpen: true)
         defer { server.stop() }
-        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!)
-        _ = try await onThread { try source.waitForResponse(timeout: .seconds(10)) }
-        Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 0.3)
-            source.close()
-        }
-        let error = await #expect(throws: PlaybackError.self) {
-            try await onThread { try readBytes(source, count: 1, timeout: 10) }
-        }
+        let facts = ConnectionFactLog()
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/")!, connection: facts.link)
+        _ = try await onOwnThread { try source.waitForResponse(timeout: .seconds(10)) }
+        let reader = Task { try await onOwnThread { try readUpTo(source, count: 1, timeout: 10) } }
+        // Closed once the reader waits for bytes (it says so: `dry`).
+        #expect(await onOwnThread { facts.wait { $0.last == .dry } })
+        source.close()
+        let error = await #expect(throws: PlaybackError.self) { try await reader.value }
         #expect(error?.code == .cancelled)
     }
 
     @Test("FFmpegDecoder decodes at least 1 s of audio from Icecast through the source")
     func decodesThroughEngine() async throws {
-        let server = try await onThread { try IcecastServer() }
+        let server = try await onOwnThread { try IcecastServer() }
         defer { server.stop() }
         let source = HTTPByteSource(url: server.streamURL)
         defer { source.close() }
-        let frames = try await onThread { () -> Int in
+        let frames = try await onOwnThread { () -> Int in
             let decoder = try FFmpegDecoder(source: source, formatHint: "mp3")
             var total = 0
             let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 4096 * AudioFormat.channelCount)
@@ -370,15 +369,6 @@ struct HTTPByteSourceTests {
 
 // MARK: - Helpers
 
-/// Runs blocking work on its own thread and awaits the result.
-private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-        }
-    }
-}
-
 /// A live source on the loopback `port` (path /live), started, with the drops its link reported.
 private func startedLiveSource(port: Int, answersDrops: Bool = false) -> (HTTPByteSource, ConnectionLink, Locked<[PlaybackError]>) {
     let drops = Locked<[PlaybackError]>([])
@@ -388,29 +378,6 @@ private func startedLiveSource(port: Int, answersDrops: Bool = false) -> (HTTPBy
     let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(port)/live")!, connection: link)
     source.start()
     return (source, link, drops)
-}
-
-/// Reads until `count` bytes, the end (0), an error, or `timeout` (then closes the source so the
-/// test can never hang, and reports what it got).
-private func readBytes(_ source: HTTPByteSource, count: Int, timeout: Double) throws -> [UInt8] {
-    let done = Locked(false)
-    Thread.detachNewThread {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if done.withLock({ $0 }) { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        if !done.withLock({ $0 }) { source.close() }
-    }
-    defer { done.withLock { $0 = true } }
-    var result: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 8192)
-    while result.count < count {
-        let got = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
-        if got == 0 { break }
-        result.append(contentsOf: buffer[0..<got])
-    }
-    return result
 }
 
 /// True when `bytes` holds an MPEG audio frame header (11 sync bits, layer III, valid bitrate index).
@@ -443,13 +410,4 @@ private final class Locked<Value: Sendable>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&value)
     }
-}
-
-/// Polls `condition` up to 10 s (facts arrive on event loops).
-private func waitUntil(_ condition: @Sendable () -> Bool) async -> Bool {
-    for _ in 0..<1_000 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
 }

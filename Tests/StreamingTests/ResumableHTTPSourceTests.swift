@@ -9,7 +9,7 @@ import Testing
 /// change the file between requests. Every test checks the bytes against the file itself and the
 /// `Range` each request carried. The source never waits: every wait is the player's reconnect policy.
 ///
-/// Reads run on dedicated threads (`onThread`): `read` blocks, and the cooperative pool is small.
+/// Reads run on dedicated threads (`onOwnThread`): `read` blocks, and the cooperative pool is small.
 @Suite("ResumableHTTPSource", .serialized, .blocking)
 struct ResumableHTTPSourceTests {
     /// Counts requests so a route can answer differently each time.
@@ -38,7 +38,7 @@ struct ResumableHTTPSourceTests {
         defer { server.stop() }
         let source = Self.source(server.url("/episode.mp3"))
         defer { source.close() }
-        let bytes = try await onThread { try readAll(source) }
+        let bytes = try await onOwnThread { try readAll(source) }
         #expect(bytes == [UInt8](Self.file))
         #expect(Self.ranges(server) == [nil, "bytes=150001-"])
         #expect(server.requests.allSatisfy { $0.header("Icy-MetaData") == nil })
@@ -59,7 +59,7 @@ struct ResumableHTTPSourceTests {
         defer { server.stop() }
         let source = Self.source(server.url("/episode.mp3"))
         defer { source.close() }
-        let bytes = try await onThread { try readAll(source) }
+        let bytes = try await onOwnThread { try readAll(source) }
         #expect(bytes == [UInt8](Self.file))
         #expect(Self.ranges(server) == [nil, "bytes=70000-", "bytes=193457-"])
         // Bytes flowed between the cuts: each drop was a first attempt, made at once.
@@ -75,9 +75,9 @@ struct ResumableHTTPSourceTests {
         let facts = ConnectionFactLog()
         let source = Self.source(server.url("/episode.mp3"), connection: facts.link)
         defer { source.close() }
-        let reader = Task { try await onThread { try readAll(source) } }
+        let reader = Task { try await onOwnThread { try readAll(source) } }
         // The source never gives up a silent connection by itself: it says it is dry and waits.
-        #expect(try await onThread { facts.wait { source.position == 99_999 && $0.last == .dry } })
+        #expect(await onOwnThread { facts.wait { source.position == 99_999 && $0.last == .dry } })
         #expect(Self.ranges(server) == [nil])
         facts.link.abandon(cause: PlaybackError(.stalled))
         let bytes = try await reader.value
@@ -96,12 +96,12 @@ struct ResumableHTTPSourceTests {
         let facts = ConnectionFactLog()
         let source = Self.source(server.url("/episode.mp3"), connection: facts.link)
         defer { source.close() }
-        let reader = Task { try await onThread { try readAll(source) } }
-        #expect(try await onThread { facts.wait { source.position == 1_000 && $0.last == .dry } })
+        let reader = Task { try await onOwnThread { try readAll(source) } }
+        #expect(await onOwnThread { facts.wait { source.position == 1_000 && $0.last == .dry } })
         let before = facts.all.count
         facts.link.abandon(cause: PlaybackError(.stalled))
         // The immediate second request answers with its head, then sends nothing.
-        #expect(try await onThread { facts.wait { $0.count >= before + 2 && $0.last == .dry } })
+        #expect(await onOwnThread { facts.wait { $0.count >= before + 2 && $0.last == .dry } })
         #expect(source.position == 1_000)
         #expect(server.requests.count == 2)
         facts.link.abandon(cause: PlaybackError(.stalled, underlying: "second"))
@@ -120,7 +120,7 @@ struct ResumableHTTPSourceTests {
         defer { server.stop() }
         let source = Self.source(server.url("/episode.mp3"))
         defer { source.close() }
-        let bytes = try await onThread { try readAll(source) }
+        let bytes = try await onOwnThread { try readAll(source) }
         #expect(bytes == [UInt8](Self.file))
         #expect(Self.ranges(server) == [nil, "bytes=210000-"])
         #expect(source.bytesDiscarded == 210_000)
@@ -135,7 +135,7 @@ struct ResumableHTTPSourceTests {
         defer { server.stop() }
         let source = Self.source(server.url("/episode.mp3"))
         defer { source.close() }
-        let bytes = try await onThread { try readAll(source) }
+        let bytes = try await onOwnThread { try readAll(source) }
         #expect(bytes == [UInt8](Self.file))
         #expect(Self.ranges(server) == [nil, "bytes=\(Self.file.count)-"])
         #expect(source.size == Int64(Self.file.count))  // learnt from the 416's Content-Range
@@ -157,13 +157,13 @@ struct ResumableHTTPSourceTests {
         defer { source.close() }
         let got = Collected([])
         let error = await #expect(throws: PlaybackError.self, "\(what)") {
-            try await onThread { try readAll(source, into: got) }
+            try await onOwnThread { try readAll(source, into: got) }
         }
         #expect(error?.code == .sourceChanged)
         #expect(error?.isRecoverable == true && error?.isRetryable == false)
         #expect(got.withLock { $0 } == [UInt8](Self.file.prefix(50_000)))
         // Sticky: asking again does not splice either.
-        let again = await #expect(throws: PlaybackError.self) { try await onThread { try readAll(source) } }
+        let again = await #expect(throws: PlaybackError.self) { try await onOwnThread { try readAll(source) } }
         #expect(again?.code == .sourceChanged)
         #expect(server.requests.count == 2)
     }
@@ -174,21 +174,21 @@ struct ResumableHTTPSourceTests {
         defer { server.stop() }
         let source = Self.source(server.url("/episode.mp3"))
         defer { source.close() }
-        let head = try await onThread { try readExactly(source, 1_000) }
+        let head = try await onOwnThread { try readExactly(source, 1_000) }
         #expect(head == [UInt8](Self.file.prefix(1_000)))
         try source.seek(to: 1_000)  // where it already is
         #expect(server.requests.count == 1)
         try source.seek(to: 300_000)
-        let middle = try await onThread { try readExactly(source, 5_000) }
+        let middle = try await onOwnThread { try readExactly(source, 5_000) }
         #expect(middle == [UInt8](Self.file[300_000..<305_000]))
         #expect(source.position == 305_000)
         try source.seek(to: 10)
-        let early = try await onThread { try readExactly(source, 100) }
+        let early = try await onOwnThread { try readExactly(source, 100) }
         #expect(early == [UInt8](Self.file[10..<110]))
         #expect(Self.ranges(server) == [nil, "bytes=300000-", "bytes=10-"])
         // At the known end a read returns 0 without asking.
         try source.seek(to: Int64(Self.file.count))
-        let tail = try await onThread { try readAll(source) }
+        let tail = try await onOwnThread { try readAll(source) }
         #expect(tail.isEmpty)
         #expect(source.requestCount == 3 && server.requests.count == 3)
     }
@@ -204,7 +204,7 @@ struct ResumableHTTPSourceTests {
         defer { server.stop() }
         let source = Self.source(server.url("/episode.mp3"))
         defer { source.close() }
-        let error = await #expect(throws: PlaybackError.self) { try await onThread { try readAll(source) } }
+        let error = await #expect(throws: PlaybackError.self) { try await onOwnThread { try readAll(source) } }
         // The source never waits: every wait (backoff, Retry-After, offline) is the player's.
         #expect(error?.code == .httpRetryable)
         #expect(error?.retryAfter == .seconds(7))
@@ -219,7 +219,7 @@ struct ResumableHTTPSourceTests {
         defer { server.stop() }
         let source = Self.source(server.url("/gone.mp3"))
         defer { source.close() }
-        let error = await #expect(throws: PlaybackError.self) { try await onThread { try source.open() } }
+        let error = await #expect(throws: PlaybackError.self) { try await onOwnThread { try source.open() } }
         #expect(error?.code == .httpNotFound)
         #expect(server.requests.count == 1)
     }
@@ -228,13 +228,14 @@ struct ResumableHTTPSourceTests {
     func closeWakesReader() async throws {
         let server = try TestHTTPServer { request in .file(Self.file, for: request, ending: .stall(after: 0)) }
         defer { server.stop() }
-        let source = Self.source(server.url("/episode.mp3"))
-        try await onThread { try source.open() }
-        Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 0.3)
-            source.close()
-        }
-        let error = await #expect(throws: PlaybackError.self) { try await onThread { try readAll(source) } }
+        let facts = ConnectionFactLog()
+        let source = Self.source(server.url("/episode.mp3"), connection: facts.link)
+        try await onOwnThread { try source.open() }
+        let reader = Task { try await onOwnThread { try readAll(source) } }
+        // Closed once the reader waits for bytes (it says so: `dry`).
+        #expect(await onOwnThread { facts.wait { $0.last == .dry } })
+        source.close()
+        let error = await #expect(throws: PlaybackError.self) { try await reader.value }
         #expect(error?.code == .cancelled)
     }
 
@@ -247,7 +248,7 @@ struct ResumableHTTPSourceTests {
         defer { server.stop() }
         let source = Self.source(server.url("/sweep.mp3"))
         defer { source.close() }
-        let (frames, seekable, duration) = try await onThread { () -> (Int, Bool, Double?) in
+        let (frames, seekable, duration) = try await onOwnThread { () -> (Int, Bool, Double?) in
             let decoder = try FFmpegDecoder(source: source, formatHint: "audio/mpeg")
             return (try decodeAll(decoder), decoder.isSeekable, decoder.duration)
         }
@@ -264,7 +265,7 @@ struct ResumableHTTPSourceTests {
         defer { server.stop() }
         let source = Self.source(server.url("/sweep.mp3"))
         defer { source.close() }
-        let frames = try await onThread { () -> Int in
+        let frames = try await onOwnThread { () -> Int in
             let decoder = try FFmpegDecoder(source: source, formatHint: "audio/mpeg")
             try decoder.seek(to: 12)
             return try decodeAll(decoder)
@@ -292,15 +293,6 @@ struct ResumableHTTPSourceTests {
 }
 
 // MARK: - Helpers
-
-/// Runs blocking work on its own thread and awaits the result.
-private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-        }
-    }
-}
 
 /// Reads until the end (a bounded number of bytes, so a bug cannot loop forever); what was read
 /// before an error is kept in `into`.

@@ -62,11 +62,7 @@ struct LibraryControllerTests {
 
         /// Waits (without a clock assertion) until `condition` holds, up to a generous limit.
         func until(_ what: String, _ condition: () -> Bool) async throws {
-            let deadline = ContinuousClock.now + .seconds(20)
-            while !condition() {
-                guard ContinuousClock.now < deadline else { throw Failure(what) }
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            guard await eventually(timeout: 20, condition) else { throw Failure(what) }
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }

@@ -7,15 +7,15 @@ import Foundation
 /// Test harnesses (PulseAudio, Icecast) start their servers through this rather than Foundation's
 /// `Process`: on Linux, `Process.waitUntilExit` was seen to hang on short-lived children while a
 /// long-lived one was running in the same test process.
-/// A child started with `posix_spawn` from an argument vector (no shell), reaped with `waitpid`.
+/// A child started with `posix_spawn` from an argument vector (no shell), reaped by a thread that
+/// waits for its end, so `wait` returns when the child ends.
 package final class ChildProcess: @unchecked Sendable {
     package struct SpawnError: Error, CustomStringConvertible {
         package var description: String
     }
 
     package let pid: pid_t
-    private let lock = NSLock()
-    private var status: Int32?
+    private let end = End()
 
     /// Starts `executable` with `arguments`; stdin is /dev/null, stdout and stderr go to files
     /// (truncated, or appended to with `appendStderr`).
@@ -62,6 +62,10 @@ package final class ChildProcess: @unchecked Sendable {
             throw SpawnError(description: "posix_spawn \(executable): \(String(cString: strerror(result)))")
         }
         pid = child
+        let end = self.end
+        // Waits for the child's end on a thread of its own, so `wait` is woken by it.
+        let pid = child
+        Thread.detachNewThread { end.reap(pid) }
     }
 
     /// Open descriptors above stderr without close-on-exec, read from /proc/self/fd. (glibc's
@@ -80,38 +84,53 @@ package final class ChildProcess: @unchecked Sendable {
     }
 
     /// The exit status (or 128 + signal) once the child has ended; nil while it runs.
-    package var exitStatus: Int32? {
-        lock.withLock {
-            if status == nil { reap() }
-            return status
-        }
-    }
+    package var exitStatus: Int32? { end.status }
 
     package func send(_ signal: Int32) {
-        lock.withLock {
-            if status == nil { _ = Glibc.kill(pid, signal) }
-        }
+        end.whileRunning { _ = Glibc.kill(pid, signal) }
     }
 
     /// Waits up to `timeout` seconds for the child to end; its status, or nil if it still runs.
     package func wait(timeout: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let status = exitStatus { return status }
-            if Date() >= deadline { return nil }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
+        end.wait(until: Date(timeIntervalSinceNow: timeout))
     }
 
-    /// Non-blocking reap; called with the lock held.
-    private func reap() {
-        var raw: Int32 = 0
-        let result = waitpid(pid, &raw, WNOHANG)
-        if result == pid {
-            let signal = raw & 0x7f
-            status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
-        } else if result < 0, errno == ECHILD {
-            status = -1  // reaped by someone else
+    /// A child's end, told by the thread that waits for it.
+    private final class End: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var reaped: Int32?
+
+        var status: Int32? { condition.withLock { reaped } }
+
+        /// Runs `body` (a signal) only while the child has not been reaped: its pid cannot have
+        /// been given to another process meanwhile.
+        func whileRunning(_ body: () -> Void) {
+            condition.withLock { if reaped == nil { body() } }
+        }
+
+        func wait(until deadline: Date) -> Int32? {
+            condition.withLock {
+                while reaped == nil, condition.wait(until: deadline) {}
+                return reaped
+            }
+        }
+
+        /// Blocks until `pid` ends, then reaps it and wakes the waiters. The end is awaited without
+        /// reaping (`WNOWAIT`), and the child reaped under the lock, so a signal sent meanwhile still
+        /// reaches the child and never a process that took its pid.
+        func reap(_ pid: pid_t) {
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
+            condition.withLock {
+                var raw: Int32 = 0
+                if waitpid(pid, &raw, WNOHANG) == pid {
+                    let signal = raw & 0x7f
+                    reaped = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+                } else {
+                    reaped = -1  // reaped by someone else
+                }
+                condition.broadcast()
+            }
         }
     }
 }

@@ -23,12 +23,11 @@ package final class DBusSession: @unchecked Sendable {
             "/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=\(address)"],
             environment: ["PATH": "/usr/bin:/bin"], stdout: directory.appendingPathComponent("out").path,
             stderr: directory.appendingPathComponent("err").path)
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) {
-            if daemon.exitStatus != nil || Date() > deadline {
-                throw Failure(description: "dbus-daemon did not start: \((try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? "")")
-            }
-            Thread.sleep(forTimeInterval: 0.02)
+        let daemon = self.daemon
+        let listening = { FileManager.default.fileExists(atPath: socket) }
+        _ = eventuallyBlocking(timeout: 10) { daemon.exitStatus != nil || listening() }
+        guard daemon.exitStatus == nil, listening() else {
+            throw Failure(description: "dbus-daemon did not start: \((try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? "")")
         }
     }
 
@@ -85,14 +84,16 @@ package final class DBusSession: @unchecked Sendable {
 
         /// Waits until the lines so far satisfy `condition`.
         package func waitForLines(timeout: Double, _ condition: ([String]) -> Bool) throws -> (matched: Bool, lines: [String]) {
-            let deadline = Date().addingTimeInterval(timeout)
-            while true {
-                let lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-                if condition(lines) { return (true, lines) }
-                if Date() > deadline { return (false, lines) }
-                Thread.sleep(forTimeInterval: 0.05)
+            var lines: [String] = []
+            let matched = eventuallyBlocking(timeout: timeout, every: .milliseconds(50)) {
+                lines = self.lines
+                return condition(lines)
             }
+            return (matched, lines)
         }
+
+        /// The lines written so far.
+        var lines: [String] { ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
     }
 
     package func follow(_ arguments: [String]) throws -> Follower {
@@ -100,19 +101,22 @@ package final class DBusSession: @unchecked Sendable {
         let child = try ChildProcess(
             "/usr/bin/playerctl", arguments, environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": address],
             stdout: file.path, stderr: "/dev/null")
-        // Give it time to subscribe before the test changes anything.
-        Thread.sleep(forTimeInterval: 0.5)
-        return Follower(child: child, file: file)
+        let follower = Follower(child: child, file: file)
+        // playerctl prints the property's current value once it follows the player: after that
+        // first line, no change the test makes can be missed.
+        guard eventuallyBlocking(timeout: 10, every: .milliseconds(50), { !follower.lines.isEmpty }) else {
+            throw Failure(description: "playerctl \(arguments.joined(separator: " ")) printed nothing within 10 s")
+        }
+        return follower
     }
 
     /// Polls `playerctl ARGS` until its output satisfies `condition`; the last output either way.
     package func wait(for arguments: [String], timeout: Double, _ condition: (String) -> Bool) throws -> (matched: Bool, out: String) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let out = try playerctl(arguments).out
-            if condition(out) { return (true, out) }
-            if Date() > deadline { return (false, out) }
-            Thread.sleep(forTimeInterval: 0.1)
+        var out = ""
+        let matched = try eventuallyBlocking(timeout: timeout, every: .milliseconds(100)) {
+            out = try playerctl(arguments).out
+            return condition(out)
         }
+        return (matched, out)
     }
 }

@@ -98,16 +98,13 @@ package final class HLSLiveServer: @unchecked Sendable {
         }
         server = try TestHTTPServer(route: route)
         port = server.port
-        let deadline = Date().addingTimeInterval(timeout)
-        while segmentCount() < 3 {
+        _ = eventuallyBlocking(timeout: timeout, every: .milliseconds(100)) { encoder.exitStatus != nil || segmentCount() >= 3 }
+        if segmentCount() < 3 {
             if let status = encoder.exitStatus {
                 throw ChildProcess.SpawnError(description: "ffmpeg's hls muxer exited with \(status): \(errors())")
             }
-            if Date() >= deadline {
-                stop()
-                throw ChildProcess.SpawnError(description: "no HLS playlist with 3 segments after \(timeout) s: \(errors())")
-            }
-            Thread.sleep(forTimeInterval: 0.1)
+            stop()
+            throw ChildProcess.SpawnError(description: "no HLS playlist with 3 segments after \(timeout) s: \(errors())")
         }
     }
 

@@ -187,7 +187,13 @@ package final class IcecastServer: @unchecked Sendable {
             } catch {
                 let refused = (try? String(contentsOfFile: "\(directory)/ffmpeg.err", encoding: .utf8))?.contains("Connection refused") == true
                 guard attempt < 3, feeder.exitStatus != nil, refused else { throw error }
-                Thread.sleep(forTimeInterval: 0.5)
+                // Tried again once Icecast takes connections.
+                let port = self.port
+                _ = eventuallyBlocking(timeout: timeout, every: .milliseconds(100)) {
+                    guard let connection = try? Self.connect(port: port) else { return false }
+                    Glibc.close(connection)
+                    return true
+                }
             }
         }
     }
@@ -196,12 +202,8 @@ package final class IcecastServer: @unchecked Sendable {
     /// listeners' bodies end, new requests for the mount get 404.
     package func stopSource(timeout: Double = 15) throws {
         killSource()
-        let deadline = Date().addingTimeInterval(timeout)
-        while mountListed() != false {
-            if Date() >= deadline {
-                throw Failure(description: "IcecastServer: the mount was still listed \(timeout) s after the source died.\n\(logs())")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        guard eventuallyBlocking(timeout: timeout, every: .milliseconds(50), { mountListed() == false }) else {
+            throw Failure(description: "IcecastServer: the mount was still listed \(timeout) s after the source died.\n\(logs())")
         }
     }
 
@@ -219,6 +221,19 @@ package final class IcecastServer: @unchecked Sendable {
         return status.output.contains("\(port)\(Self.mount)")
     }
 
+    /// The listeners connected to the mount, as Icecast counts them; nil when it does not answer or
+    /// does not list the mount.
+    package func listeners() -> Int? {
+        guard let status = try? fetch("/status-json.xsl"), status.status == 0,
+            let json = try? JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any],
+            let stats = json["icestats"] as? [String: Any]
+        else { return nil }
+        // One source is an object, several an array.
+        let sources = stats["source"] as? [[String: Any]] ?? (stats["source"] as? [String: Any]).map { [$0] } ?? []
+        let mount = sources.first { ($0["listenurl"] as? String)?.hasSuffix("\(port)\(Self.mount)") == true }
+        return mount?["listeners"] as? Int
+    }
+
     private func killSource() {
         let feeder = lock.withLock { () -> ChildProcess? in defer { source = nil }; return source }
         feeder?.send(SIGKILL)
@@ -226,17 +241,17 @@ package final class IcecastServer: @unchecked Sendable {
     }
 
     private func waitUntil(timeout: Double, what: String, process: ChildProcess, _ ready: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let status = process.exitStatus {
-                throw Failure(description: "IcecastServer: a child exited with status \(status) while waiting for \(what).\n\(logs())")
-            }
-            if ready() { return }
-            if Date() >= deadline {
-                throw Failure(description: "IcecastServer: timed out after \(timeout) s waiting for \(what).\n\(logs())")
-            }
-            Thread.sleep(forTimeInterval: 0.1)
+        var isReady = false
+        _ = eventuallyBlocking(timeout: timeout, every: .milliseconds(100)) {
+            guard process.exitStatus == nil else { return true }
+            isReady = ready()
+            return isReady
         }
+        if isReady { return }
+        if let status = process.exitStatus {
+            throw Failure(description: "IcecastServer: a child exited with status \(status) while waiting for \(what).\n\(logs())")
+        }
+        throw Failure(description: "IcecastServer: timed out after \(timeout) s waiting for \(what).\n\(logs())")
     }
 
     // MARK: - Titles

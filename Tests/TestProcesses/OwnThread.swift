@@ -1,5 +1,14 @@
 import Foundation
+import PlayerCore
 import Testing
+
+/// Runs blocking work (starting a server, a read that waits for the network, a child process) on a
+/// thread of its own and awaits its result, so the awaiting task holds no thread of the shared
+/// pool meanwhile. The one way tests move a piece of work off the pool; `.blocking` moves a whole
+/// test.
+package func onOwnThread<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+    try await BlockingCall.onOwnThread { Result(catching: work) }.get()
+}
 
 /// Runs a test off Swift's cooperative thread pool, each of its jobs on a thread of its own.
 ///

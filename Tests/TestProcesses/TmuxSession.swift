@@ -52,13 +52,13 @@ package final class TmuxSession: @unchecked Sendable {
     /// Waits (polling) until the pane satisfies `condition`; the last capture either way.
     @discardableResult
     package func waitFor(timeout: Double, _ condition: (String) -> Bool) throws -> (matched: Bool, screen: String) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let screen = try capture()
-            if condition(screen) { return (true, screen) }
-            if Date() >= deadline { return (false, screen) }
-            Thread.sleep(forTimeInterval: 0.1)
+        var screen = ""
+        // Every capture runs tmux: 10 a second is often enough.
+        let matched = try eventuallyBlocking(timeout: timeout, every: .milliseconds(100)) {
+            screen = try capture()
+            return condition(screen)
         }
+        return (matched, screen)
     }
 
     /// Appends every byte the program writes to the terminal from now on to `file`.

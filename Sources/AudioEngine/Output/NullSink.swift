@@ -6,25 +6,26 @@ import Synchronization
 /// A sink that discards audio and counts frames: real-time clocked (for playback without a sound
 /// device, and for benchmarks of playback cost) or as fast as possible (for rendering).
 ///
-/// In real-time mode `write` sleeps so the frames written never run ahead of the wall clock by
-/// more than `lead` (50 ms), like a device with a 50 ms buffer. When the writer falls behind (a
-/// pause, a slow decoder) the clock's origin moves forward, as a device underruns, so writing
-/// again does not burst to catch up. `drain` sleeps until the last frame would have been heard.
+/// In real-time mode `write` sleeps so the frames written never run ahead of the clock by more
+/// than `lead` (50 ms), like a device with a 50 ms buffer. When the writer falls behind (a pause, a
+/// slow decoder) the clock's origin moves forward, as a device underruns, so writing again does
+/// not burst to catch up. `drain` sleeps until the last frame would have been heard.
 ///
 /// Driven by one render thread; the counters are `Mutex` state so other threads may read
 /// `framesWritten`.
 package final class NullSink: AudioSink, Sendable {
-    /// How far the frames written may run ahead of the wall clock in real-time mode.
+    /// How far the frames written may run ahead of the clock in real-time mode.
     package static let lead = 0.05
 
     package let isRealtime: Bool
     package var kind: String { "null" }
 
-    private let sleep: @Sendable (Double) -> Void
+    private let clock: any Clock<Duration>
+    /// Seconds on `clock` since the sink was made.
     private let now: @Sendable () -> Double
     private struct Counters {
         var totalFrames: Int64 = 0
-        /// Real-time pacing: wall-clock origin and frames written since it (nil until the first write).
+        /// Real-time pacing: the clock's origin and frames written since it (nil until the first write).
         var origin: Double?
         var pacedFrames: Int64 = 0
     }
@@ -32,17 +33,13 @@ package final class NullSink: AudioSink, Sendable {
     private let counters = Mutex(Counters())
 
     /// - Parameters:
-    ///   - realtime: pace writes to the wall clock (true) or accept them as fast as they come.
-    ///   - sleep: sleeps for the given seconds (injected by tests).
-    ///   - now: monotonic seconds (injected by tests).
-    package init(
-        realtime: Bool,
-        sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
-        now: @escaping @Sendable () -> Double = { NullSink.monotonicSeconds() }
-    ) {
+    ///   - realtime: pace writes to the clock (true) or accept them as fast as they come.
+    ///   - clock: the monotonic time writes are paced by; the render thread sleeps on it (tests
+    ///     pass a clock whose sleeps return at once).
+    package init(realtime: Bool, clock: any Clock<Duration> = SystemClock()) {
         self.isRealtime = realtime
-        self.sleep = sleep
-        self.now = now
+        self.clock = clock
+        self.now = PlayerClock(clock).now
     }
 
     /// Frames written since the sink was created (across `close`/`open`).
@@ -64,7 +61,7 @@ package final class NullSink: AudioSink, Sendable {
             let t = now()
             let start: Double
             if let origin = c.origin {
-                // Behind the wall clock (the writer stalled): move the origin, as a device underruns.
+                // Behind the clock (the writer stalled): move the origin, as a device underruns.
                 let due = origin + Double(c.pacedFrames) / Double(AudioFormat.sampleRate)
                 start = t > due ? t - Double(c.pacedFrames) / Double(AudioFormat.sampleRate) : origin
             } else {
@@ -75,7 +72,7 @@ package final class NullSink: AudioSink, Sendable {
             let target = start + Double(c.pacedFrames) / Double(AudioFormat.sampleRate) - Self.lead
             return target > t ? target - t : nil
         }
-        if let pause { sleep(pause) }
+        if let pause { clock.sleepBlocking(for: .seconds(pause)) }
     }
 
     /// In real-time mode, sleeps until every frame written would have been heard.
@@ -86,7 +83,7 @@ package final class NullSink: AudioSink, Sendable {
             let end = origin + Double(c.pacedFrames) / Double(AudioFormat.sampleRate)
             return end > t ? end - t : nil
         }
-        if let pause { sleep(pause) }
+        if let pause { clock.sleepBlocking(for: .seconds(pause)) }
     }
 
     package func close() {
@@ -98,11 +95,4 @@ package final class NullSink: AudioSink, Sendable {
 
     /// A null sink has no device to lose.
     package func takeRouteChange() -> RouteChange? { nil }
-
-    /// Monotonic seconds (CLOCK_MONOTONIC), unaffected by wall-clock changes.
-    package static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 }

@@ -51,6 +51,9 @@ package final class PulseAudioSink: AudioSink, Sendable {
 
     private let connection = Mutex<PulseConnection?>(nil)
     private let routes = RouteChangeBox()
+    /// What the time limits are measured on, and the device-like wait when a killed stream
+    /// discards audio.
+    private let clock: any Clock<Duration>
 
     /// - Parameters:
     ///   - server: a PulseAudio server string such as `unix:/run/user/1000/pulse/native`; nil uses
@@ -58,7 +61,12 @@ package final class PulseAudioSink: AudioSink, Sendable {
     ///   - device: a sink name; nil uses the server's default sink.
     ///   - applicationName: shown in mixers.
     ///   - targetLatency: the playback buffer in seconds (`tlength`).
-    package init(server: String? = nil, device: String? = nil, applicationName: String = "Tonearm", targetLatency: Double = 0.1) {
+    ///   - clock: what the connect, stall and drain limits are measured on.
+    package init(
+        server: String? = nil, device: String? = nil, applicationName: String = "Tonearm", targetLatency: Double = 0.1,
+        clock: any Clock<Duration> = SystemClock()
+    ) {
+        self.clock = clock
         self.server = server
         self.device = device
         self.applicationName = applicationName
@@ -76,7 +84,7 @@ package final class PulseAudioSink: AudioSink, Sendable {
             close()
         }
         let fresh = try PulseConnection.connect(
-            server: server, applicationName: applicationName, timeout: Self.connectTimeout, routes: routes)
+            server: server, applicationName: applicationName, timeout: Self.connectTimeout, routes: routes, clock: clock)
         do {
             try fresh.openStream(device: device, targetLatency: targetLatency, timeout: Self.connectTimeout)
         } catch {
@@ -94,7 +102,7 @@ package final class PulseAudioSink: AudioSink, Sendable {
         let discarded = try current.write(UnsafeRawPointer(samples), bytes: frames * Self.bytesPerFrame, stallTimeout: Self.stallTimeout)
         if discarded > 0 {
             // The stream was killed (route change): behave like a device so the clock keeps time.
-            Thread.sleep(forTimeInterval: Double(discarded / Self.bytesPerFrame) / Double(AudioFormat.sampleRate))
+            clock.sleepBlocking(for: .seconds(Double(discarded / Self.bytesPerFrame) / Double(AudioFormat.sampleRate)))
         }
     }
 
@@ -117,7 +125,7 @@ package final class PulseAudioSink: AudioSink, Sendable {
     /// within `timeout` seconds. Never autospawns a server.
     package static func serverAnswers(server: String? = nil, timeout: Double = 1.0) -> Bool {
         guard let connection = try? PulseConnection.connect(
-            server: server, applicationName: "Tonearm probe", timeout: timeout, routes: RouteChangeBox())
+            server: server, applicationName: "Tonearm probe", timeout: timeout, routes: RouteChangeBox(), clock: SystemClock())
         else { return false }
         connection.shutdown()
         return true
@@ -159,9 +167,13 @@ final class PulseConnection: @unchecked Sendable {
     private var pendingMoveChecks: [String] = []
     private var pendingCheckFound = false
 
-    private init(mainloop: OpaquePointer, routes: RouteChangeBox) {
+    /// Seconds on the sink's clock, for the time limits.
+    private let now: @Sendable () -> Double
+
+    private init(mainloop: OpaquePointer, routes: RouteChangeBox, clock: any Clock<Duration>) {
         self.mainloop = mainloop
         self.routes = routes
+        now = PlayerClock(clock).now
     }
 
     deinit {
@@ -179,11 +191,13 @@ final class PulseConnection: @unchecked Sendable {
     // MARK: - Connecting
 
     /// A connected context (READY), or `audioOutputUnavailable`.
-    static func connect(server: String?, applicationName: String, timeout: Double, routes: RouteChangeBox) throws(PlaybackError) -> PulseConnection {
+    static func connect(
+        server: String?, applicationName: String, timeout: Double, routes: RouteChangeBox, clock: any Clock<Duration>
+    ) throws(PlaybackError) -> PulseConnection {
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw PlaybackError(.audioOutputUnavailable, underlying: "pa_threaded_mainloop_new failed")
         }
-        let connection = PulseConnection(mainloop: mainloop, routes: routes)
+        let connection = PulseConnection(mainloop: mainloop, routes: routes, clock: clock)
         do {
             try connection.connectContext(server: server, applicationName: applicationName, timeout: timeout)
         } catch {
@@ -219,14 +233,14 @@ final class PulseConnection: @unchecked Sendable {
             throw PlaybackError(.audioOutputUnavailable, underlying: "pa_threaded_mainloop_start failed")
         }
         started = true
-        let deadline = Self.now() + timeout
+        let deadline = now() + timeout
         while true {
             let state = pa_context_get_state(context)
             if state == PA_CONTEXT_READY { return }
             if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
                 throw PlaybackError(.audioOutputUnavailable, underlying: "PulseAudio: \(Self.errorText(pa_context_errno(context)))")
             }
-            if Self.now() >= deadline {
+            if now() >= deadline {
                 throw PlaybackError(.audioOutputUnavailable, underlying: "PulseAudio: no answer within \(timeout) s")
             }
             pa_threaded_mainloop_wait(mainloop)
@@ -267,14 +281,14 @@ final class PulseConnection: @unchecked Sendable {
         if status < 0 {
             throw PlaybackError(.audioOutputUnavailable, underlying: "PulseAudio: \(Self.errorText(pa_context_errno(context)))")
         }
-        let deadline = Self.now() + timeout
+        let deadline = now() + timeout
         while true {
             let state = pa_stream_get_state(stream)
             if state == PA_STREAM_READY { break }
             if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
                 throw PlaybackError(.audioOutputUnavailable, underlying: "PulseAudio stream: \(Self.errorText(pa_context_errno(context)))")
             }
-            if Self.now() >= deadline {
+            if now() >= deadline {
                 throw PlaybackError(.audioOutputUnavailable, underlying: "PulseAudio: stream not ready within \(timeout) s")
             }
             pa_threaded_mainloop_wait(mainloop)
@@ -298,7 +312,7 @@ final class PulseConnection: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         var offset = 0
-        var lastProgress = Self.now()
+        var lastProgress = now()
         while offset < bytes {
             let stream = try liveStream()
             guard let stream else { return bytes - offset }
@@ -308,7 +322,7 @@ final class PulseConnection: @unchecked Sendable {
             }
             let chunk = min(writable, bytes - offset) / PulseAudioSink.bytesPerFrame * PulseAudioSink.bytesPerFrame
             if chunk == 0 {
-                if Self.now() - lastProgress > stallTimeout {
+                if now() - lastProgress > stallTimeout {
                     throw lost("PulseAudio took no audio for \(stallTimeout) s")
                 }
                 pa_threaded_mainloop_wait(mainloop)
@@ -318,7 +332,7 @@ final class PulseConnection: @unchecked Sendable {
                 throw lost("PulseAudio: \(Self.errorText(pa_context_errno(context)))")
             }
             offset += chunk
-            lastProgress = Self.now()
+            lastProgress = now()
         }
         return 0
     }
@@ -334,7 +348,7 @@ final class PulseConnection: @unchecked Sendable {
             throw lost("PulseAudio: \(Self.errorText(pa_context_errno(context)))")
         }
         defer { pa_operation_unref(operation) }
-        let deadline = Self.now() + timeout
+        let deadline = now() + timeout
         while pa_operation_get_state(operation) == PA_OPERATION_RUNNING {
             do {
                 guard try liveStream() != nil else { break }
@@ -342,7 +356,7 @@ final class PulseConnection: @unchecked Sendable {
                 pa_operation_cancel(operation)
                 throw error
             }
-            if Self.now() >= deadline {
+            if now() >= deadline {
                 pa_operation_cancel(operation)
                 throw lost("PulseAudio did not finish playing within \(timeout) s")
             }
@@ -459,5 +473,4 @@ final class PulseConnection: @unchecked Sendable {
 
     static func errorText(_ code: Int32) -> String { String(cString: pa_strerror(code)) }
 
-    static func now() -> Double { NullSink.monotonicSeconds() }
 }

@@ -75,6 +75,7 @@ struct MixerTests {
         h.engine.enqueue(.pauseOutput)
         h.engine.acknowledge(at.1)
         // The engine ramps to silence and holds; give it a moment, then resume by the strategy.
+        // Holding is writing nothing, which no report marks: only real time shows it.
         Thread.sleep(forTimeInterval: 0.2)
         let heldFrames = h.sink.left.count
         #expect(heldFrames == pauseFrame + Int(MasterGain.declickFrames), "held after \(heldFrames - pauseFrame) frames")
@@ -164,6 +165,7 @@ struct MixerTests {
         let frame = Int(at.0.audioTime * Self.rate)
         h.engine.enqueue(.pauseOutput)
         h.engine.acknowledge(at.1)
+        // Holding after the ramp is writing nothing, which no report marks: only real time shows it.
         Thread.sleep(forTimeInterval: 0.2)
         let left = h.sink.left
         #expect(left.count == frame + 480)

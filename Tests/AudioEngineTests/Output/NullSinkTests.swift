@@ -5,22 +5,44 @@ import Testing
 
 @testable import AudioEngine
 
-/// A clock that only moves when the sink sleeps (or the test advances it).
-private final class FakeClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var time = 100.0
-    private var slept: [Double] = []
+/// A clock that only moves when the sink sleeps on it (or the test advances it): each sleep
+/// returns at once, its time passed, and is counted.
+private final class FakeClock: Clock, @unchecked Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+    }
 
-    var now: Double { lock.withLock { time } }
-    var totalSleep: Double { lock.withLock { slept.reduce(0, +) } }
+    private let lock = NSLock()
+    private var time = Instant(offset: .seconds(100))
+    private var slept: [Duration] = []
+
+    var now: Instant { lock.withLock { time } }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        lock.withLock {
+            slept.append(time.duration(to: deadline))
+            time = max(time, deadline)
+        }
+    }
+
+    /// Seconds since the clock's zero.
+    var seconds: Double { Self.seconds(now.offset) }
+    var totalSleep: Double { lock.withLock { slept.map(Self.seconds).reduce(0, +) } }
     var sleepCount: Int { lock.withLock { slept.count } }
 
-    func sleep(_ seconds: Double) { lock.withLock { slept.append(seconds); time += seconds } }
-    func advance(_ seconds: Double) { lock.withLock { time += seconds } }
+    func advance(_ seconds: Double) { lock.withLock { time = time.advanced(by: .seconds(seconds)) } }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
 }
 
 private func makeSink(realtime: Bool, clock: FakeClock) -> NullSink {
-    NullSink(realtime: realtime, sleep: { clock.sleep($0) }, now: { clock.now })
+    NullSink(realtime: realtime, clock: clock)
 }
 
 /// Writes `seconds` of silence in `chunk`-frame buffers.
@@ -59,12 +81,12 @@ struct NullSinkTests {
         let sink = makeSink(realtime: true, clock: clock)
         #expect(sink.isRealtime)
         try sink.open()
-        let start = clock.now
+        let start = clock.seconds
         let buffer = [Float](repeating: 0, count: 480 * 2)
         try buffer.withUnsafeBufferPointer { samples in
             for _ in 0..<100 {
                 try sink.write(samples.baseAddress!, frames: 480)
-                let ahead = AudioFormat.seconds(forFrames: sink.framesWritten) - (clock.now - start)
+                let ahead = AudioFormat.seconds(forFrames: sink.framesWritten) - (clock.seconds - start)
                 #expect(ahead <= NullSink.lead + 1e-9)
             }
         }

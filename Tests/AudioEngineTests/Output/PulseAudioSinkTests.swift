@@ -33,7 +33,14 @@ private func play(_ samples: [Float], on sink: any AudioSink, chunk: Int = 1024)
     }
 }
 
-private func elapsed(since start: Double) -> Double { NullSink.monotonicSeconds() - start }
+/// Monotonic seconds, for how long a call took.
+private func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+private func elapsed(since start: Double) -> Double { monotonicSeconds() - start }
 
 /// End to end through a real, private PulseAudio daemon per test (see `PulseAudioDaemon`).
 @Suite("PulseAudioSink", .blocking)
@@ -55,7 +62,7 @@ struct PulseAudioSinkTests {
         try play(sine(seconds: 2), on: sink)
         try sink.drain()
         sink.close()
-        Thread.sleep(forTimeInterval: 0.3)
+        try daemon.waitForRecording(seconds: 0.3)
         daemon.stopRecording()
 
         // Writing blocks like a device: 2 s of audio takes about 2 s (less the buffer) to write.
@@ -143,7 +150,7 @@ struct PulseAudioSinkTests {
         try play(sine(seconds: 0.5), on: sink)
         try sink.drain()
         sink.close()
-        Thread.sleep(forTimeInterval: 0.2)
+        try daemon.waitForRecording(seconds: 0.2)
         daemon.stopRecording()
         let wav = try WAVReader.read(path: dir.file("after.wav"))
         #expect(wav.samples.contains { abs($0) > 0.4 }, "nothing audible after the restart")
@@ -160,7 +167,7 @@ struct PulseAudioSinkTests {
 
         try daemon.unloadModule(module)
         var change: RouteChange?
-        let start = NullSink.monotonicSeconds()
+        let start = monotonicSeconds()
         // Keep playing like the render loop does, checking for a route change after each buffer.
         while change == nil, elapsed(since: start) < 3 {
             try play(sine(seconds: 0.02), on: sink)
@@ -202,7 +209,7 @@ struct PulseAudioSinkTests {
         try daemon.unloadModule(module)
 
         var change: RouteChange?
-        let start = NullSink.monotonicSeconds()
+        let start = monotonicSeconds()
         while change == nil, elapsed(since: start) < 3 {
             try play(sine(seconds: 0.02), on: sink)
             change = sink.takeRouteChange()

@@ -29,7 +29,7 @@ struct AudioPlayerPulseTests {
         try await player.play(PlayRequest(track: track(file)))
         #expect(await log.wait(timeout: Self.patience, reached(.finished)))
         await player.shutdown()
-        try await Task.sleep(for: .milliseconds(300))
+        try daemon.waitForRecording(seconds: 0.3)
         daemon.stopRecording()
 
         let wav = try WAVReader.read(path: recording)

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import TestProcesses
 import Testing
 
 @testable import AudioEngine
@@ -7,41 +8,15 @@ import Testing
 /// Collects a player's updates until `done` says so (or a timeout shuts the player down), so
 /// end-to-end tests read as: play, then look at what was published.
 actor UpdateLog {
-    private struct Waiter {
-        let id: UUID
-        let predicate: @Sendable ([PlayerUpdate]) -> Bool
-        let continuation: CheckedContinuation<Bool, Never>
-    }
-
     private(set) var updates: [PlayerUpdate] = []
-    private var waiters: [Waiter] = []
 
     func append(_ update: PlayerUpdate) {
         updates.append(update)
-        let now = updates
-        waiters.removeAll { waiter in
-            guard waiter.predicate(now) else { return false }
-            waiter.continuation.resume(returning: true)
-            return true
-        }
     }
 
     /// Waits until `predicate` holds for the log, or `timeout` seconds pass (returns false).
-    func wait(timeout: Double, _ predicate: @escaping @Sendable ([PlayerUpdate]) -> Bool) async -> Bool {
-        if predicate(updates) { return true }
-        let id = UUID()
-        return await withCheckedContinuation { continuation in
-            waiters.append(Waiter(id: id, predicate: predicate, continuation: continuation))
-            Task {
-                try? await Task.sleep(for: .seconds(timeout))
-                self.expire(id)
-            }
-        }
-    }
-
-    private func expire(_ id: UUID) {
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
-        waiters.remove(at: index).continuation.resume(returning: false)
+    func wait(timeout: Double, _ predicate: @Sendable ([PlayerUpdate]) -> Bool) async -> Bool {
+        await eventually(timeout: timeout) { predicate(updates) }
     }
 
     var states: [PlayerState] {

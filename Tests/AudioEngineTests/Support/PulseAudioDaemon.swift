@@ -31,7 +31,8 @@ final class PulseAudioDaemon: @unchecked Sendable {
 
     private let lock = NSLock()
     private var daemon: Child?
-    private var recorder: Child?
+    /// parecord and the file it records to.
+    private var recorder: (process: Child, path: String)?
 
     /// Creates the directories and starts the daemon; waits until `pactl info` answers.
     init(startTimeout: Double = 10) throws {
@@ -100,18 +101,18 @@ final class PulseAudioDaemon: @unchecked Sendable {
         }
         lock.withLock { daemon = process }
 
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let status = process.exitStatus {
-                throw Failure(
-                    description: "PulseAudioDaemon: pulseaudio exited with status \(status) before answering.\n\(log())")
-            }
-            if let result = try? pactl(["info"]), result.status == 0 { return }
-            if Date() >= deadline {
-                throw Failure(description: "PulseAudioDaemon: pulseaudio did not answer within \(timeout) s.\n\(log())")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        var answered = false
+        _ = eventuallyBlocking(timeout: timeout, every: .milliseconds(50)) {
+            guard process.exitStatus == nil else { return true }
+            answered = (try? pactl(["info"]))?.status == 0
+            return answered
         }
+        if answered { return }
+        if let status = process.exitStatus {
+            throw Failure(
+                description: "PulseAudioDaemon: pulseaudio exited with status \(status) before answering.\n\(log())")
+        }
+        throw Failure(description: "PulseAudioDaemon: pulseaudio did not answer within \(timeout) s.\n\(log())")
     }
 
     /// Stops the daemon with SIGTERM (SIGKILL after 5 s). Idempotent.
@@ -168,27 +169,43 @@ final class PulseAudioDaemon: @unchecked Sendable {
                 "--rate=48000", "--channels=2", "--latency-msec=20", path,
             ],
             environment: environment, stdout: "/dev/null", stderr: log)
-        lock.withLock { recorder = process }
-        let deadline = Date().addingTimeInterval(timeout)
+        lock.withLock { recorder = (process, path) }
         // The header is under 200 bytes; 50 ms of float stereo is 19,200.
         let enough = 200 + 19_200
-        while true {
-            if let status = process.exitStatus {
-                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                throw Failure(description: "parecord exited with status \(status): \(text)")
-            }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            if size >= enough { return }
-            if Date() >= deadline {
-                throw Failure(description: "parecord recorded no data within \(timeout) s (\(size) bytes)")
-            }
-            Thread.sleep(forTimeInterval: 0.02)
+        var size = 0
+        _ = eventuallyBlocking(timeout: timeout) {
+            guard process.exitStatus == nil else { return true }
+            size = Self.size(of: path)
+            return size >= enough
         }
+        if size >= enough { return }
+        if let status = process.exitStatus {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw Failure(description: "parecord exited with status \(status): \(text)")
+        }
+        throw Failure(description: "parecord recorded no data within \(timeout) s (\(size) bytes)")
+    }
+
+    /// Returns once the recording holds `seconds` more audio than when called (up to `timeout`
+    /// seconds): the monitor delivers in order and the recorder lags it by far less, so what was
+    /// played before the call is then in the file. Counted on the recording's own clock, so a busy
+    /// machine that holds the recorder back holds this wait back with it.
+    func waitForRecording(seconds: Double, timeout: Double = 10) throws {
+        guard let path = lock.withLock({ recorder?.path }) else { throw Failure(description: "not recording") }
+        // Float stereo at 48 kHz: 8 bytes a frame.
+        let wanted = Self.size(of: path) + Int(seconds * 48_000) * 8
+        guard eventuallyBlocking(timeout: timeout, { Self.size(of: path) >= wanted }) else {
+            throw Failure(description: "parecord recorded less than \(seconds) s within \(timeout) s (\(Self.size(of: path)) bytes)")
+        }
+    }
+
+    private static func size(of path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 
     /// Stops parecord with SIGINT (it then finishes the WAV header) and waits for it.
     func stopRecording() {
-        guard let process = lock.withLock({ () -> Child? in defer { recorder = nil }; return recorder }) else { return }
+        guard let process = lock.withLock({ () -> Child? in defer { recorder = nil }; return recorder?.process }) else { return }
         process.send(SIGINT)
         if process.wait(timeout: 5) == nil {
             process.send(SIGKILL)

@@ -116,12 +116,9 @@ struct ChapterPlaybackTests {
         let track = Track(
             id: "episode:9", url: try Self.file(embedded: false, in: fixtures), kind: .episode, chaptersURL: server.url("/c.json"))
         try await radio.player.play(PlayRequest(track: track))
-        var recorded = false
-        for _ in 0..<1000 where !recorded {
-            recorded = ((try? await radio.analytics.events()) ?? []).contains { $0.operation == "loadChapters" }
-            if !recorded { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        #expect(recorded, "the failure is recorded in the analytics")
+        #expect(await radio.waitUntil("the failure in the analytics", timeout: 20) {
+            ((try? await radio.analytics.events()) ?? []).contains { $0.operation == "loadChapters" }
+        }, "the failure is recorded in the analytics")
         await radio.waitFor("playing", timeout: 20) { $0.name == .playing }
         #expect(Self.lists(radio.updates).isEmpty)
         #expect(server.requests.count == (failure == "refused" ? 0 : 1))

@@ -175,21 +175,15 @@ struct LogCanaryTests {
         let source = ResumableHTTPSource(url: Self.canaryURL(server, path: "/episode.mp3"), configuration: configuration, logger: capture.logger())
         defer { source.close() }
         // `read` blocks: it runs on a thread of its own, never the cooperative pool.
-        let bytes = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
-            Thread.detachNewThread {
-                do {
-                    var result: [UInt8] = []
-                    var buffer = [UInt8](repeating: 0, count: 7_000)
-                    while result.count < 1 << 20 {
-                        let got = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
-                        if got == 0 { break }
-                        result.append(contentsOf: buffer[0..<got])
-                    }
-                    continuation.resume(returning: result)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
+        let bytes = try await onOwnThread { () -> [UInt8] in
+            var result: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 7_000)
+            while result.count < 1 << 20 {
+                let got = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+                if got == 0 { break }
+                result.append(contentsOf: buffer[0..<got])
             }
+            return result
         }
         #expect(bytes == [UInt8](file))
         #expect(server.requests.map { $0.header("Range") } == [nil, "bytes=80000-"])

@@ -6,6 +6,7 @@ import PlayerKit
 import Presentation
 import Services
 import Streaming
+import TestProcesses
 import Testing
 
 /// One `TonearmPlayer` on a real-time null sink, its updates recorded, and its analytics, so a
@@ -122,26 +123,21 @@ final class RadioHarness: @unchecked Sendable {
         // `after`: only states published after `states.count` was `mark` (taken before an intent
         // whose states may arrive before this call).
         let skip = mark ?? (fresh ? states.count : 0)
-        let deadline = Date().addingTimeInterval(timeout)
-        // Checked once more after the deadline: a busy machine may wake this task late.
-        while true {
-            if let match = states.dropFirst(skip).first(where: predicate) { return match }
-            if Date() >= deadline { break }
-            try? await Task.sleep(for: .milliseconds(20))
+        var match: PlayerState?
+        _ = await waitUntil(what, timeout: timeout, sourceLocation: sourceLocation) {
+            match = self.states.dropFirst(skip).first(where: predicate)
+            return match != nil
         }
-        Issue.record("timed out after \(timeout) s waiting for \(what); states: \(names.map(\.rawValue)); last: \(String(describing: states.last))", sourceLocation: sourceLocation)
-        return nil
+        return match
     }
 
-    /// Waits until `condition` holds, polling, for at most `timeout` seconds.
-    func waitUntil(_ what: String, timeout: Double, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if condition() { return true }
-            if Date() >= deadline { break }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("timed out after \(timeout) s waiting for \(what); states: \(names.map(\.rawValue)); last: \(String(describing: states.last)); updates: \(updates.count), positions: \(updates.filter { if case .position = $0 { true } else { false } }.count), tail: \(updates.suffix(4))", sourceLocation: sourceLocation)
+    /// Waits until `condition` holds, polling, for at most `timeout` seconds. Returns false and
+    /// records an issue naming `what` and the states seen when it never does.
+    func waitUntil(
+        _ what: String, timeout: Double, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async -> Bool
+    ) async -> Bool {
+        if await eventually(timeout: timeout, condition) { return true }
+        Issue.record("timed out after \(timeout) s waiting for \(what); states: \(names.map(\.rawValue)); last: \(String(describing: states.last)); positions published: \(updates.filter { if case .position = $0 { true } else { false } }.count)", sourceLocation: sourceLocation)
         return false
     }
 

@@ -11,11 +11,12 @@ struct BlockingTraitTests {
         #expect(BlockingTrait.isOnOwnThread)
     }
 
-    /// After an `await` the test comes back to a thread of its own, not to the pool.
+    /// After an `await` the test comes back to a thread of its own, not to the pool, even when
+    /// another thread resumed it.
     @Test(.blocking) func anAsynchronousBlockingTestStaysOffThePoolAcrossAwaits() async {
         #expect(BlockingTrait.isOnOwnThread)
         await Task.yield()
-        try? await Task.sleep(for: .milliseconds(1))
+        await withCheckedContinuation { continuation in Thread.detachNewThread { continuation.resume() } }
         #expect(BlockingTrait.isOnOwnThread)
     }
 

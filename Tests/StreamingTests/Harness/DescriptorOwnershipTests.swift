@@ -68,7 +68,8 @@ struct DescriptorOwnershipTests {
             _ = rest.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             Glibc.close(client)
         }
-        // Anything a stray server thread would do happens within milliseconds of the request.
+        // Anything a stray server thread would do happens within milliseconds of the request; a
+        // thread that does nothing sends no event, so real time has to pass before looking.
         Thread.sleep(forTimeInterval: 0.2)
         let damaged = sentinels.indices.filter { !sentinels[$0].isIntact }
         #expect(damaged.isEmpty, "descriptors closed or replaced by a stopped server: \(damaged.map { sentinels[$0].read })")

@@ -1,0 +1,29 @@
+import Foundation
+
+extension Clock {
+    /// Blocks the calling thread until `duration` has passed on this clock.
+    ///
+    /// For a thread of its own that paces itself (a render thread writing to an output with no
+    /// device behind it): its time then comes from the injected clock like every other wait, so a
+    /// test clock governs it and no test sleeps. The sleep itself runs as a task on a thread of its
+    /// own, not on the shared concurrency pool, whose threads may all be busy (and a sleep on
+    /// `SystemClock` is woken by its timer thread), so the blocked thread wakes on time.
+    ///
+    /// Never call it from the concurrency pool: it would hold one of the pool's few threads for the
+    /// whole sleep. Written by hand because the standard library has no blocking form of a clock's
+    /// sleep, on purpose.
+    package func sleepBlocking(for duration: Duration) {
+        let woken = DispatchSemaphore(value: 0)
+        Task(executorPreference: BlockingSleep.executor) {
+            try? await sleep(for: duration)
+            woken.signal()
+        }
+        woken.wait()
+    }
+}
+
+/// Where blocking sleeps wait for their clock: one thread for every caller, whose work is starting
+/// a sleep and waking its caller.
+private enum BlockingSleep {
+    static let executor = ThreadExecutor(name: "tonearm.blocking-sleep")
+}
