@@ -11,9 +11,8 @@ struct PlayerClock: Sendable {
     private init<C: Clock>(opened clock: C) where C.Duration == Duration {
         let start = clock.now
         now = {
-            let d = start.duration(to: clock.now)
-            return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+            start.duration(to: clock.now).inSeconds
         }
-        sleep = { seconds in try await clock.sleep(for: .nanoseconds(Int64(max(0, seconds) * 1e9))) }
+        sleep = { seconds in try await clock.sleep(for: .seconds(max(0, seconds))) }
     }
 }

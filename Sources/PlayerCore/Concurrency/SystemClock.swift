@@ -82,8 +82,7 @@ final class TimerThread: @unchecked Sendable {
                     let now = ContinuousClock.now
                     if soonest.deadline <= now { break }
                     let wait = now.duration(to: soonest.deadline)
-                    let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18
-                    _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+                    _ = condition.wait(until: Date(timeIntervalSinceNow: wait.inSeconds))
                 }
                 let now = ContinuousClock.now
                 let split = sleepers.lastIndex { $0.deadline > now }.map { $0 + 1 } ?? 0

@@ -114,7 +114,7 @@ package struct EpisodeDownloads: Sendable {
         do throws(PlaybackError) {
             let record = try await fetch(episode, events: events)
             let elapsed = started.duration(to: .now)
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = elapsed.inSeconds
             events(.finished(episodeID: id, bytes: record.receivedBytes, seconds: seconds))
             return Outcome(episode: episode, result: .success(record))
         } catch {

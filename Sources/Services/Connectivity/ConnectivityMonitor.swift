@@ -70,7 +70,7 @@ public actor ConnectivityMonitor {
         polling = Task(executorPreference: ThreadExecutor(name: "tonearm.connectivity")) { [weak self] in
             while !Task.isCancelled {
                 do {
-                    try await clock.sleep(for: .milliseconds(Int64(interval * 1000)))
+                    try await clock.sleep(for: .seconds(interval))
                 } catch {
                     return
                 }

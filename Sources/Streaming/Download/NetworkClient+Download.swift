@@ -291,7 +291,7 @@ final class IdleWatch: Sendable {
         seconds: Double, on clock: any Clock<Duration>, _ body: @escaping @Sendable (IdleWatch) async throws -> T
     ) async throws -> T {
         let watch = IdleWatch(clock: clock)
-        let limit = Duration.milliseconds(Int64(seconds * 1000))
+        let limit = Duration.seconds(seconds)
         return try await TimeLimit.race(
             { try await body(watch) },
             against: {

@@ -65,6 +65,6 @@ struct HLSPlaylistFollower: Sendable, Equatable {
         unchangedLoads = brought ? 0 : unchangedLoads + 1
         let wait = brought ? playlist.targetDuration : playlist.targetDuration / 2
         brought = false
-        return .reload(at: now + max(Self.shortestReloadWait, .milliseconds(Int64(wait * 1000))), unchangedLoads: unchangedLoads)
+        return .reload(at: now + max(Self.shortestReloadWait, .seconds(wait)), unchangedLoads: unchangedLoads)
     }
 }

@@ -75,7 +75,7 @@ final class HTTPRequestLog: Sendable {
 
     static func seconds(_ duration: Duration?) -> String {
         guard let duration else { return "?" }
-        return LogFields.seconds(Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18)
+        return LogFields.seconds(duration.inSeconds)
     }
 }
 

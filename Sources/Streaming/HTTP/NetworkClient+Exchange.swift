@@ -51,7 +51,7 @@ extension NetworkClient {
         /// deadline of its own).
         private func request(_ url: URL) async throws -> NetworkResponse {
             try await TimeLimit.race(
-                { try await exchange(url) }, within: .milliseconds(Int64(options.timeout * 1000)), on: clock,
+                { try await exchange(url) }, within: .seconds(options.timeout), on: clock,
                 expired: PlaybackError(.connectionTimeout, underlying: "no complete answer within \(options.timeout) s"))
         }
 

@@ -35,7 +35,7 @@ package enum LoudnessMeasurement {
                 switch result {
                 case .success(let measured?):
                     store.keep(measured, of: track)
-                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    let seconds = elapsed.inSeconds
                     line = Line(file: path, lufs: measured.integrated, source: measured.source.rawValue, kept: false, seconds: seconds)
                 case .success(nil):
                     CommandFailure.warn(PlaybackError(.unsupportedFormat, underlying: "silent throughout: no loudness"), about: path)

@@ -37,7 +37,7 @@ private final class FakeClock: Clock, @unchecked Sendable {
     func advance(_ seconds: Double) { lock.withLock { time = time.advanced(by: .seconds(seconds)) } }
 
     private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        duration.inSeconds
     }
 }
 
