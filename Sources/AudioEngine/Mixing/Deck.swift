@@ -26,7 +26,6 @@ final class Deck: @unchecked Sendable {
     private let queue: FrameQueue
     /// A seek the decode thread has yet to perform, with the queue generation it belongs to.
     private let pendingSeek = Mutex<(seconds: Double, generation: Int)?>(nil)
-    private var thread: Thread?
 
     /// Frames of the track before the first frame in the queue (start position, seeks).
     private(set) var baseFrame: Int64
@@ -136,10 +135,12 @@ final class Deck: @unchecked Sendable {
         if let initialSeek, initialSeek > 0 {
             pendingSeek.withLock { $0 = (initialSeek, queue.generation) }
         }
+        // The running thread holds the deck until its loop ends; the deck never holds the thread.
+        // Foundation's `Thread` keeps its closure after it returns, so a deck that kept its thread
+        // would keep itself, its decoder's FFmpeg contexts and its queued frames, for good.
         let thread = Thread { [self] in decodeLoop() }
         thread.name = "tonearm.deck.\(node.rawValue)"
         thread.qualityOfService = .userInitiated
-        self.thread = thread
         thread.start()
     }
 
