@@ -22,6 +22,11 @@
 #   B11 loudness scan     EBU R128 loudness of a 60-min speech episode (stereo 128k, mono 64k MP3), vs ffmpeg's ebur128 (wall)
 #   B12 HLS radio         a live HLS playlist (ffmpeg's hls muxer, 2 s AAC/TS segments) on loopback: first audio and
 #                         BENCH_SECONDS of it to a null output, vs mpv (ms; CPU s, peak RSS)
+# Memory soaks (scripts/bench/soak.py):
+#   B14 render soak       SOAK_ITEMS (200) 4 s MP3s in a row to a WAV file, gapless and with 1 s crossfades:
+#                         resident memory at items 10/40/160/200 and growth per item, vs mpv --ao=pcm
+#   B15 reconnect soak    the loopback Icecast mount to a null output, icecast2 SIGKILLed and restarted
+#                         SOAK_RECONNECTS (30) times: resident memory after the 3rd and the last reconnect
 # Knobs: BENCH_SECONDS (B2 and B6 length, default 60), BENCH_RUNS (B1 runs, default 3),
 # BENCH_TTFA_RUNS (B3 and B4 runs, default 7), BENCH_RADIO=0 skips B4-B6 (icecast2 and root needed),
 # BENCH_KEEP=1 keeps the temp dir with inputs and logs. Extra arguments go to bench.py

@@ -144,6 +144,8 @@ final class SoakPlayer: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
+    /// The child's own data, state and cache folders and its stderr; removed when it is done.
+    private let home: URL
     private let errorFile: URL
     private let watchdog: DispatchWorkItem
 
@@ -156,12 +158,13 @@ final class SoakPlayer: @unchecked Sendable {
         // eight per core), each keeping the pages it touched, which over the first few dozen loads
         // adds some 2 MB and then stays. What is measured is what the player holds.
         environment["MALLOC_ARENA_MAX"] = "1"
-        let temporary = FileManager.default.temporaryDirectory
-        environment["XDG_DATA_HOME"] = temporary.appendingPathComponent("tonearm-data-\(UUID().uuidString)").path
-        environment["XDG_STATE_HOME"] = temporary.appendingPathComponent("tonearm-state-\(UUID().uuidString)").path
-        environment["XDG_CACHE_HOME"] = temporary.appendingPathComponent("tonearm-cache-\(UUID().uuidString)").path
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-soak-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        for (variable, folder) in [("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache")] {
+            environment[variable] = home.appendingPathComponent(folder).path
+        }
         process.environment = environment
-        errorFile = temporary.appendingPathComponent("tonearm-soak-\(UUID().uuidString).err")
+        errorFile = home.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         process.standardInput = input
         process.standardOutput = output
@@ -209,7 +212,7 @@ final class SoakPlayer: @unchecked Sendable {
         process.waitUntilExit()
         watchdog.cancel()
         let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(at: errorFile)
+        try? FileManager.default.removeItem(at: home)
         return (process.terminationStatus, String(errors.suffix(2_000)))
     }
 }

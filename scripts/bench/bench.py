@@ -9,7 +9,8 @@
                    monitor, recorded with parecord from before launch; tonearm vs mpv;
                    median of BENCH_TTFA_RUNS, interleaved.
 
-B4 to B6 are in radio.py, B7 and B8 in library.py, B9 in terminal.py, B10 in listening.py, B12 in hls.py.
+B4 to B6 are in radio.py, B7 and B8 in library.py, B9 in terminal.py, B10 in listening.py, B12 in hls.py,
+B14 and B15 (memory soaks) in soak.py.
 
 Standard library only. Everything measured is printed; nothing is assumed. After the run the
 results are written to docs/BENCHMARKS.md (report.py; `--report PATH` elsewhere, `--no-report`
@@ -739,9 +740,10 @@ def main():
     import terminal
     import listening
     import hls
+    import soak
 
     def wanted(key):
-        if key in ("B4", "B5", "B6", "B12") and not radio_on and key not in only:
+        if key in ("B4", "B5", "B6", "B12", "B15") and not radio_on and key not in only:
             return False
         return not only or key in only
     tonearm = os.path.abspath(args.tonearm)
@@ -773,6 +775,7 @@ def main():
         benches += terminal.benchmarks(tonearm, work, table, seconds=seconds)
         benches += listening.benchmarks(tonearm, work, table, seconds=seconds, runs=runs)
         benches += hls.benchmarks(tonearm, work, table, ttfa_runs=ttfa_runs, seconds=seconds)
+        benches += soak.benchmarks(tonearm, work, table)
         for key, name, fn in benches:
             if not wanted(key):
                 continue
