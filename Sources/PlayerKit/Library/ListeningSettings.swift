@@ -37,6 +37,26 @@ package final class ListeningSettings: Sendable {
         seen = Mutex(Seen(podcast: podcast))
     }
 
+    /// Which of the kept settings a run names itself (`--volume`, `--speed`, `--loudness`), so
+    /// the kept ones do not replace them.
+    package struct Named: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
+        package static let volume = Named(rawValue: 1 << 0)
+        package static let speed = Named(rawValue: 1 << 1)
+        package static let loudness = Named(rawValue: 1 << 2)
+    }
+
+    /// The one place a run starts from the listener's kept volume, speed (the podcast's own, if
+    /// it has one) and levelling: each replaces the configuration's value unless the run names it.
+    package static func applySaved(
+        in store: LibraryStore, podcast: Int64?, to configuration: inout PlayerStateMachine.Configuration, except named: Named = []
+    ) {
+        if !named.contains(.volume), let saved = savedVolume(in: store) { configuration.volume = saved }
+        if !named.contains(.speed), let saved = savedSpeed(in: store, podcast: podcast) { configuration.speed = saved }
+        if !named.contains(.loudness), let saved = savedLoudness(in: store) { configuration.loudness = saved }
+    }
+
     /// The kept volume, if there is a readable one.
     package static func savedVolume(in store: LibraryStore) -> Volume? {
         read(volumeKey, in: store).flatMap(Volume.parse)

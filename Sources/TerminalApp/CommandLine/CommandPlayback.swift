@@ -24,6 +24,15 @@ package struct CommandPlayback {
         /// `--loudness` or `--loudness-target` was given: this run's levelling is not the kept one.
         package var loudnessGiven: Bool
 
+        /// The kept settings this run names itself.
+        var named: ListeningSettings.Named {
+            var named = ListeningSettings.Named()
+            if volumeGiven { named.insert(.volume) }
+            if speedGiven { named.insert(.speed) }
+            if loudnessGiven { named.insert(.loudness) }
+            return named
+        }
+
         package init(
             output: OutputChoice?, fast: Bool, jsonEvents: Bool, plain: Bool, noScreen: Bool, volumeGiven: Bool, speedGiven: Bool,
             loudnessGiven: Bool = false
@@ -85,9 +94,7 @@ package struct CommandPlayback {
         if let store = library?.store {
             // The volume, speed and levelling the listener last set, unless this run names them; a
             // change is kept. Measured loudness is kept too.
-            if !settings.volumeGiven, let saved = ListeningSettings.savedVolume(in: store) { configuration.volume = saved }
-            if !settings.speedGiven, let saved = ListeningSettings.savedSpeed(in: store, podcast: podcast) { configuration.speed = saved }
-            if !settings.loudnessGiven, let saved = ListeningSettings.savedLoudness(in: store) { configuration.loudness = saved }
+            ListeningSettings.applySaved(in: store, podcast: podcast, to: &configuration, except: settings.named)
             if SilenceTrimmingSetting.isOn(in: store, podcast: podcast) { configuration.trimsSilence = true }
             services.loudnessStore = LibraryLoudnessStore(store: store, logger: CommandLog.logger)
             let kept = ListeningSettings(store: store, podcast: podcast, logger: CommandLog.logger)

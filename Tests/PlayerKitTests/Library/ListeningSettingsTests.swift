@@ -53,4 +53,25 @@ struct ListeningSettingsTests {
         setting.observe(.volume(Volume(0.6), audioTime: 1))
         #expect(ListeningSettings.savedVolume(in: store) == Volume(0.6))
     }
+
+    /// A run starts from what was kept (the podcast's own speed over the default), except what
+    /// the run names itself; what was never kept leaves the configuration as it was.
+    @Test func aRunStartsFromTheKeptSettingsExceptThoseItNames() throws {
+        let (store, dir) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try store.setSetting(ListeningSettings.volumeKey, "0.4")
+        try store.setSetting(ListeningSettings.speedKey, "1.2")
+        try store.setSetting(ListeningSettings.podcastSpeedKey(5), "1.6")
+
+        var kept = PlayerStateMachine.Configuration()
+        ListeningSettings.applySaved(in: store, podcast: 5, to: &kept)
+        #expect(kept.volume == Volume(0.4))
+        #expect(kept.speed == PlaybackSpeed(1.6))
+        #expect(kept.loudness == .off, "no levelling was kept")
+
+        var named = PlayerStateMachine.Configuration(volume: Volume(0.9), speed: PlaybackSpeed(0.8))
+        ListeningSettings.applySaved(in: store, podcast: nil, to: &named, except: [.volume])
+        #expect(named.volume == Volume(0.9), "--volume wins over the kept volume")
+        #expect(named.speed == PlaybackSpeed(1.2), "no podcast: the default speed")
+    }
 }

@@ -87,13 +87,12 @@ extension LibraryController {
     private func startPlayer() async throws(PlaybackError) -> AudioPlayer {
         let chosen: OutputChoice
         if let output { chosen = output } else { chosen = try await OutputChoice.automatic().choice }
-        // The volume the listener last set; a change is kept for the next run.
+        // The volume, speed and levelling the listener last set; a change is kept for the next run.
+        var configuration = PlayerStateMachine.Configuration()
+        ListeningSettings.applySaved(in: library.store, podcast: nil, to: &configuration)
         let made = try await PlaybackSession(
             output: chosen,
-            configuration: .init(
-                volume: ListeningSettings.savedVolume(in: library.store) ?? .full,
-                speed: ListeningSettings.savedSpeed(in: library.store, podcast: nil) ?? .normal,
-                loudness: ListeningSettings.savedLoudness(in: library.store) ?? .off),
+            configuration: configuration,
             services: TonearmPlayer.Services(
                 network: library.network, connectivity: connectivity, analytics: library.analytics, logger: logger,
                 loudnessStore: LibraryLoudnessStore(store: library.store, logger: logger)))
