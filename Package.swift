@@ -61,6 +61,9 @@ let package = Package(
         // resampled to the internal format (files, and byte sources through custom I/O), artwork
         // pictures decoded and their pixels converted by libswscale.
         .target(name: "Media", dependencies: ["PlayerCore", "CFFmpeg"], swiftSettings: strictSettings),
+        // The MPD protocol's pure parts (requests, answers, errors, what `idle` waits for): no I/O,
+        // so the fuzzer and the tests reach them without a socket.
+        .target(name: "MPDProtocol", swiftSettings: strictSettings),
         // Decks, mixer, sinks and the AudioPlayer actor that performs the machine's effects; its
         // decoders come from Media.
         .target(
