@@ -107,6 +107,14 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["Presentation", "PlayerCore", "CNcurses"], swiftSettings: strictSettings),
         // Front end: the desktop's media keys and widgets over D-Bus (sd-bus), for one player.
         .target(name: "MPRIS", dependencies: ["PlayerCore", "AudioEngine", "CSDBus"], swiftSettings: strictSettings),
+        // The player and the library as an MPD server shows them (the server itself is MPDServer).
+        .target(
+            name: "MPD",
+            dependencies: [
+                "PlayerKit", "PlayerCore", "Presentation", "Library", "AudioEngine", "MPDProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "PlayerCore"], swiftSettings: strictSettings),
         // Front end: the terminal. The library and Now Playing controllers (TerminalUI's screens on a
         // real terminal), the line interface for pipes and screen readers with its JSON events,

@@ -1,0 +1,117 @@
+import Foundation
+import MPDProtocol
+import PlayerKit
+
+/// What clients read: the status, the song playing, the outputs, the library's directories,
+/// and the lists of what this server supports.
+extension MPDPlayerBackend {
+    static let infoCommands: [String: Handler] = [
+        "status": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            return MPDStatus.response(queue: b.queue, player: await b.currentView(), language: b.language)
+        },
+        "currentsong": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            guard let id = b.queue.currentID, let position = b.queue.position(ofID: id) else { return .empty }
+            return b.songs(position..<(position + 1))
+        },
+        "stats": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            return b.stats()
+        },
+        "outputs": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            var r = MPDResponse()
+            for (i, name) in b.outputNames.enumerated() {
+                r.append("outputid", String(i))
+                r.append("outputname", name)
+                r.append("plugin", "tonearm")
+                r.append("outputenabled", "1")
+            }
+            return r
+        },
+        "enableoutput": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(1...1)
+            guard b.outputNames.indices.contains(try a.unsigned(0)) else { throw MPDAck(.noExist, "No such audio output") }
+            return .empty
+        },
+        // Tonearm's outputs are chosen when it starts; turning one off while it runs is refused
+        // rather than pretended.
+        "disableoutput": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(1...1)
+            guard b.outputNames.indices.contains(try a.unsigned(0)) else { throw MPDAck(.noExist, "No such audio output") }
+            throw MPDAck(.system, "Tonearm's outputs are set when it starts (--output, --also-output)")
+        },
+        "lsinfo": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...1)
+            return try b.catalog.list(a.string(0) ?? "")
+        },
+        "tagtypes": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            // `tagtypes clear|all|enable|disable` are accepted; every song carries the same few
+            // tags anyway, so there is nothing to leave out.
+            guard a.count == 0 else {
+                guard ["clear", "all", "enable", "disable"].contains(a.string(0) ?? "") else { throw MPDAck(.argument, "Unknown sub command") }
+                return .empty
+            }
+            return MPDResponse(MPDStatus.tagTypes.map { .init("tagtype", $0) })
+        },
+        "urlhandlers": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            return MPDResponse([.init("handler", "http://"), .init("handler", "https://")])
+        },
+        "decoders": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            var r = MPDResponse([.init("plugin", "ffmpeg")])
+            for suffix in MPDCatalog.audioExtensions.sorted() { r.append("suffix", suffix) }
+            return r
+        },
+        "replay_gain_status": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            // Tonearm levels loudness by EBU R128 measurement (its own setting), not by ReplayGain tags.
+            return MPDResponse([.init("replay_gain_mode", "off")])
+        },
+        // Tonearm keeps no stored playlists: the queue, the library's stations, podcasts and
+        // sessions take their place.
+        "listplaylists": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            return .empty
+        },
+        "listplaylistinfo": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(1...1)
+            throw MPDAck(.noExist, "No such playlist")
+        },
+        "listplaylist": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(1...1)
+            throw MPDAck(.noExist, "No such playlist")
+        },
+        "channels": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            return .empty
+        },
+    ]
+
+    /// The view, with the player's state as it is right now: a command that just changed it is
+    /// told truthfully even before the update reached the backend.
+    func currentView() async -> MPDPlayerView {
+        var current = view
+        let state = await player.state
+        if state != view.state { current.state = state }
+        return current
+    }
+
+    func stats() -> MPDResponse {
+        var r = MPDResponse()
+        let store = catalog.library.store
+        let podcasts = (try? store.podcasts()) ?? []
+        let episodes = podcasts.flatMap { (try? store.episodes(podcastID: $0.id)) ?? [] }
+        let songs = ((try? store.stations().count) ?? 0) + episodes.count + ((try? store.sessions().count) ?? 0)
+        r.append("artists", String(Set(podcasts.compactMap(\.author)).count))
+        r.append("albums", String(podcasts.count))
+        r.append("songs", String(songs))
+        r.append("uptime", String(Int(Date().timeIntervalSince(startedAt))))
+        r.append("db_playtime", String(Int(episodes.compactMap(\.duration).reduce(0, +))))
+        r.append("db_update", String(Int(startedAt.timeIntervalSince1970)))
+        r.append("playtime", String(Int(audioTime)))
+        return r
+    }
+}

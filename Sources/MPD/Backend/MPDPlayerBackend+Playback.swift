@@ -1,0 +1,233 @@
+import Foundation
+import MPDProtocol
+import PlayerKit
+
+/// Playing, pausing, moving between songs, seeking, the volume and the playback options.
+extension MPDPlayerBackend {
+    static let playbackCommands: [String: Handler] = [
+        "play": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...1)
+            if a.count == 1 {
+                let position = try a.unsigned(0)
+                try await b.play(songID: try b.queue.song(at: position).id)
+            } else {
+                try await b.playOrResume()
+            }
+            return .empty
+        },
+        "playid": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...1)
+            if a.count == 1 { try await b.play(songID: try b.queue.song(id: try a.unsigned(0)).id) } else { try await b.playOrResume() }
+            return .empty
+        },
+        "pause": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...1)
+            let state = await b.player.state
+            let pausing = a.count == 1 ? try a.bool(0) : !(state.name == .paused || state.name == .crossfadePaused)
+            // MPD ignores a pause that changes nothing (already paused, or stopped).
+            if pausing, state.allows(.pause) { try await b.send(.pause) }
+            if !pausing, state.allows(.resume) { try await b.send(.resume) }
+            return .empty
+        },
+        "stop": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            if await b.player.state.allows(.stop) { try await b.send(.stop) }
+            return .empty
+        },
+        "next": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            try await b.next()
+            return .empty
+        },
+        "previous": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            try await b.previous()
+            return .empty
+        },
+        "seek": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(2...2)
+            try await b.seek(songID: try b.queue.song(at: try a.unsigned(0)).id, to: try a.seconds(1))
+            return .empty
+        },
+        "seekid": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(2...2)
+            try await b.seek(songID: try b.queue.song(id: try a.unsigned(0)).id, to: try a.seconds(1))
+            return .empty
+        },
+        "seekcur": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(1...1)
+            guard let id = b.queue.currentID else { throw MPDAck(.playerSync, "Not playing") }
+            let text = a.string(0) ?? ""
+            let relative = text.hasPrefix("+") || text.hasPrefix("-")
+            let value = try a.seconds(0, signed: relative)
+            try await b.seek(songID: id, to: max(0, relative ? b.view.position + value : value))
+            return .empty
+        },
+        "setvol": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(1...1)
+            let percent = try a.unsigned(0)
+            guard percent <= 100 else { throw MPDAck(.argument, "Invalid volume value") }
+            try await b.send(.setVolume(.to(Volume(Double(percent) / 100))))
+            return .empty
+        },
+        "volume": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(1...1)
+            let change = try a.int(0)
+            guard (-100...100).contains(change) else { throw MPDAck(.argument, "Invalid volume value") }
+            try await b.send(.setVolume(.by(Double(change) / 100)))
+            return .empty
+        },
+        "getvol": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            return MPDResponse([.init("volume", String(min(100, b.view.volume.percent)))])
+        },
+        "crossfade": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(1...1)
+            let seconds = try a.unsigned(0)
+            guard Double(seconds) <= CrossfadeSpec.maximumDuration else {
+                throw MPDAck(.argument, "Crossfade is at most \(Int(CrossfadeSpec.maximumDuration)) s")
+            }
+            try await b.setOptions { $0.options.crossfade = seconds }
+            return .empty
+        },
+        "random": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(1...1)
+            let on = try a.bool(0)
+            try await b.setOptions { $0.setRandom(on) }
+            return .empty
+        },
+        "repeat": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(1...1)
+            let on = try a.bool(0)
+            try await b.setOptions { $0.options.repeat = on }
+            return .empty
+        },
+        "single": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(1...1)
+            guard let mode = MPDQueue.SingleMode(rawValue: a.string(0) ?? "") else { throw MPDAck(.argument, "Boolean (0/1) or oneshot expected") }
+            try await b.setOptions { $0.options.single = mode }
+            return .empty
+        },
+        "consume": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(1...1)
+            let on = try a.bool(0)
+            try await b.setOptions { $0.options.consume = on }
+            return .empty
+        },
+        "clearerror": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try a.require(0...0)
+            b.view.error = nil
+            b.changed([.player])
+            return .empty
+        },
+    ]
+
+    /// `play` without a song: resumes a pause, else starts the current song (or the first).
+    func playOrResume() async throws(MPDAck) {
+        let state = await player.state
+        if state.allows(.resume) { return try await send(.resume) }
+        if state.name != .idle, state.name != .finished, state.name != .failed, state.currentTrack != nil { return }
+        guard let id = queue.firstToPlay else { return }
+        try await play(songID: id)
+    }
+
+    /// Starts the song with `id` (from `start`, or an episode's saved place), with everything that
+    /// follows it in play order queued behind it, so the player crossfades from song to song.
+    func play(songID id: Int, start: Double? = nil) async throws(MPDAck) {
+        var song = try queue.song(id: id)
+        song.entry = catalog.refreshedEpisode(song.entry)
+        queue.update(id: id) { $0 = song.entry }
+        let first = withCrossfades(song.entry.items(songID: id))
+        let rest = upcomingItems(after: id)
+        guard let request = PlayRequest(items: first + rest, startPosition: start ?? first.first?.startPosition ?? 0) else {
+            throw MPDAck(.noExist, "Nothing to play in this song")
+        }
+        logger.info("MPD play", metadata: ["position": "\(queue.position(ofID: id) ?? -1)", "items": "\(request.items.count)"])
+        try await send(.replace(.play(request)))
+        let left = queue.currentID
+        queue.setCurrent(id)
+        startingSong = id
+        var subsystems: Set<MPDSubsystem> = [.player]
+        if queue.options.consume, let left, left != id {
+            try? queue.delete(id: left)
+            subsystems.insert(.playlist)
+        }
+        changed(subsystems)
+    }
+
+    func next() async throws(MPDAck) {
+        guard let id = queue.currentID else { return }
+        let state = await player.state
+        guard let nextID = queue.upcoming(after: id).first else {
+            if state.allows(.stop) { try await send(.stop) }
+            return
+        }
+        // The player already holds what follows: a skip crossfades into it as the listener set.
+        if state.allows(.skip), state.currentTrack != nil { return try await send(.skip) }
+        try await play(songID: nextID)
+    }
+
+    func previous() async throws(MPDAck) {
+        guard let id = queue.currentID else { return }
+        if let before = queue.previous(before: id) { return try await play(songID: before) }
+        try await seek(songID: id, to: 0)
+    }
+
+    /// Seeks within the song being heard, or starts another song at `seconds`.
+    func seek(songID id: Int, to seconds: Double) async throws(MPDAck) {
+        let state = await player.state
+        if id == queue.currentID, state.allows(.seek), state.nextTrack == nil { return try await send(.seek(to: seconds)) }
+        try await play(songID: id, start: seconds)
+    }
+
+    func setOptions(_ change: (inout MPDQueue) -> Void) async throws(MPDAck) {
+        let before = queue.options
+        change(&queue)
+        guard queue.options != before else { return }
+        changed([.options])
+        try await sendUpcoming()
+    }
+
+    // MARK: What follows the current song
+
+    /// The crossfade between two songs: the `crossfade` option, gapless at 0.
+    var songCrossfade: CrossfadeSpec {
+        queue.options.crossfade > 0 ? CrossfadeSpec(duration: Double(queue.options.crossfade), curve: curve) : .gapless
+    }
+
+    /// A song's items with the crossfade into the next song on its last one (a session keeps its
+    /// own between its stages).
+    func withCrossfades(_ items: [QueueItem]) -> [QueueItem] {
+        items.enumerated().map { i, item in
+            guard i == items.count - 1 else { return item }
+            return QueueItem(track: item.track, crossfadeIntoNext: songCrossfade, startPosition: item.startPosition)
+        }
+    }
+
+    /// How many songs the player is told of ahead: it needs only the next to preload and
+    /// crossfade, and is told again whenever the song changes, so a long queue costs nothing.
+    static let songsAhead = 8
+
+    /// The items of the songs that play after `id` (the next `songsAhead`), each from its start
+    /// (an episode from its saved place).
+    func upcomingItems(after id: Int) -> [QueueItem] {
+        queue.upcoming(after: id).prefix(Self.songsAhead).flatMap { next -> [QueueItem] in
+            guard let song = try? queue.song(id: next) else { return [] }
+            return withCrossfades(catalog.refreshedEpisode(song.entry).items(songID: next))
+        }
+    }
+
+    /// Tells the player what now follows the item it is playing: the rest of the current song
+    /// (a session's later stages) and the songs after it. Nothing to tell when no song of the
+    /// queue is playing.
+    func sendUpcoming() async throws(MPDAck) {
+        let state = await player.state
+        guard let track = state.nextTrack ?? state.currentTrack, let id = MPDEntry.songID(ofTrackID: track.id),
+            let song = try? queue.song(id: id), ![.idle, .finished, .failed].contains(state.name)
+        else { return }
+        let items = withCrossfades(song.entry.items(songID: id))
+        guard let index = items.firstIndex(where: { $0.track.id == track.id }) else { return }
+        let upcoming = Array(items[(index + 1)...]) + upcomingItems(after: id)
+        _ = (upcoming, items[index]) // UPCOMING-PLACEHOLDER
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Library
+import Logging
+import MPDProtocol
+import PlayerKit
+import Presentation
+import Synchronization
+
+/// The player and the library as an MPD server shows them: the queue (MPD's current playlist)
+/// with its options, `status` and `currentsong` told from the player's own updates, the library
+/// browsable as directories. The one place MPD's commands meet the player: each one becomes an
+/// intent the player's state machine decides on, and what the player then does is what clients
+/// are told.
+///
+/// Feed it every update of the player, in order (`observe`), from the front end's one reader.
+package actor MPDPlayerBackend: MPDBackend {
+    let player: AudioPlayer
+    let catalog: MPDCatalog
+    let logger: Logger
+    let language: Language
+    /// The outputs `outputs` lists (the main one first).
+    let outputNames: [String]
+    /// The curve of crossfades between songs; their length is the queue's `crossfade` option.
+    let curve: FadeCurve
+    let startedAt = Date()
+
+    var queue: MPDQueue
+    var view = MPDPlayerView()
+    /// Seconds of audio the player has written, for `stats`.
+    var audioTime = 0.0
+    var episodeRecorders: [Int64: EpisodeProgressRecorder] = [:]
+    /// The song a client just started, until the player's updates reach it: the updates still in
+    /// flight about the song it replaces must not make that one current again.
+    var startingSong: Int?
+
+    private let broadcast = SubsystemBroadcast()
+    private let updates: AsyncStream<PlayerUpdate>.Continuation
+
+    package init(
+        player: AudioPlayer, catalog: MPDCatalog, outputs: [String], crossfade: CrossfadeSpec, logger: Logger,
+        language: Language = .current
+    ) {
+        self.player = player
+        self.catalog = catalog
+        self.outputNames = outputs
+        self.curve = crossfade.curve
+        self.logger = logger
+        self.language = language
+        var queue = MPDQueue()
+        queue.options.crossfade = Int(crossfade.duration.rounded())
+        self.queue = queue
+        let (stream, continuation) = AsyncStream.makeStream(of: PlayerUpdate.self)
+        updates = continuation
+        Task { [weak self] in
+            for await update in stream { await self?.apply(update) }
+        }
+    }
+
+    /// One update of the player; call it for every update, in order.
+    package nonisolated func observe(_ update: PlayerUpdate) { updates.yield(update) }
+
+    /// Ends every client's `idle` and stops reading updates.
+    package nonisolated func finish() {
+        updates.finish()
+        broadcast.finish()
+    }
+
+    package nonisolated func changes() -> AsyncStream<MPDSubsystem> { broadcast.stream() }
+
+    /// Tells clients waiting in `idle`.
+    func changed(_ subsystems: Set<MPDSubsystem>) { broadcast.send(subsystems) }
+
+    package nonisolated var commandNames: Set<String> { Set(Self.commands.keys) }
+
+    typealias Handler = @Sendable (isolated MPDPlayerBackend, MPDArguments) async throws(MPDAck) -> MPDResponse
+
+    /// Every command, by the name clients send.
+    static let commands: [String: Handler] = playbackCommands.merging(queueCommands) { a, _ in a }
+        .merging(infoCommands) { a, _ in a }
+
+    package func execute(_ command: MPDCommand) async throws(MPDAck) -> MPDResponse {
+        guard let handler = Self.commands[command.name] else { throw MPDAck(.unknown, "unknown command \"\(command.name)\"") }
+        do {
+            return try await handler(self, MPDArguments(command))
+        } catch {
+            logger.debug("MPD command refused", metadata: ["command": "\(command.name)", "ack": "\(error.code.rawValue)"])
+            throw error
+        }
+    }
+
+    /// A player intent, its refusal told as MPD tells a player error.
+    func send(_ intent: PlayerEvent) async throws(MPDAck) {
+        do { try await player.send(intent) } catch {
+            throw MPDAck(.playerSync, "\(error.title(in: language)): \(error.message(in: language))")
+        }
+    }
+
+    // MARK: Updates
+
+    private func apply(_ update: PlayerUpdate) async {
+        audioTime = update.audioTime
+        var subsystems = view.apply(update)
+        switch update {
+        case .state(let state, _, _):
+            let before = queue.currentID
+            subsystems.formUnion(follow(state))
+            if let current = queue.currentID, current != before {
+                // The player holds only the next few songs: tell it what follows the new one.
+                do { try await sendUpcoming() } catch {
+                    logger.warning("MPD: the songs after the current one could not be queued", metadata: ["ack": "\(error.code.rawValue)"])
+                }
+            }
+        case .position:
+            if let id = queue.currentID { recorder(forSong: id)?.observe(update) }
+        case .notice(.savePosition(let point), _):
+            recorder(forTrack: point.track.id)?.observe(update)
+        case .notice(.trackFinished(let track), _), .notice(.silenceTrimmed(let track, _), _):
+            recorder(forTrack: track.id)?.observe(update)
+        default:
+            break
+        }
+        changed(subsystems)
+    }
+
+    /// Moves the current song with the player: the song of the track being heard (the incoming
+    /// one once a crossfade begins). At the end MPD stops with no current song; a `single
+    /// oneshot` is spent; with `consume`, a song the player left leaves the queue.
+    private func follow(_ state: PlayerState) -> Set<MPDSubsystem> {
+        var subsystems: Set<MPDSubsystem> = []
+        let heard = (state.nextTrack ?? state.currentTrack).flatMap { MPDEntry.songID(ofTrackID: $0.id) }
+        if let starting = startingSong {
+            switch state.name {
+            case .idle, .finished, .failed: startingSong = nil
+            default:
+                guard heard == starting else { return subsystems }
+                startingSong = nil
+            }
+        }
+        let left = queue.currentID
+        switch state.name {
+        case .finished:
+            queue.setCurrent(nil)
+            if queue.options.single == .oneshot {
+                queue.options.single = .off
+                subsystems.insert(.options)
+            }
+        case .idle:
+            break
+        default:
+            guard let heard, heard != left else { return subsystems }
+            queue.setCurrent(heard)
+        }
+        if queue.options.consume, let left, left != queue.currentID, queue.position(ofID: left) != nil {
+            try? queue.delete(id: left)
+            subsystems.insert(.playlist)
+        }
+        if left != queue.currentID {
+            logger.info("MPD current song", metadata: ["position": "\(queue.currentPosition.map(String.init) ?? "none")"])
+        }
+        return subsystems
+    }
+
+    private func recorder(forTrack trackID: String) -> EpisodeProgressRecorder? {
+        MPDEntry.songID(ofTrackID: trackID).flatMap(recorder(forSong:))
+    }
+
+    /// The recorder of the episode behind a song, made on first use; nil for anything else.
+    private func recorder(forSong id: Int) -> EpisodeProgressRecorder? {
+        guard let episodeID = try? queue.song(id: id).entry.episodeID else { return nil }
+        if let recorder = episodeRecorders[episodeID] { return recorder }
+        let recorder = EpisodeProgressRecorder(store: catalog.library.store, episodeID: episodeID)
+        episodeRecorders[episodeID] = recorder
+        return recorder
+    }
+}

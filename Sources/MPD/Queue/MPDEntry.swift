@@ -1,0 +1,62 @@
+import Foundation
+import PlayerCore
+
+/// What one song of the MPD queue plays and how clients are told about it. A song is usually one
+/// item; a session is one song of several stages, as the library's queue treats it.
+package struct MPDEntry: Sendable, Hashable {
+    /// The address a client added (`Stations/…`, `Podcasts/…/…`, `Music/…`, or a URL), which
+    /// `file:` repeats back.
+    package var uri: String
+    package var items: [QueueItem]
+    /// The episode behind the song, whose place is saved as it plays.
+    package var episodeID: Int64?
+    package var title: String?
+    package var artist: String?
+    package var album: String?
+    /// A station's name (`Name:`, as MPD tells a stream's icy-name).
+    package var name: String?
+    /// Nil for a live stream and when unknown.
+    package var duration: Double?
+
+    package init(
+        uri: String, items: [QueueItem], episodeID: Int64? = nil, title: String? = nil, artist: String? = nil, album: String? = nil,
+        name: String? = nil, duration: Double? = nil
+    ) {
+        self.uri = uri
+        self.items = items
+        self.episodeID = episodeID
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.name = name
+        self.duration = duration
+    }
+
+    /// A song that plays one track, told with the track's own tags.
+    package init(uri: String, track: Track, startPosition: TimeInterval = 0, episodeID: Int64? = nil, name: String? = nil) {
+        self.init(
+            uri: uri, items: [QueueItem(track: track, startPosition: startPosition)], episodeID: episodeID, title: track.title,
+            artist: track.artist, album: track.album, name: name, duration: track.duration)
+    }
+
+    /// The entry's items with track ids of this song's own (`mpd<song id>/<track id>`): the same
+    /// file added twice is two songs, and the player's current track names the song it belongs to.
+    package func items(songID: Int) -> [QueueItem] {
+        items.map { item in
+            let t = item.track
+            let track = Track(
+                id: MPDEntry.trackID(songID: songID, trackID: t.id), url: t.url, kind: t.kind, title: t.title, artist: t.artist,
+                album: t.album, duration: t.duration, volume: t.volume, loop: t.loop, loudness: t.loudness,
+                sessionLoudness: t.sessionLoudness, chaptersURL: t.chaptersURL)
+            return QueueItem(track: track, crossfadeIntoNext: item.crossfadeIntoNext, startPosition: item.startPosition)
+        }
+    }
+
+    package static func trackID(songID: Int, trackID: String) -> String { "mpd\(songID)/\(trackID)" }
+
+    /// The song a player's track id belongs to; nil for a track the queue did not make.
+    package static func songID(ofTrackID id: String) -> Int? {
+        guard id.hasPrefix("mpd"), let slash = id.firstIndex(of: "/") else { return nil }
+        return Int(id[id.index(id.startIndex, offsetBy: 3)..<slash])
+    }
+}

@@ -1,0 +1,55 @@
+import MPDProtocol
+import PlayerCore
+
+/// What the backend knows of the player, from its updates: the facts `status` and `currentsong`
+/// are built from. Kept by the one reader of the player's updates, read by every command.
+package struct MPDPlayerView: Sendable, Equatable {
+    package var state: PlayerState = .idle
+    /// The player's clock when the state was published, for the reconnect countdown.
+    package var stateTime = PlayerTime.zero
+    package var position: Double = 0
+    package var duration: Double?
+    package var volume = Volume.full
+    /// The last error, kept until a client's `clearerror` (as MPD keeps its own).
+    package var error: PlaybackError?
+    /// What a live stream says plays now.
+    package var metadata: NowPlayingMetadata?
+
+    package init() {}
+
+    /// Folds one update in. Returns the subsystems a client waiting in `idle` should hear of:
+    /// `player` when the state's name, its song or its error change (not on progress alone, which
+    /// `status` shows when asked), `mixer` on volume.
+    package mutating func apply(_ update: PlayerUpdate) -> Set<MPDSubsystem> {
+        switch update {
+        case .state(let new, _, let now):
+            let old = state
+            state = new
+            stateTime = now
+            if let failure = new.error, new.name == .failed || new.name == .reconnecting { error = failure }
+            if new.currentTrack?.id != old.currentTrack?.id { metadata = nil }
+            let changed = old.name != new.name || old.currentTrack?.id != new.currentTrack?.id
+                || old.nextTrack?.id != new.nextTrack?.id || old.error != new.error
+            return changed ? [.player] : []
+        case .position(let seconds, let duration, _):
+            position = seconds
+            self.duration = duration
+            return []
+        case .volume(let volume, _):
+            let changed = volume != self.volume
+            self.volume = volume
+            return changed ? [.mixer] : []
+        case .notice(.metadata(let metadata), _):
+            guard metadata != self.metadata else { return [] }
+            self.metadata = metadata
+            // A stream's new title changes what `currentsong` says, which clients learn from
+            // `player` (MPD raises it for a tag change of the song playing).
+            return [.player]
+        case .notice(.nonFatal(let failure), _):
+            error = failure
+            return [.player]
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import MPDProtocol
+import PlayerCore
+import Presentation
+
+/// `status` as MPD clients read it, and Tonearm's own keys beside it. MPD knows only play, pause
+/// and stop; the states it has no word for are not hidden but told in `tonearm_*` keys, which
+/// clients ignore and scripts can read: the state's own name, a reconnect's attempt and countdown,
+/// the buffer's fill, a crossfade's progress, and what kind of retry an error allows.
+package enum MPDStatus {
+    /// MPD's three states for Tonearm's: everything on its way to sound or sounding is `play`
+    /// (a reconnect included: the player is still trying to play), a pause is `pause`, and no
+    /// song (idle, finished, failed) is `stop`.
+    package static func mpdState(_ state: PlayerState) -> String {
+        switch state.name {
+        case .paused, .crossfadePaused: "pause"
+        case .idle, .finished, .failed: "stop"
+        case .preparing, .preparingCrossfade, .playing, .buffering, .seeking, .crossfading, .fadingOut, .reconnecting: "play"
+        }
+    }
+
+    package static func response(queue: MPDQueue, player: MPDPlayerView, language: Language) -> MPDResponse {
+        var r = MPDResponse()
+        let volume = player.volume.percent
+        r.append("volume", String(min(100, volume)))
+        r.append("repeat", queue.options.repeat ? "1" : "0")
+        r.append("random", queue.options.random ? "1" : "0")
+        r.append("single", queue.options.single.rawValue)
+        r.append("consume", queue.options.consume ? "1" : "0")
+        r.append("playlist", String(queue.version))
+        r.append("playlistlength", String(queue.count))
+        r.append("mixrampdb", "0.000000")
+        let state = mpdState(player.state)
+        r.append("state", state)
+        if let position = queue.currentPosition, let id = queue.currentID {
+            r.append("song", String(position))
+            r.append("songid", String(id))
+            if let next = queue.upcoming(after: id).first, let nextPosition = queue.position(ofID: next) {
+                r.append("nextsong", String(nextPosition))
+                r.append("nextsongid", String(next))
+            }
+        }
+        if state != "stop" {
+            let elapsed = max(0, player.position)
+            r.append("time", "\(Int(elapsed.rounded())):\(Int((player.duration ?? 0).rounded()))")
+            r.append("elapsed", String(format: "%.3f", elapsed))
+            if let duration = player.duration { r.append("duration", String(format: "%.3f", duration)) }
+            r.append("audio", "48000:f:2")
+        }
+        if queue.options.crossfade > 0 { r.append("xfade", String(queue.options.crossfade)) }
+        if let error = player.error {
+            r.append("error", "\(error.title(in: language)): \(error.message(in: language))")
+        }
+        r.append(contentsOf: tonearmFields(player))
+        return r
+    }
+
+    /// The keys only Tonearm sends.
+    package static func tonearmFields(_ player: MPDPlayerView) -> MPDResponse {
+        var r = MPDResponse()
+        r.append("tonearm_state", player.state.name.rawValue)
+        switch player.state {
+        case .reconnecting(_, let attempt, let maxAttempts, let nextRetryAt, _):
+            r.append("tonearm_reconnect_attempt", String(attempt))
+            r.append("tonearm_reconnect_max", String(maxAttempts))
+            if let nextRetryAt {
+                let seconds = max(0, nextRetryAt.seconds - player.stateTime.seconds)
+                r.append("tonearm_reconnect_in", String(format: "%.1f", seconds))
+            }
+        case .buffering(_, let progress, let reason):
+            r.append("tonearm_buffer", String(Int((progress * 100).rounded())))
+            r.append("tonearm_buffering", reason.rawValue)
+        case .crossfading(_, _, let progress, _), .crossfadePaused(_, _, let progress, _, _):
+            r.append("tonearm_crossfade", String(format: "%.2f", progress))
+        default:
+            break
+        }
+        if player.volume.percent > 100 { r.append("tonearm_volume", String(player.volume.percent)) }
+        if let error = player.error {
+            r.append("tonearm_error", error.errorType)
+            r.append("tonearm_error_retry", error.disposition.rawValue)
+        }
+        return r
+    }
+
+    /// The tags songs carry.
+    package static let tagTypes = ["Artist", "Album", "Title", "Name"]
+
+    /// A song's fields as `currentsong`, `playlistinfo` and `lsinfo` tell them; `position` and
+    /// `id` are left out for a song that is not in the queue.
+    package static func songFields(_ entry: MPDEntry, position: Int? = nil, id: Int? = nil, live: NowPlayingMetadata? = nil) -> MPDResponse {
+        var r = MPDResponse()
+        r.append("file", entry.uri)
+        if let artist = live?.artist ?? entry.artist { r.append("Artist", artist) }
+        if let album = entry.album { r.append("Album", album) }
+        if let title = live?.title ?? entry.title { r.append("Title", title) }
+        if let name = entry.name { r.append("Name", name) }
+        if let duration = entry.duration {
+            r.append("Time", String(Int(duration.rounded())))
+            r.append("duration", String(format: "%.3f", duration))
+        }
+        if let position { r.append("Pos", String(position)) }
+        if let id { r.append("Id", String(id)) }
+        return r
+    }
+}
