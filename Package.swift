@@ -116,6 +116,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "PlayerCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "MPDTests",
+            dependencies: ["MPD", "MPDProtocol", "PlayerCore", "Presentation", "PlayerKit", "Library", "TestProcesses"],
+            swiftSettings: strictSettings),
         // Front end: the terminal. The library and Now Playing controllers (TerminalUI's screens on a
         // real terminal), the line interface for pipes and screen readers with its JSON events,
         // and the configuration file.

@@ -76,7 +76,7 @@ package struct MPDQueue: Sendable {
             let after = currentID.flatMap { order.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
             order.insert(id, at: Int.random(in: after...order.count, using: &random))
         } else {
-            order = songs.map(\.id)
+            order.insert(id, at: at)
         }
         return id
     }

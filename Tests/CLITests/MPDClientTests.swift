@@ -1,0 +1,160 @@
+import Foundation
+import TestProcesses
+import Testing
+
+/// `tonearm serve` driven by the real `mpc`, every verb a listener's script uses, with what the
+/// daemon then says read back from its own `status` (and its Tonearm keys).
+@Suite("tonearm serve with mpc", .serialized, .blocking)
+struct MPDClientTests {
+    /// A music directory with three 30 s tones, `first`, `second` and `third`, in `Album/`.
+    static func music() throws -> URL {
+        let (dir, tone) = try PlaybackCommandTests.tone(seconds: 30)
+        let album = dir.appendingPathComponent("Album")
+        try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
+        for name in ["first", "second", "third"] { try FileManager.default.copyItem(at: tone, to: album.appendingPathComponent("\(name).flac")) }
+        try FileManager.default.removeItem(at: tone)
+        return dir
+    }
+
+    func waitFor(_ client: MPDLineClient, _ key: String, _ expected: String, timeout: Double = 15) throws -> Bool {
+        eventuallyBlocking(timeout: timeout) { (try? client.status()[key]) == expected }
+    }
+
+    @Test func everyPlaybackVerb() throws {
+        let music = try Self.music()
+        defer { try? FileManager.default.removeItem(at: music) }
+        let daemon = try ServeDaemon(music: music)
+        let client = try daemon.client()
+
+        #expect(try daemon.mpc("ls").out.split(separator: "\n") == ["Stations", "Podcasts", "Sessions", "Music"])
+        #expect(try daemon.mpc("ls", "Music/Album").out.contains("Music/Album/second.flac"))
+        #expect(try daemon.mpc("add", "Music/Album").status == 0)
+        #expect(try daemon.mpc("playlist").out.split(separator: "\n") == ["first", "second", "third"])
+
+        let play = try daemon.mpc("play")
+        #expect(play.out.contains("[playing] #1/3"), "\(play.out)")
+        #expect(try waitFor(client, "tonearm_state", "playing"))
+        #expect(try daemon.mpc("current").out.trimmingCharacters(in: .whitespacesAndNewlines) == "first")
+
+        #expect(try daemon.mpc("pause").out.contains("[paused]"))
+        #expect(try client.status()["state"] == "pause")
+        #expect(try daemon.mpc("play").out.contains("[playing]"))
+        #expect(try waitFor(client, "tonearm_state", "playing"))
+
+        #expect(try daemon.mpc("next").status == 0)
+        #expect(try waitFor(client, "song", "1"))
+        #expect(try waitFor(client, "tonearm_state", "playing"))
+        #expect(try daemon.mpc("prev").status == 0)
+        #expect(try waitFor(client, "song", "0"))
+        #expect(try waitFor(client, "tonearm_state", "playing"))
+
+        #expect(try daemon.mpc("seek", "20").status == 0)
+        #expect(eventuallyBlocking(timeout: 15) { (Double((try? client.status()["elapsed"]) ?? "") ?? 0) >= 20 })
+
+        #expect(try daemon.mpc("volume", "40").status == 0)
+        #expect(try client.status()["volume"] == "40")
+        #expect(try daemon.mpc("volume", "+10").status == 0)
+        #expect(try client.status()["volume"] == "50")
+
+        #expect(try daemon.mpc("crossfade", "3").status == 0)
+        #expect(try daemon.mpc("crossfade").out.contains("crossfade: 3"))
+        for option in ["random", "repeat", "single", "consume"] {
+            #expect(try daemon.mpc(option, "on").status == 0)
+            #expect(try client.status()[option] == "1", "\(option)")
+            #expect(try daemon.mpc(option, "off").status == 0)
+            #expect(try client.status()[option] == "0", "\(option)")
+        }
+
+        #expect(try daemon.mpc("stop").out.contains("volume"))
+        #expect(try waitFor(client, "state", "stop"))
+        #expect(try daemon.mpc("stop").status == 0)
+        #expect(try daemon.mpc("version").out.contains("mpd version: 0."))
+    }
+
+    @Test func everyQueueVerbAndIdle() throws {
+        let music = try Self.music()
+        defer { try? FileManager.default.removeItem(at: music) }
+        let daemon = try ServeDaemon(music: music)
+        let client = try daemon.client()
+
+        #expect(try daemon.mpc("add", "Music/Album/first.flac").status == 0)
+        #expect(try daemon.mpc("add", "Music/Album/second.flac").status == 0)
+        #expect(try daemon.mpc("add", "Music/Album/third.flac").status == 0)
+        #expect(try daemon.mpc("move", "3", "1").status == 0)
+        #expect(try daemon.mpc("playlist").out.split(separator: "\n") == ["third", "first", "second"])
+        #expect(try daemon.mpc("del", "2").status == 0)
+        #expect(try daemon.mpc("playlist").out.split(separator: "\n") == ["third", "second"])
+        #expect(try daemon.mpc("play", "2").status == 0)
+        #expect(try waitFor(client, "tonearm_state", "playing"))
+        #expect(try daemon.mpc("current").out.hasPrefix("second"))
+        // insert puts a song right after the one playing.
+        #expect(try daemon.mpc("insert", "Music/Album/first.flac").status == 0)
+        #expect(try daemon.mpc("playlist").out.split(separator: "\n") == ["third", "second", "first"])
+        #expect(try client.status()["nextsong"] == "2")
+        #expect(try daemon.mpc("queued").out.hasPrefix("first"))
+        // A missing song is the client's error, told as MPD tells it.
+        let missing = try daemon.mpc("add", "Music/Album/none.flac")
+        #expect(missing.status != 0)
+        #expect(missing.out.contains("No such song"), "\(missing.out)")
+        let escape = try daemon.mpc("add", "Music/../../etc/passwd")
+        #expect(escape.status != 0)
+
+        // idle waits for the change a second client makes.
+        let idle = Process()
+        idle.executableURL = URL(fileURLWithPath: "/usr/bin/mpc")
+        idle.arguments = ["-h", daemon.socket, "idle", "mixer"]
+        let out = Pipe()
+        idle.standardOutput = out
+        try idle.run()
+        #expect(eventuallyBlocking(timeout: 10) { (try? client.command("volume +5").ack) == .some(nil) && !idle.isRunning })
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        idle.waitUntilExit()
+        #expect(said.trimmingCharacters(in: .whitespacesAndNewlines) == "mixer")
+
+        #expect(try daemon.mpc("outputs").out.contains("is enabled"))
+        #expect(try daemon.mpc("stats").out.contains("Uptime:"))
+        #expect(try daemon.mpc("clear").status == 0)
+        #expect(try daemon.mpc("playlist").out.isEmpty)
+        #expect(try waitFor(client, "state", "stop"))
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func aURLPlaysAsAStreamAndItsDropIsAReconnectNotAStop() throws {
+        let icecast = try IcecastServer()
+        defer { icecast.stop() }
+        try icecast.startSource()
+        let music = try Self.music()
+        defer { try? FileManager.default.removeItem(at: music) }
+        let daemon = try ServeDaemon(music: music)
+        let client = try daemon.client()
+        #expect(try daemon.mpc("add", icecast.streamURL.absoluteString).status == 0)
+        #expect(try daemon.mpc("play").status == 0)
+        #expect(try waitFor(client, "tonearm_state", "playing", timeout: 30))
+        try icecast.stopSource()
+        #expect(try waitFor(client, "tonearm_state", "reconnecting", timeout: 30))
+        let status = try client.status()
+        #expect(status["state"] == "play")
+        #expect(status["tonearm_reconnect_attempt"] != nil)
+        #expect(status["error"]?.isEmpty == false)
+        #expect(status["tonearm_error_retry"] == "automatic")
+        try icecast.startSource()
+        #expect(try waitFor(client, "tonearm_state", "playing", timeout: 60))
+        #expect(try client.command("clearerror").ack == nil)
+        #expect(try client.status()["error"] == nil)
+    }
+
+    @Test func aMalformedLineIsAnAckAndTheConnectionLivesOn() throws {
+        let music = try Self.music()
+        defer { try? FileManager.default.removeItem(at: music) }
+        let daemon = try ServeDaemon(music: music)
+        let client = try daemon.client()
+        #expect(try client.command("play \"unterminated").ack?.hasPrefix("ACK [") == true)
+        #expect(try client.command("nosuchcommand").ack?.contains("unknown command") == true)
+        #expect(try client.command("seek x y").ack?.hasPrefix("ACK [2@0]") == true)
+        #expect(try client.command("ping").ack == nil)
+        let commands = try client.command("commands").fields.map(\.value)
+        let not = try client.command("notcommands").fields.map(\.value)
+        #expect(commands.contains("plchanges") && commands.contains("idle") && !commands.contains("sticker"))
+        #expect(Set(commands).isDisjoint(with: not))
+    }
+}

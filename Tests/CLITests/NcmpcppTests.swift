@@ -1,0 +1,55 @@
+import Foundation
+import TestProcesses
+import Testing
+
+/// ncmpcpp, the terminal MPD client, in tmux against `tonearm serve`: its playlist screen lists
+/// the queue, Enter plays the song under the cursor, `p` pauses, its browser lists the library's
+/// stations, and its outputs screen lists the output.
+@Suite("tonearm serve with ncmpcpp", .serialized, .blocking)
+struct NcmpcppTests {
+    @Test func playlistBrowserAndOutputsScreens() throws {
+        let music = try MPDClientTests.music()
+        defer { try? FileManager.default.removeItem(at: music) }
+        let daemon = try ServeDaemon(music: music)
+        let station = try CLITests.run(
+            ["station", "add", "Kitchen Radio", "http://127.0.0.1:9/live"], dataHome: daemon.home.appendingPathComponent("data"))
+        #expect(station.status == 0, "\(station.err)")
+        #expect(try daemon.mpc("add", "Music/Album").status == 0)
+        let client = try daemon.client()
+
+        let config = daemon.home.appendingPathComponent("ncmpcpp")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "mpd_host = \"\(daemon.socket)\"\nstartup_screen = playlist\n".write(
+            to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        let terminal = try TmuxSession(
+            ["/usr/bin/ncmpcpp", "--config", config.appendingPathComponent("config").path, "--host", daemon.socket], width: 120,
+            height: 30, environment: ["HOME": daemon.home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+
+        let listed = try terminal.waitFor(timeout: 20) { $0.contains("first") && $0.contains("second") && $0.contains("third") }
+        #expect(listed.matched, "the playlist screen did not list the queue:\n\(listed.screen)")
+
+        // Down once, Enter: the second song plays.
+        try terminal.send("Down")
+        try terminal.send("Enter")
+        #expect(eventuallyBlocking(timeout: 15) { (try? client.status()["song"]) == "1" && (try? client.status()["state"]) == "play" })
+        let playing = try terminal.waitFor(timeout: 15) { $0.contains("Playing") }
+        #expect(playing.matched, "ncmpcpp did not show playing:\n\(playing.screen)")
+
+        try terminal.send("p")
+        #expect(eventuallyBlocking(timeout: 15) { (try? client.status()["state"]) == "pause" })
+        let paused = try terminal.waitFor(timeout: 15) { $0.contains("Paused") }
+        #expect(paused.matched, "ncmpcpp did not show the pause:\n\(paused.screen)")
+
+        // The browser: the library's roots, and the stations inside Stations.
+        try terminal.send("2")
+        let roots = try terminal.waitFor(timeout: 15) { $0.contains("Stations") && $0.contains("Podcasts") && $0.contains("Music") }
+        #expect(roots.matched, "the browser did not list the library:\n\(roots.screen)")
+        try terminal.send("Enter")
+        let stations = try terminal.waitFor(timeout: 15) { $0.contains("Kitchen Radio") }
+        #expect(stations.matched, "the browser did not list the stations:\n\(stations.screen)")
+
+        try terminal.send("7")
+        let outputs = try terminal.waitFor(timeout: 15) { $0.contains("null output") }
+        #expect(outputs.matched, "the outputs screen did not list the output:\n\(outputs.screen)")
+    }
+}

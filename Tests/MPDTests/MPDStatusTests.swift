@@ -1,0 +1,97 @@
+import Foundation
+import MPDProtocol
+import PlayerCore
+import Presentation
+import Testing
+
+@testable import MPD
+
+/// `status` tells MPD clients the truth in MPD's words, and what MPD has no word for in
+/// Tonearm's own keys.
+@Suite("MPD status")
+struct MPDStatusTests {
+    static let song = Track(id: "mpd1/a", url: URL(fileURLWithPath: "/m/a.mp3"), kind: .file, title: "A", duration: 200)
+    static let next = Track(id: "mpd2/b", url: URL(fileURLWithPath: "/m/b.mp3"), kind: .file, title: "B", duration: 100)
+    static let live = Track(id: "mpd1/radio", url: URL(string: "http://radio.example/live")!, kind: .liveStream, title: "Radio")
+
+    func fields(_ state: PlayerState, at now: Double = 0, error: PlaybackError? = nil, queue: MPDQueue? = nil) throws -> [String: String] {
+        var view = MPDPlayerView()
+        _ = view.apply(.state(state, audioTime: 0, now: PlayerTime(seconds: now)))
+        if let error { view.error = error }
+        var q = try queue ?? MPDQueueTests.queue(["a", "b"])
+        q.setCurrent(1)
+        let response = MPDStatus.response(queue: q, player: view, language: .english)
+        return Dictionary(response.fields.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    @Test func everyStateHasAnMPDStateAndItsOwnName() throws {
+        let cases: [(PlayerState, String)] = [
+            (.idle, "stop"), (.finished, "stop"), (.playing(track: Self.song), "play"), (.preparing(track: Self.song), "play"),
+            (.paused(track: Self.song, position: 3), "pause"),
+            (.crossfadePaused(
+                fromTrack: Self.song, toTrack: Self.next, progress: 0.3, resumeStrategy: .continueFromProgress,
+                savedState: CrossfadePauseSnapshot(
+                    activeVolume: 0.7, inactiveVolume: 0.3, activePosition: 190, inactivePosition: 2, activePlayer: .a, originalDuration: 6,
+                    curve: .equalPower, takenAt: .zero)), "pause"),
+            (.buffering(track: Self.live, progress: 0.4, reason: .underrun), "play"),
+            (.failed(error: PlaybackError(.fileNotFound), recoverable: false, resumePoint: nil), "stop"),
+        ]
+        for (state, mpd) in cases {
+            let f = try fields(state)
+            #expect(f["state"] == mpd, "\(state.name)")
+            #expect(f["tonearm_state"] == state.name.rawValue)
+        }
+    }
+
+    @Test func aReconnectIsPlayWithItsAttemptAndCountdown() throws {
+        let state = PlayerState.reconnecting(
+            track: Self.live, attempt: 2, maxAttempts: 8, nextRetryAt: PlayerTime(seconds: 14.5), cause: PlaybackError(.connectionLost))
+        let f = try fields(state, at: 10)
+        #expect(f["state"] == "play")
+        #expect(f["tonearm_state"] == "reconnecting")
+        #expect(f["tonearm_reconnect_attempt"] == "2")
+        #expect(f["tonearm_reconnect_max"] == "8")
+        #expect(f["tonearm_reconnect_in"] == "4.5")
+        // The cause is told as the error, with its kind of retry.
+        #expect(f["error"]?.isEmpty == false)
+        #expect(f["tonearm_error_retry"] == "automatic")
+    }
+
+    @Test func bufferAndCrossfadeProgressAreTold() throws {
+        #expect(try fields(.buffering(track: Self.live, progress: 0.42, reason: .initial))["tonearm_buffer"] == "42")
+        let f = try fields(.crossfading(fromTrack: Self.song, toTrack: Self.next, progress: 0.25, canQuickFinish: false))
+        #expect(f["tonearm_crossfade"] == "0.25")
+    }
+
+    @Test func anErrorIsInTheListenersLanguage() throws {
+        var view = MPDPlayerView()
+        view.error = PlaybackError(.fileNotFound)
+        let q = try MPDQueueTests.queue(["a"])
+        let english = MPDStatus.response(queue: q, player: view, language: .english).fields.first { $0.key == "error" }?.value
+        let russian = MPDStatus.response(queue: q, player: view, language: .russian).fields.first { $0.key == "error" }?.value
+        #expect(english != nil && russian != nil && english != russian)
+        #expect(english?.contains("\n") == false)
+        let f = Dictionary(MPDStatus.response(queue: q, player: view, language: .english).fields.map { ($0.key, $0.value) }) { a, _ in a }
+        #expect(f["tonearm_error_retry"] == "final")
+    }
+
+    @Test func songAndNextSongFollowTheQueue() throws {
+        let f = try fields(.playing(track: Self.song))
+        #expect(f["song"] == "0" && f["songid"] == "1")
+        #expect(f["nextsong"] == "1" && f["nextsongid"] == "2")
+        #expect(f["playlistlength"] == "2")
+        #expect(f["audio"] == "48000:f:2")
+    }
+
+    @Test func progressAloneDoesNotWakeIdleClients() {
+        var view = MPDPlayerView()
+        #expect(view.apply(.state(.playing(track: Self.song), audioTime: 0, now: .zero)) == [.player])
+        #expect(view.apply(.position(seconds: 3, duration: 200, audioTime: 3)).isEmpty)
+        let fading = PlayerState.crossfading(fromTrack: Self.song, toTrack: Self.next, progress: 0.1, canQuickFinish: false)
+        #expect(view.apply(.state(fading, audioTime: 3, now: .zero)) == [.player])
+        let further = PlayerState.crossfading(fromTrack: Self.song, toTrack: Self.next, progress: 0.5, canQuickFinish: false)
+        #expect(view.apply(.state(further, audioTime: 4, now: .zero)).isEmpty)
+        #expect(view.apply(.volume(Volume(0.5), audioTime: 4)) == [.mixer])
+        #expect(view.apply(.notice(.metadata(NowPlayingMetadata(title: "Song", artist: nil, station: nil, artwork: .station)), audioTime: 4)) == [.player])
+    }
+}
