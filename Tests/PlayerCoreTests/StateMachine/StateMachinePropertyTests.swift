@@ -124,7 +124,13 @@ struct StateMachinePropertyTests {
                 if case .setUpcoming = event {
                     // The current item plays on; only a next item not audible yet may go.
                     #expect(after.currentTrack == before.currentTrack, "setUpcoming changed the current item: \(before) -> \(after)")
-                    let allowed: [PlayerState.Name] = before.name == .preparingCrossfade ? [.preparingCrossfade, .playing, .fadingOut] : [before.name]
+                    // (A next item whose loading point has passed loads at once.)
+                    let allowed: [PlayerState.Name] =
+                        switch before.name {
+                        case .preparingCrossfade: [.preparingCrossfade, .playing, .fadingOut]
+                        case .playing: [.playing, .preparingCrossfade]
+                        default: [before.name]
+                        }
                     #expect(allowed.contains(after.name), "setUpcoming: \(before.name) -> \(after.name)")
                     if [.idle, .finished, .failed].contains(before.name) { #expect(after == before) }
                 }
