@@ -71,6 +71,8 @@ public actor AudioPlayer {
     var loads: [DeckID: (id: LoadID, load: LoadCancellation)] = [:]
     var audioTime: Double = 0
     var lastPublished: PlayerState?
+    /// The current item's index last told (`PlayerNotice.currentItem`); nil once nothing is current.
+    var lastToldItemIndex: Int?
     var running = false
     /// Loudness learned for tracks after they were queued (kept, tagged or measured), by track id.
     var knownLoudness: [String: Loudness] = [:]
@@ -213,6 +215,16 @@ public actor AudioPlayer {
     public func seek(to seconds: Double) throws(PlaybackError) { try send(.seek(to: seconds)) }
     public func retry() throws(PlaybackError) { try send(.retry) }
 
+    /// Changes what plays after the current item without interrupting it (an edited queue):
+    /// `items` follow the current one in order, and `crossfadeFromCurrent` (nil: the default)
+    /// leads into the first. Does nothing when nothing is current (`idle`, `finished`, `failed`).
+    public func setUpcoming(_ items: [QueueItem], crossfadeFromCurrent: CrossfadeSpec? = nil) throws(PlaybackError) {
+        try send(.setUpcoming(UpcomingChange(items: items, crossfadeFromCurrent: crossfadeFromCurrent)))
+    }
+
+    /// Which item of the request is current (see `PlayerStateMachine.currentItemIndex`).
+    public var currentItemIndex: Int? { machine.currentItemIndex }
+
     /// What a live stream says is playing (from the metadata and artwork services), published in
     /// order with everything else as `.notice(.metadata)`.
     package func publish(_ metadata: NowPlayingMetadata) {
@@ -327,6 +339,11 @@ public actor AudioPlayer {
     }
 
     func publishState(force: Bool = false) {
+        let itemIndex = machine.currentItemIndex
+        if itemIndex != lastToldItemIndex {
+            lastToldItemIndex = itemIndex
+            if let itemIndex { continuation.yield(.notice(.currentItem(index: itemIndex), audioTime: audioTime)) }
+        }
         let state = machine.state
         if force || lastPublished != state || lastPublished?.name != state.name {
             if lastPublished?.name != state.name || state.name == .reconnecting { analytics?.observe(state) }

@@ -38,6 +38,17 @@ public enum PlayerEvent: Sendable, Equatable {
     case setSilenceTrimming(Bool)
     /// Level loudness (off, per track, per session) towards a target. Accepted in every state.
     case setLoudness(LoudnessLevelling)
+    /// Change what plays after the current item without interrupting it (a queue edited while it
+    /// plays). Accepted in every state; like the volume it is context: the current item and what
+    /// sounds do not change. In `idle`, `finished` and `failed` there is no queue and it does
+    /// nothing. While an item is current (the incoming one once a crossfade has begun: it is the
+    /// one heard), the queue becomes the items up to it followed by `items`, and its crossfade into
+    /// the next becomes `crossfadeFromCurrent`. A next item loading or loaded but not yet audible
+    /// is kept when it is the same track from the same position as the new first one; otherwise
+    /// it is dropped (with its armed crossfade). The new next item loads at the usual point, at
+    /// once when that has passed: only the state's next item changes (`preparingCrossfade` or
+    /// `playing`).
+    case setUpcoming(UpcomingChange)
 
     // MARK: Engine and network facts
     /// The source of a `load` effect is open and ready to sound; `duration` if the decoder knows it.
@@ -117,7 +128,7 @@ public enum PlayerEvent: Sendable, Equatable {
     /// Is this something a listener asks for (every intent, `replace` and `setVolume` included), not a fact?
     public var isIntent: Bool {
         switch self {
-        case .replace, .setVolume, .setSleepTimer, .setSpeed, .setSilenceTrimming, .setLoudness: true
+        case .replace, .setVolume, .setSleepTimer, .setSpeed, .setSilenceTrimming, .setLoudness, .setUpcoming: true
         default: action != nil
         }
     }

@@ -114,6 +114,7 @@ extension PlayerStateMachine {
         var effects: [PlayerEffect] = [.reportNonFatal(error), .unload(activeDeck.opposite)]
         let skipping = item.skipRequested
         queue.remove(at: item.index)
+        if itemIndices.indices.contains(item.index) { itemIndices.remove(at: item.index) }
         next = nil
         pendingLoad = nil
         if let following = automaticNextIndex {
@@ -186,8 +187,7 @@ extension PlayerStateMachine {
             position = newPosition
             guard let duration, !track.isLive else { return [] }
             if let nextIndex = automaticNextIndex {
-                let fade = crossfadeSpec(into: nextIndex, skipping: false)
-                if newPosition >= duration - fade.duration - configuration.preloadLead {
+                if newPosition >= preloadPoint(into: nextIndex, duration: duration) {
                     return prepareNext(nextIndex, skipping: false)
                 }
             } else if configuration.fadeOutAtEnd, newPosition >= duration - configuration.fadeOutDuration - Self.endFadeLead {

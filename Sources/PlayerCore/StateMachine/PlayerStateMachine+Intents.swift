@@ -27,6 +27,7 @@ extension PlayerStateMachine {
             guard levelling != loudness else { return [] }
             loudness = levelling
             return [.setLoudness(levelling)]
+        case .setUpcoming(let change): return setUpcoming(change)
         default: return applyFact(event)
         }
     }
@@ -49,6 +50,7 @@ extension PlayerStateMachine {
 
     mutating func play(_ request: PlayRequest) -> [PlayerEffect] {
         queue = request.items
+        itemIndices = Array(request.items.indices)
         index = 0
         recovery = nil
         manualRetryOf = nil
@@ -66,6 +68,7 @@ extension PlayerStateMachine {
     /// An episode without audio fails at once, with no Retry and no resume point.
     mutating func cannotPlay(_ error: PlaybackError) -> [PlayerEffect] {
         queue = []
+        itemIndices = []
         index = 0
         recovery = nil
         manualRetryOf = nil
@@ -306,6 +309,7 @@ extension PlayerStateMachine {
         guard case .failed(let error, true, let point?) = state else { return [] }
         if !queue.contains(where: { $0.track.id == point.track.id }) {
             queue = [QueueItem(track: point.track)]
+            itemIndices = [0]
             index = 0
         } else if let i = queue.firstIndex(where: { $0.track.id == point.track.id }) {
             index = i
@@ -321,6 +325,7 @@ extension PlayerStateMachine {
     mutating func reset() -> [PlayerEffect] {
         let effects = releaseAll()
         queue = []
+        itemIndices = []
         index = 0
         position = 0
         duration = nil

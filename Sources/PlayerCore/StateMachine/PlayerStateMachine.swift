@@ -134,6 +134,8 @@ public struct PlayerStateMachine: Sendable {
     /// What to play, and which entry is current.
     var queue: [QueueItem] = []
     var index = 0
+    /// The index the front end knows each queue entry by (see `currentItemIndex`), entry by entry.
+    var itemIndices: [Int] = []
     /// The deck the current track plays on.
     public internal(set) var activeDeck: DeckID = .a
     /// Position and duration of the current track.

@@ -57,6 +57,11 @@ public enum PlayerNotice: Sendable, Equatable {
     /// The chapter the current item's position is in, when that changes (nil: none, or before the
     /// first chapter). Told just before the position update that moved into it.
     case chapter(ChapterPosition?)
+    /// Which item of the request is current (the one heard: the incoming one once a crossfade has
+    /// begun), so a front end tells two identical tracks in its queue apart: its index in the
+    /// request's items, where the items of a later `setUpcoming` count on from the current one's.
+    /// Told when it changes, just before the state that shows the item.
+    case currentItem(index: Int)
 }
 
 /// A change of where sound goes that the listener should know about.

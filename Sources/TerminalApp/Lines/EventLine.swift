@@ -196,6 +196,7 @@ package enum EventLine {
         case .silenceTrimmed(let t, let seconds): return ["notice": "silenceTrimmed", "track": track(t), "seconds": rounded(seconds)]
         case .chapters(let list): return ["notice": "chapters", "count": list?.count ?? 0]
         case .chapter(let position): return ["notice": "chapter", "chapter": position.map(chapterFields) ?? NSNull()]
+        case .currentItem(let index): return ["notice": "currentItem", "index": index]
         }
     }
 

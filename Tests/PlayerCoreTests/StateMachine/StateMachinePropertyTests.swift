@@ -14,7 +14,7 @@ struct StateMachinePropertyTests {
     static let sequences = 10_000
 
     /// Each generated number becomes one event: the low bits choose the kind, the rest its details.
-    static let eventKinds = 34
+    static let eventKinds = 35
 
     static let pool: [Track] = [Fixture.stage1, Fixture.stage2, Fixture.episode("p"), Fixture.live("r"), Fixture.file("nodur", duration: nil)]
 
@@ -77,6 +77,12 @@ struct StateMachinePropertyTests {
         case 32:
             return .timerFired(.sleep, at: driver.machine.sleepTimer?.deadline ?? now)
         case 33: return .playlistUnchanged(deck, loads: p % 7, at: now)
+        case 34:
+            // Often the next item already loading first (kept), otherwise others or none.
+            let count = p % 3
+            var items = (0..<count).map { i in QueueItem(track: pool[(p / 3 + i) % pool.count].with(id: "u\(i)-\(pool[(p / 3 + i) % pool.count].id)")) }
+            if p % 2 == 0, let next = driver.state.nextTrack { items.insert(QueueItem(track: next), at: 0) }
+            return .setUpcoming(UpcomingChange(items: items, crossfadeFromCurrent: p % 3 == 0 ? nil : CrossfadeSpec(duration: Double(p % 7))))
         default: return p % 2 == 0 ? .outputLost(at: now) : .outputRestored
         }
     }
@@ -110,6 +116,23 @@ struct StateMachinePropertyTests {
                 }
                 if after != before || after.name != before.name {
                     #expect(before.canTransition(to: after), "\(before.name) -> \(after.name) on \(event)")
+                }
+                // Which item is current is known exactly while something is current.
+                #expect(
+                    (driver.machine.currentItemIndex == nil) == [.idle, .finished, .failed].contains(after.name),
+                    "current item index \(String(describing: driver.machine.currentItemIndex)) in \(after.name) after \(event)")
+                if case .setUpcoming = event {
+                    // The current item plays on; only a next item not audible yet may go.
+                    #expect(after.currentTrack == before.currentTrack, "setUpcoming changed the current item: \(before) -> \(after)")
+                    // (A next item whose loading point has passed loads at once.)
+                    let allowed: [PlayerState.Name] =
+                        switch before.name {
+                        case .preparingCrossfade: [.preparingCrossfade, .playing, .fadingOut]
+                        case .playing: [.playing, .preparingCrossfade]
+                        default: [before.name]
+                        }
+                    #expect(allowed.contains(after.name), "setUpcoming: \(before.name) -> \(after.name)")
+                    if [.idle, .finished, .failed].contains(before.name) { #expect(after == before) }
                 }
                 // A live stream never reaches `finished` because its connection ended (only a stop the
                 // user asked for, already fading out, may end it).
