@@ -114,6 +114,9 @@ struct MPDQueueTests {
         #expect(items[0].track.id == "mpd42/a")
         #expect(MPDEntry.songID(ofTrackID: items[0].track.id) == 42)
         #expect(MPDEntry.songID(ofTrackID: "episode:3") == nil)
+        let again = entry.items(songID: 42, play: 1)
+        #expect(again[0].track.id != items[0].track.id)
+        #expect(MPDEntry.songID(ofTrackID: again[0].track.id) == 42)
         #expect(items[0].track.url == entry.items[0].track.url)
     }
 }

@@ -213,7 +213,9 @@ extension MPDPlayerBackend {
     func upcomingItems(after id: Int) -> [QueueItem] {
         queue.upcoming(after: id).prefix(Self.songsAhead).flatMap { next -> [QueueItem] in
             guard let song = try? queue.song(id: next) else { return [] }
-            return withCrossfades(catalog.refreshedEpisode(song.entry).items(songID: next))
+            // The song again (`single` with `repeat`, a queue of one with `repeat`) is another
+            // play of it: its tracks get ids of their own, as the player plays a track once in a row.
+            return withCrossfades(catalog.refreshedEpisode(song.entry).items(songID: next, play: next == id ? 1 : 0))
         }
     }
 
@@ -228,6 +230,6 @@ extension MPDPlayerBackend {
         let items = withCrossfades(song.entry.items(songID: id))
         guard let index = items.firstIndex(where: { $0.track.id == track.id }) else { return }
         let upcoming = Array(items[(index + 1)...]) + upcomingItems(after: id)
-        _ = (upcoming, items[index]) // UPCOMING-PLACEHOLDER
+        try await send(.setUpcoming(UpcomingChange(items: upcoming, crossfadeFromCurrent: items[index].crossfadeIntoNext)))
     }
 }

@@ -41,22 +41,26 @@ package struct MPDEntry: Sendable, Hashable {
 
     /// The entry's items with track ids of this song's own (`mpd<song id>/<track id>`): the same
     /// file added twice is two songs, and the player's current track names the song it belongs to.
-    package func items(songID: Int) -> [QueueItem] {
+    /// `play` tells a repeat of the song from the play before it (`mpd<song id>~<play>/…`).
+    package func items(songID: Int, play: Int = 0) -> [QueueItem] {
         items.map { item in
             let t = item.track
             let track = Track(
-                id: MPDEntry.trackID(songID: songID, trackID: t.id), url: t.url, kind: t.kind, title: t.title, artist: t.artist,
+                id: MPDEntry.trackID(songID: songID, play: play, trackID: t.id), url: t.url, kind: t.kind, title: t.title, artist: t.artist,
                 album: t.album, duration: t.duration, volume: t.volume, loop: t.loop, loudness: t.loudness,
                 sessionLoudness: t.sessionLoudness, chaptersURL: t.chaptersURL)
             return QueueItem(track: track, crossfadeIntoNext: item.crossfadeIntoNext, startPosition: item.startPosition)
         }
     }
 
-    package static func trackID(songID: Int, trackID: String) -> String { "mpd\(songID)/\(trackID)" }
+    package static func trackID(songID: Int, play: Int = 0, trackID: String) -> String {
+        play == 0 ? "mpd\(songID)/\(trackID)" : "mpd\(songID)~\(play)/\(trackID)"
+    }
 
     /// The song a player's track id belongs to; nil for a track the queue did not make.
     package static func songID(ofTrackID id: String) -> Int? {
         guard id.hasPrefix("mpd"), let slash = id.firstIndex(of: "/") else { return nil }
-        return Int(id[id.index(id.startIndex, offsetBy: 3)..<slash])
+        let song = id[id.index(id.startIndex, offsetBy: 3)..<slash]
+        return Int(song.split(separator: "~", maxSplits: 1).first ?? song)
     }
 }
