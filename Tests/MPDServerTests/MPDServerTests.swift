@@ -165,6 +165,17 @@ struct MPDServerTests {
         await server.stop()
     }
 
+    @Test func aSilentClientIsDisconnected() async throws {
+        let logs = LogRecorder()
+        let server = makeServer(
+            RecordingBackend(), endpoints: [.tcp(host: "127.0.0.1", port: 0)], limits: MPDLimits(silenceTimeout: .milliseconds(200)), logs: logs)
+        let client = try await TestClient.connect(to: try await server.start()[0])
+        #expect(try await client.next() == .greeting(version: "0.23.5"))
+        await client.waitForClose()
+        #expect(logs.lines.contains { $0.contains("silence timeout") })
+        await server.stop()
+    }
+
     @Test func idleReportsChangesMadeBeforeAndDuringIt() async throws {
         let backend = RecordingBackend()
         let server = makeServer(backend, endpoints: [.tcp(host: "127.0.0.1", port: 0)])
