@@ -82,12 +82,22 @@ public actor MPDServer {
         listeningAddresses = []
     }
 
+    /// What the log may say about a client: where it is on the map, never its address.
+    static func kind(of address: SocketAddress?) -> String {
+        switch address {
+        case .unixDomainSocket: "local socket"
+        case .some(let address):
+            MPDEndpoint.tcp(host: address.ipAddress ?? "", port: 0).isLocalOnly ? "loopback" : "network"
+        case nil: "unknown"
+        }
+    }
+
     private func bind(_ endpoint: MPDEndpoint) async throws(MPDServerError) {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .childChannelInitializer { [backend, configuration, logger, connections] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let local = endpoint.isLocalOnly ? "loopback or local socket" : "network"
+                    let local = Self.kind(of: channel.remoteAddress)
                     guard connections.admit(channel) else {
                         logger.warning("MPD connection refused: too many clients", metadata: ["from": "\(local)"])
                         try channel.pipeline.syncOperations.addHandler(MPDRefusalHandler())
