@@ -18,6 +18,9 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// The backend call in flight; the machine asks for one at a time.
     private var executionTask: Task<Void, Never>?
     private var lastWrite: EventLoopFuture<Void>?
+    /// A command held back while the client does not read what was already sent, so a client
+    /// that only writes cannot make the server queue answers without bound.
+    private var heldCommand: MPDCommand?
 
     init(backend: any MPDBackend, password: String?, limits: MPDLimits, logger: Logger) {
         self.backend = backend
@@ -53,6 +56,14 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         perform { $0.received(buffer.readableBytesView) }
     }
 
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let command = heldCommand {
+            heldCommand = nil
+            execute(command, context: context)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         logger.debug("MPD connection failed", metadata: ["error": "\(error)"])
         context.close(promise: nil)
@@ -70,7 +81,11 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                 lastWrite = context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)))
                 wrote = true
             case .execute(let command):
-                execute(command, context: context)
+                if context.channel.isWritable {
+                    execute(command, context: context)
+                } else {
+                    heldCommand = command
+                }
             case .armTimeout(let duration):
                 timeout?.cancel()
                 let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
