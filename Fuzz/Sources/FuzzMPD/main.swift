@@ -49,7 +49,6 @@ func checkConnection(_ body: [UInt8], password: String?, chunk: Int, steering: U
     var machine = MPDConnectionStateMachine(password: password, backendCommands: backendCommands, limits: limits)
     var reader = MPDAnswerReader()
     var closed = false
-    var answers = 0
     var step = 0
 
     func perform(_ actions: [MPDConnectionStateMachine.Action]) {
@@ -71,7 +70,6 @@ func checkConnection(_ body: [UInt8], password: String?, chunk: Int, steering: U
                 fuzzCheck(backendCommands.contains(command.name), "asked the backend for \(command.name)")
                 fuzzCheck(command.name != "idle" && command.name != "ping", "a server command reached the backend")
                 fuzzCheck(password == nil || machine.isAuthenticated, "asked the backend before the password")
-                answers += 1
                 step += 1
                 if (Int(steering) >> (step % 8)) & 1 == 0 {
                     queue += machine.commandSucceeded(
@@ -106,7 +104,6 @@ func checkConnection(_ body: [UInt8], password: String?, chunk: Int, steering: U
     if !closed {
         fuzzCheck(!machine.isExecuting, "still executing after every answer came")
     }
-    _ = answers
 }
 
 runLibFuzzer(fuzzMPD)
