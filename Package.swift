@@ -64,6 +64,15 @@ let package = Package(
         // The MPD protocol's pure parts (requests, answers, errors, what `idle` waits for): no I/O,
         // so the fuzzer and the tests reach them without a socket.
         .target(name: "MPDProtocol", swiftSettings: strictSettings),
+        // The MPD server: TCP and Unix-socket listeners (SwiftNIO) that run MPDProtocol's
+        // connection state machine and ask an `MPDBackend`; the player behind it is not here.
+        .target(
+            name: "MPDServer",
+            dependencies: [
+                "MPDProtocol", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         // Decks, mixer, sinks and the AudioPlayer actor that performs the machine's effects; its
         // decoders come from Media.
         .target(
@@ -113,6 +122,15 @@ let package = Package(
             dependencies: [
                 "PlayerKit", "PlayerCore", "Presentation", "Library", "AudioEngine", "MPDProtocol",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+        // The protocol's pure parts, and the server over real sockets driven by mpc.
+        .testTarget(name: "MPDProtocolTests", dependencies: ["MPDProtocol"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "MPDServerTests",
+            dependencies: [
+                "MPDServer", "MPDProtocol", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "PlayerCore"], swiftSettings: strictSettings),
@@ -250,6 +268,7 @@ let package = Package(
         fuzzTarget("FuzzSession", []),
         fuzzTarget("FuzzImage", ["Media"]),
         fuzzTarget("FuzzDecoder", ["Media"]),
+        fuzzTarget("FuzzMPD", ["MPDProtocol"]),
     ]
 )
 

@@ -6,11 +6,11 @@
 #
 # Inputs of the targets that read a header first (see Fuzz/Sources/*/main.swift) start with it:
 # icy: two bytes of icy-metaint - 1 and one byte of chunk size - 1; playlist, image, decoder: one
-# mode byte.
+# mode byte; mpd: a settings byte (bit 0 password, bits 1-7 chunk size - 1) and a steering byte.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$root/Tests/Fuzz/Corpus"
-mkdir -p "$corpus"/{icy,playlist,rss,opml,session,image,decoder}
+mkdir -p "$corpus"/{icy,playlist,rss,opml,session,image,decoder,mpd}
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
@@ -107,6 +107,16 @@ write("session", "meditation.json", """{
 """)
 write("session", "minimal.json", '{"stages":[{"source":"a.wav"}]}')
 write("session", "unknown-key.json", '{"stages":[{"source":"a.wav","crossfde":3}]}')
+
+# MPD: what a client sends, after the settings byte and the steering byte.
+write("mpd", "status-ping", b"\x00\x00status\nping\ncurrentsong\nplay 3\n")
+write("mpd", "password", b"\x01\x10password wrong\nstatus\npassword secret\nstatus\ncommands\nnotcommands\n")
+write("mpd", "command-list-ok", b"\x0e\x05command_list_ok_begin\nstatus\nplay 1\nadd \"a \\\"b\\\" c\"\ncommand_list_end\n")
+write("mpd", "nested-list", b"\x02\x00command_list_begin\nping\ncommand_list_begin\nping\ncommand_list_end\nping\n")
+write("mpd", "idle", b"\x00\x81idle\nnoidle\nidle player mixer\nnoidle\nidle\n")
+write("mpd", "quoting", b"\x06\x00find \"(Artist == \\\"foo\\\\'bar\\\\\\\"\\\")\"\nadd \"open\nadd a\"b\nadd \"x\"y\n")
+write("mpd", "not-mpd", b"\x00\x00GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+write("mpd", "close", b"\x00\x03ping\nclose\nstatus\n")
 PY
 
 # Pictures and sounds, made by FFmpeg. The mode byte 0x00 picks the kind the bytes announce

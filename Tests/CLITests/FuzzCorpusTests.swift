@@ -9,7 +9,7 @@ import Testing
 struct FuzzCorpusTests {
     @Test(arguments: [
         ("FuzzIcy", "icy"), ("FuzzPlaylist", "playlist"), ("FuzzRSS", "rss"), ("FuzzOPML", "opml"),
-        ("FuzzSession", "session"), ("FuzzImage", "image"), ("FuzzDecoder", "decoder"),
+        ("FuzzSession", "session"), ("FuzzImage", "image"), ("FuzzDecoder", "decoder"), ("FuzzMPD", "mpd"),
     ])
     func theCommittedCorpusPassesItsContract(_ executable: String, _ corpus: String) throws {
         let folder = CLITests.packageRoot.appendingPathComponent("Tests/Fuzz/Corpus/\(corpus)")
