@@ -58,7 +58,7 @@ final class ServeHarness: @unchecked Sendable {
     }
 
     /// Starts the daemon with the unit's arguments and `extra` (the test's output, log and start-up item).
-    init(extra: [String], dataHome: URL? = nil) throws {
+    init(extra: [String], dataHome: URL? = nil, logLevel: String = "info") throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-serve-\(UUID().uuidString)")
         self.directory = directory
         runtime = directory.appendingPathComponent("runtime")
@@ -71,7 +71,7 @@ final class ServeHarness: @unchecked Sendable {
         environment["NOTIFY_SOCKET"] = notifyPath
         let arguments = try Self.execStartArguments().map { $0.replacingOccurrences(of: "%h", with: directory.path) }
         process = try ChildProcess(
-            CLITests.binary.path, arguments + ["--log-file", logFile.path, "--log-level", "info"] + extra, environment: environment,
+            CLITests.binary.path, arguments + ["--log-file", logFile.path, "--log-level", logLevel] + extra, environment: environment,
             stdout: directory.appendingPathComponent("stdout").path, stderr: directory.appendingPathComponent("stderr").path)
     }
 
@@ -117,6 +117,13 @@ final class ServeHarness: @unchecked Sendable {
 
     var stderrText: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
     var logText: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// The furthest position the player's trace records name (`--log-level trace`).
+    var heardPosition: Double {
+        logText.split(separator: "\n").filter { $0.contains("event=positionChanged") }.compactMap { line in
+            line.split(separator: " ").first { $0.hasPrefix("position=") }.flatMap { Double($0.dropFirst("position=".count)) }
+        }.max() ?? 0
+    }
 
     /// The info file's fields.
     func info() throws -> [String: Any] {

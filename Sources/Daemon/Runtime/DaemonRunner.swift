@@ -130,9 +130,9 @@ package struct DaemonRunner: Sendable {
                     kept.observe(update)
                     history.observe(update)
                     for service in observing.current { service.observe(update) }
+                    // The player logs each state change itself.
                     if case .state(let state, _, _) = update, state.name != last {
                         last = state.name
-                        logger.info("state", metadata: ["state": "\(state.name.rawValue)"])
                         watch.see(state.name)
                     }
                 }
