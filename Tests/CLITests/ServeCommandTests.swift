@@ -63,6 +63,19 @@ struct ServeCommandTests {
         #expect(old.contains("serving") && !old.contains("log reopened"))
     }
 
+    @Test func underSystemdTheLogGoesToTheJournalWithPriorities() throws {
+        let daemon = try ServeHarness(extra: ["--output", "null"], journal: true)
+        try daemon.waitUntilReady()
+        daemon.process.send(SIGTERM)
+        #expect(daemon.process.wait(timeout: 60) == 0)
+        let lines = daemon.stderrText.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("<6>info tonearm [Daemon] started") }, "\(daemon.stderrText)")
+        #expect(lines.contains { $0.hasPrefix("<5>notice tonearm [Daemon] serving") })
+        #expect(lines.contains { $0.hasPrefix("<5>notice tonearm [Daemon] stopped") })
+        #expect(lines.allSatisfy { $0.hasPrefix("<") }, "\(daemon.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: daemon.logFile.path))
+    }
+
     @Test func termSavesThePlaceOfAnEpisodePlaying() throws {
         let (dir, tone) = try PlaybackCommandTests.tone(seconds: 60)
         defer { try? FileManager.default.removeItem(at: dir) }

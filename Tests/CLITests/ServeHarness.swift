@@ -58,7 +58,9 @@ final class ServeHarness: @unchecked Sendable {
     }
 
     /// Starts the daemon with the unit's arguments and `extra` (the test's output, log and start-up item).
-    init(extra: [String], dataHome: URL? = nil, logLevel: String = "info") throws {
+    /// With `journal`, stderr is a file the harness names in `JOURNAL_STREAM`, as systemd names its
+    /// journal stream, and no `--log-file` is given.
+    init(extra: [String], dataHome: URL? = nil, logLevel: String = "info", journal: Bool = false) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-serve-\(UUID().uuidString)")
         self.directory = directory
         runtime = directory.appendingPathComponent("runtime")
@@ -70,9 +72,17 @@ final class ServeHarness: @unchecked Sendable {
         var environment = Self.environment(directory: directory, runtime: runtime, dataHome: self.dataHome)
         environment["NOTIFY_SOCKET"] = notifyPath
         let arguments = try Self.execStartArguments().map { $0.replacingOccurrences(of: "%h", with: directory.path) }
+        let stderr = directory.appendingPathComponent("stderr").path
+        if journal {
+            FileManager.default.createFile(atPath: stderr, contents: nil)
+            var status = stat()
+            guard stat(stderr, &status) == 0 else { throw Failure(description: "cannot stat \(stderr)") }
+            environment["JOURNAL_STREAM"] = "\(status.st_dev):\(status.st_ino)"
+        }
+        let logging = journal ? ["--log-level", logLevel] : ["--log-file", logFile.path, "--log-level", logLevel]
         process = try ChildProcess(
-            CLITests.binary.path, arguments + ["--log-file", logFile.path, "--log-level", logLevel] + extra, environment: environment,
-            stdout: directory.appendingPathComponent("stdout").path, stderr: directory.appendingPathComponent("stderr").path)
+            CLITests.binary.path, arguments + logging + extra, environment: environment,
+            stdout: directory.appendingPathComponent("stdout").path, stderr: stderr, appendStderr: journal)
     }
 
     /// A datagram socket bound at `path`, read with a short timeout: systemd's end of sd_notify.
