@@ -74,7 +74,7 @@ final class ServeHarness: @unchecked Sendable {
         let arguments = try Self.execStartArguments().map { $0.replacingOccurrences(of: "%h", with: directory.path) }
         let stderr = directory.appendingPathComponent("stderr").path
         if journal {
-            FileManager.default.createFile(atPath: stderr, contents: nil)
+            _ = FileManager.default.createFile(atPath: stderr, contents: nil)
             var status = stat()
             guard stat(stderr, &status) == 0 else { throw Failure(description: "cannot stat \(stderr)") }
             environment["JOURNAL_STREAM"] = "\(status.st_dev):\(status.st_ino)"
