@@ -138,6 +138,19 @@ let package = Package(
             name: "MPDTests",
             dependencies: ["MPD", "MPDProtocol", "PlayerCore", "Presentation", "PlayerKit", "Library", "TestProcesses"],
             swiftSettings: strictSettings),
+        // Front end: none. `tonearm serve`, one player and the library for as long as the machine
+        // runs: the user's one daemon (lock, runtime directory), its log (the journal or a file),
+        // its signals, systemd's readiness, and the services that control it (MPD, Snapcast).
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "PlayerCore", "AudioEngine", "PlayerKit", "MPRIS", "CSDBus", "MPD", "MPDProtocol", "MPDServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DaemonTests", dependencies: ["Daemon", "PlayerKit", "PlayerCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
         // Front end: the terminal. The library and Now Playing controllers (TerminalUI's screens on a
         // real terminal), the line interface for pipes and screen readers with its JSON events,
         // and the configuration file.
@@ -153,7 +166,7 @@ let package = Package(
             name: "tonearm",
             dependencies: [
                 "PlayerCore", "Presentation", "Media", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI",
-                "MPRIS", "TerminalApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MPRIS", "TerminalApp", "Daemon", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Demo")],

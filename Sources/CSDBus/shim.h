@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <systemd/sd-bus.h>
+#include <systemd/sd-daemon.h>
 
 #define TN_MPRIS_PATH "/org/mpris/MediaPlayer2"
 #define TN_MPRIS_ROOT "org.mpris.MediaPlayer2"

@@ -58,6 +58,9 @@ extension PlaybackError {
         // Audio output
         case audioOutputUnavailable = 5001
         case audioOutputLost = 5002
+        /// A `tonearm serve` of the same user is playing: a second player does not open a second
+        /// output beside it.
+        case daemonRunning = 5003
 
         public var group: Group {
             switch rawValue / 1000 {
@@ -87,7 +90,7 @@ extension PlaybackError {
                 return .resource
             case .invalidTransition, .cancelled:
                 return .operation
-            case .audioOutputUnavailable, .audioOutputLost, .unknown:
+            case .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .unknown:
                 return .system
             }
         }
@@ -112,7 +115,7 @@ extension PlaybackError {
             // policy that honours Retry-After waits exactly until the half-open probe may run.
             case .circuitOpen:
                 return .automatic
-            case .httpNotFound, .tlsFailure, .audioOutputUnavailable, .cancelled, .unknown, .wrongContentType,
+            case .httpNotFound, .tlsFailure, .audioOutputUnavailable, .daemonRunning, .cancelled, .unknown, .wrongContentType,
                 .libraryCorrupt, .sourceChanged, .seekFailed, .diskFull:
                 return .userRetry
             case .missingAudioURL, .invalidTransition, .httpUnauthorized, .httpClientError, .fileNotFound,

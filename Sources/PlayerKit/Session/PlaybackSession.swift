@@ -15,11 +15,13 @@ public final class PlaybackSession: Sendable {
 
     public var player: AudioPlayer { composed.player }
 
-    /// Makes and starts the player; fails with the output's typed error.
+    /// Makes and starts the player; fails with the output's typed error, or with `daemonRunning`
+    /// when the user's `tonearm serve` owns the machine's sound and this is not that daemon.
     public init(
         output: OutputChoice, mode: RenderMode = .realtime, configuration: PlayerStateMachine.Configuration = .init(),
         services: TonearmPlayer.Services
     ) async throws(PlaybackError) {
+        if output.isSharedSound, let daemon = DaemonLock.running() { throw daemon.refusal }
         self.output = output
         self.mode = mode
         composed = TonearmPlayer(

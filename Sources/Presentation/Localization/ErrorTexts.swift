@@ -79,7 +79,7 @@ enum ErrorTexts {
             .connectionTimeout, .connectionLost, .dnsFailure, .tlsFailure, .fileNotFound, .permissionDenied,
             .streamUnavailable, .bufferingTimeout, .stalled, .wrongContentType, .libraryCorrupt, .libraryUnavailable,
             .sourceChanged, .malformedData, .unsupportedFormat, .hlsNotSupported, .invalidFeed, .documentTooLarge,
-            .corruptData, .audioOutputUnavailable, .audioOutputLost, .seekFailed, .diskFull:
+            .corruptData, .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .seekFailed, .diskFull:
             return LocalizedErrorText(title: title, message: t("message"), recoverySuggestion: t("suggestion"))
         }
     }
@@ -110,7 +110,7 @@ enum ErrorTexts {
             true
         case .invalidTransition, .missingAudioURL, .notInLibrary, .alreadyInLibrary, .tlsFailure, .fileNotFound,
             .permissionDenied, .libraryCorrupt, .libraryUnavailable, .sourceChanged, .unsupportedFormat, .hlsNotSupported,
-            .invalidFeed, .documentTooLarge, .corruptData, .audioOutputUnavailable, .audioOutputLost, .seekFailed, .diskFull:
+            .invalidFeed, .documentTooLarge, .corruptData, .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .seekFailed, .diskFull:
             false
         }
     }
@@ -155,7 +155,7 @@ enum ErrorTexts {
             return LocalizedErrorText(title: title, message: t("\(named).message"), recoverySuggestion: t("\(named).suggestion"))
         case .invalidTransition, .missingAudioURL, .notInLibrary, .alreadyInLibrary, .tlsFailure, .fileNotFound,
             .permissionDenied, .libraryCorrupt, .libraryUnavailable, .sourceChanged, .unsupportedFormat, .hlsNotSupported,
-            .invalidFeed, .documentTooLarge, .corruptData, .audioOutputUnavailable, .audioOutputLost, .seekFailed, .diskFull:
+            .invalidFeed, .documentTooLarge, .corruptData, .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .seekFailed, .diskFull:
             return playback(error, in: language)
         }
     }

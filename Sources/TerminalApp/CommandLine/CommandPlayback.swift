@@ -124,7 +124,8 @@ package struct CommandPlayback {
             if let notice { FileHandle.standardError.write(Data((notice + "\n").utf8)) }
         } catch {
             if let analytics = services.analytics { await analytics.record(error, operation: "openOutput") }
-            CommandFailure.exit(error)
+            // A running daemon is named with its pid and how to reach it.
+            CommandFailure.exit(error, detail: error.code == .daemonRunning ? error.underlying : nil)
         }
         let fast = session.mode == .asFastAsPossible
         var console = ConsolePlayback(

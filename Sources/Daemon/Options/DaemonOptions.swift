@@ -1,0 +1,81 @@
+import Foundation
+import PlayerKit
+
+/// What `tonearm serve` was asked for, parsed and validated: the output, the MPD server's
+/// addresses and password, the music folder, where the log goes.
+package struct DaemonOptions: Sendable, Equatable {
+    /// nil: PulseAudio when a server answers (as `play` chooses).
+    package var output: OutputChoice?
+    /// The MPD server; nil when MPD is off (the default).
+    package var mpd: MPDSettings?
+    /// The folder MPD clients browse as local files.
+    package var musicDirectory: URL
+    package var log: DaemonLogTarget
+
+    package init(output: OutputChoice?, mpd: MPDSettings?, musicDirectory: URL, log: DaemonLogTarget) {
+        self.output = output
+        self.mpd = mpd
+        self.musicDirectory = musicDirectory
+        self.log = log
+    }
+
+    /// The MPD server's listening addresses and password.
+    package struct MPDSettings: Sendable, Equatable {
+        /// In the order given; never empty.
+        package var addresses: [ListenAddress]
+        /// Required by every connection when set (MPD's `password` command).
+        package var password: String?
+
+        package init(addresses: [ListenAddress], password: String?) {
+            self.addresses = addresses
+            self.password = password
+        }
+    }
+
+    /// Why options were refused, in words for the command line.
+    package struct Invalid: Error, Equatable, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// The MPD settings from the command line's words: `--mpd [ADDR]` (nil: not given; "" never
+    /// reaches here, a bare `--mpd` arrives as the default address), each `--mpd-bind`, and the
+    /// password from the flag, the environment (`TONEARM_MPD_PASSWORD`) or the configuration
+    /// file, first found wins. An address other than loopback needs a password.
+    package static func mpd(
+        flag: String?, binds: [String], password flagPassword: String?, environment: [String: String], configPassword: String?
+    ) throws(Invalid) -> MPDSettings? {
+        guard flag != nil || !binds.isEmpty else { return nil }
+        var addresses: [ListenAddress] = []
+        for (option, text) in (flag.map { [("--mpd", $0)] } ?? []) + binds.map({ ("--mpd-bind", $0) }) {
+            guard let address = ListenAddress(parsing: text) else {
+                throw Invalid(description: "\(option) takes HOST:PORT, [IPV6]:PORT or a socket path, not \"\(text)\"")
+            }
+            if !addresses.contains(address) { addresses.append(address) }
+        }
+        let password = [flagPassword, environment["TONEARM_MPD_PASSWORD"], configPassword].lazy.compactMap { $0 }.first { !$0.isEmpty }
+        if password == nil, let open = addresses.first(where: { !$0.isLoopback }) {
+            throw Invalid(
+                description: "MPD on \(open) would let other machines control the player: set a password with --mpd-password, "
+                    + "TONEARM_MPD_PASSWORD or [mpd] password in config.toml, or listen on loopback")
+        }
+        if let password, password.contains(where: { $0.isNewline || $0 == "\"" }) {
+            throw Invalid(description: "the MPD password must be one line without double quotes")
+        }
+        return MPDSettings(addresses: addresses, password: password)
+    }
+}
+
+/// Where the daemon's log goes.
+package enum DaemonLogTarget: Sendable, Equatable {
+    /// The systemd journal, through stderr with `<N>` priority prefixes.
+    case journal
+    /// A rotating log file, reopened on SIGHUP.
+    case file(URL)
+
+    /// `--log-file` when given; otherwise the journal when stderr is connected to it, otherwise
+    /// the standard log file.
+    package static func choose(logFile: URL?, journalConnected: Bool, standardFile: URL) -> Self {
+        if let logFile { return .file(logFile) }
+        return journalConnected ? .journal : .file(standardFile)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// An address a daemon service listens on: `HOST:PORT` (`[v6]:PORT` for IPv6) or an absolute
+/// unix socket path.
+package enum ListenAddress: Sendable, Hashable, CustomStringConvertible {
+    case tcp(host: String, port: UInt16)
+    case unix(path: String)
+
+    /// MPD's usual address: loopback, port 6600.
+    package static let mpdDefault = ListenAddress.tcp(host: "127.0.0.1", port: 6600)
+
+    /// Parses `HOST:PORT`, `[V6]:PORT` or `/path`; nil for anything else (a missing or zero port,
+    /// an empty host, a bare IPv6 address without brackets).
+    package init?(parsing text: String) {
+        if text.hasPrefix("/") {
+            self = .unix(path: text)
+            return
+        }
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port > 0 else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") {
+            guard host.hasSuffix("]"), host.count > 2 else { return nil }
+            host = String(host.dropFirst().dropLast())
+        } else if host.contains(":") {
+            return nil
+        }
+        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else { return nil }
+        self = .tcp(host: host, port: port)
+    }
+
+    /// Reachable from this machine only: a unix socket, `localhost`, 127.0.0.0/8 or `::1`.
+    /// Anything else (a LAN address, `0.0.0.0`, `::`) lets other machines in.
+    package var isLoopback: Bool {
+        switch self {
+        case .unix: return true
+        case .tcp(let host, _):
+            if host == "localhost" || host == "::1" { return true }
+            let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+            return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+        }
+    }
+
+    /// As given on the command line and written to the info file.
+    package var description: String {
+        switch self {
+        case .unix(let path): path
+        case .tcp(let host, let port): host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        }
+    }
+}

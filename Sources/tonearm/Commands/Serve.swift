@@ -1,0 +1,84 @@
+import ArgumentParser
+import Daemon
+import Foundation
+import PlayerCore
+import PlayerKit
+import TerminalApp
+
+/// `tonearm serve`: the user's one player as a daemon, headless, until SIGTERM (parsing and
+/// wiring only; the daemon is `DaemonRunner`).
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run one player and the library as a daemon, headless, until stopped (SIGTERM or Ctrl-C fades out and saves places).",
+        discussion: """
+            One daemon per user: a second `tonearm serve` fails, and other commands refuse to open the \
+            sound output while it runs (files and --output null stay allowed). Logs go to the journal \
+            under systemd, otherwise to --log-file or the standard log file; SIGHUP reopens the file. \
+            contrib/systemd/tonearm.service runs it as a systemd user service.
+            """)
+
+    @Argument(help: "Audio files or http(s) URLs to play when the daemon starts, in order.")
+    var sources: [String] = []
+
+    @Option(help: "Play a podcast episode from the library when the daemon starts (resumes where you stopped).")
+    var episode: Int64?
+
+    @OptionGroup var daemon: DaemonArguments
+    @OptionGroup var playback: PlaybackOptions
+    @OptionGroup var stream: StreamOptions
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        if episode != nil, !sources.isEmpty { throw ValidationError("give sources or --episode, not both") }
+        let notApplying = [("--fast", playback.fast), ("--events", playback.events != nil), ("--plain", playback.plain), ("--no-tui", playback.noTui)]
+        if let (name, _) = notApplying.first(where: { $0.1 }) { throw ValidationError("\(name) does not apply to serve: it has no terminal") }
+    }
+
+    func run() async throws {
+        let target = DaemonLogTarget.choose(
+            logFile: logging.logFile == nil ? nil : logging.fileURL, journalConnected: JournalStream.isStderrConnected(),
+            standardFile: LogFileLocation.defaultURL())
+        let log = DaemonLog.start(target, level: logging.logLevel)
+        let options = DaemonOptions(
+            output: playback.output, mpd: try daemon.mpdSettings(), musicDirectory: daemon.musicFolder, log: target)
+        let tracks = sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: stream.finite) }
+        let services = Self.services(for: options, startup: startup(tracks))
+        if options.mpd != nil, !services.contains(where: { $0.name == DaemonEndpoint.mpd }) {
+            log.logger.warning("MPD requested but not available in this build")
+            FileHandle.standardError.write(Data("tonearm: this build does not serve MPD yet; running without it.\n".utf8))
+        }
+        let runner = DaemonRunner(
+            options: options, configuration: playback.configuration(), named: namedSettings, playerServices: stream.services(for: tracks),
+            services: services, log: log)
+        do throws(PlaybackError) {
+            try await runner.run()
+        } catch {
+            log.logger.error("daemon not started", metadata: ["code": "\(error.code.rawValue)", "errorType": "\(error.errorType)"])
+            // A running daemon is named with its pid and how to reach it.
+            CommandFailure.exit(error, detail: error.code == .daemonRunning ? error.underlying : nil)
+        }
+    }
+
+    /// The kept settings this run names itself (the saved ones apply to the rest).
+    private var namedSettings: ListeningSettings.Named {
+        var named = ListeningSettings.Named()
+        if playback.volume != nil { named.insert(.volume) }
+        if playback.speed != nil { named.insert(.speed) }
+        if playback.loudness != nil || playback.loudnessTarget != nil { named.insert(.loudness) }
+        return named
+    }
+
+    /// What plays when the daemon starts, if anything.
+    private func startup(_ tracks: [Track]) -> StartupPlayback.Item? {
+        if let episode { return .episode(episode) }
+        return PlayRequest(items: tracks.map { QueueItem(track: $0) }).map { .request($0) }
+    }
+
+    /// The services the daemon runs besides its player: the MPD server (when `options.mpd` is
+    /// set) and Snapcast's control plug in here.
+    static func services(for options: DaemonOptions, startup: StartupPlayback.Item?) -> [any DaemonService] {
+        var services: [any DaemonService] = []
+        if let startup { services.append(StartupPlayback(startup)) }
+        return services
+    }
+}
