@@ -63,7 +63,8 @@ package struct DaemonRunner: Sendable {
         let feeding = feed(player, to: mpris, observing: observing, watch: watch, library: library)
 
         let context = DaemonContext(
-            session: session, library: library, options: options, runtimeDirectory: runtimeDirectory, logger: logger, shutdown: shutdown)
+            session: session, library: library, options: options, configuration: configuration, runtimeDirectory: runtimeDirectory,
+            logger: logger, shutdown: shutdown)
         var started: [any DaemonService] = []
         var endpoints: [DaemonEndpoint] = []
         do throws(PlaybackError) {

@@ -39,6 +39,8 @@ package struct DaemonContext: Sendable {
     /// The library, open for the daemon's whole life.
     package let library: LibraryContext
     package let options: DaemonOptions
+    /// The player's configuration (the crossfade between items, fades, volume).
+    package let configuration: PlayerStateMachine.Configuration
     /// Where a service makes its unix sockets (the user's private runtime directory).
     package let runtimeDirectory: DaemonRuntimeDirectory
     package let logger: Logger
@@ -47,13 +49,17 @@ package struct DaemonContext: Sendable {
 
     package var player: AudioPlayer { session.player }
 
+    /// The names of the outputs sound goes to, the main one first, as clients list them.
+    package var outputNames: [String] { [session.output.description] }
+
     package init(
-        session: PlaybackSession, library: LibraryContext, options: DaemonOptions, runtimeDirectory: DaemonRuntimeDirectory, logger: Logger,
-        shutdown: @escaping @Sendable () -> Void
+        session: PlaybackSession, library: LibraryContext, options: DaemonOptions, configuration: PlayerStateMachine.Configuration = .init(),
+        runtimeDirectory: DaemonRuntimeDirectory, logger: Logger, shutdown: @escaping @Sendable () -> Void
     ) {
         self.session = session
         self.library = library
         self.options = options
+        self.configuration = configuration
         self.runtimeDirectory = runtimeDirectory
         self.logger = logger
         self.shutdown = shutdown

@@ -96,6 +96,8 @@ extension MPDPlayerBackend {
         var current = view
         let state = await player.state
         if state != view.state { current.state = state }
+        current.volume = await player.volume
+        if let position = await player.currentPosition { current.position = position }
         return current
     }
 

@@ -79,7 +79,7 @@ extension MPDPlayerBackend {
         },
         "getvol": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             try a.require(0...0)
-            return MPDResponse([.init("volume", String(min(100, b.view.volume.percent)))])
+            return MPDResponse([.init("volume", String(min(100, await b.player.volume.percent)))])
         },
         "crossfade": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             try a.require(1...1)
@@ -224,7 +224,7 @@ extension MPDPlayerBackend {
     /// queue is playing.
     func sendUpcoming() async throws(MPDAck) {
         let state = await player.state
-        guard let track = state.nextTrack ?? state.currentTrack, let id = MPDEntry.songID(ofTrackID: track.id),
+        guard let track = state.heardTrack, let id = MPDEntry.songID(ofTrackID: track.id),
             let song = try? queue.song(id: id), ![.idle, .finished, .failed].contains(state.name)
         else { return }
         let items = withCrossfades(song.entry.items(songID: id))

@@ -127,7 +127,7 @@ package actor MPDPlayerBackend: MPDBackend {
     /// oneshot` is spent; with `consume`, a song the player left leaves the queue.
     private func follow(_ state: PlayerState) -> Set<MPDSubsystem> {
         var subsystems: Set<MPDSubsystem> = []
-        let heard = (state.nextTrack ?? state.currentTrack).flatMap { MPDEntry.songID(ofTrackID: $0.id) }
+        let heard = state.heardTrack.flatMap { MPDEntry.songID(ofTrackID: $0.id) }
         if let starting = startingSong {
             switch state.name {
             case .idle, .finished, .failed: startingSong = nil
@@ -172,4 +172,10 @@ package actor MPDPlayerBackend: MPDBackend {
         episodeRecorders[episodeID] = recorder
         return recorder
     }
+}
+
+extension PlayerState {
+    /// The track that is "the song" to a listener: the incoming one once a crossfade is heard
+    /// (as the player counts its current item), the outgoing one while the next is only loading.
+    var heardTrack: Track? { name == .crossfading || name == .crossfadePaused ? nextTrack : currentTrack }
 }

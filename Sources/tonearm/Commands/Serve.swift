@@ -43,10 +43,6 @@ struct Serve: AsyncParsableCommand {
             output: playback.output, mpd: try daemon.mpdSettings(), musicDirectory: daemon.musicFolder, log: target)
         let tracks = sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: stream.finite) }
         let services = Self.services(for: options, startup: startup(tracks))
-        if options.mpd != nil, !services.contains(where: { $0.name == DaemonEndpoint.mpd }) {
-            log.logger.warning("MPD requested but not available in this build")
-            FileHandle.standardError.write(Data("tonearm: this build does not serve MPD yet; running without it.\n".utf8))
-        }
         let runner = DaemonRunner(
             options: options, configuration: playback.configuration(), named: namedSettings, playerServices: stream.services(for: tracks),
             services: services, log: log)
@@ -74,10 +70,10 @@ struct Serve: AsyncParsableCommand {
         return PlayRequest(items: tracks.map { QueueItem(track: $0) }).map { .request($0) }
     }
 
-    /// The services the daemon runs besides its player: the MPD server (when `options.mpd` is
-    /// set) and Snapcast's control plug in here.
+    /// The services the daemon runs besides its player: the MPD protocol (always on the user's
+    /// own socket, on the network when `options.mpd` says so), and what plays at start.
     static func services(for options: DaemonOptions, startup: StartupPlayback.Item?) -> [any DaemonService] {
-        var services: [any DaemonService] = []
+        var services: [any DaemonService] = [MPDDaemonService()]
         if let startup { services.append(StartupPlayback(startup)) }
         return services
     }
