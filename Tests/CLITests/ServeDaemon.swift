@@ -21,7 +21,7 @@ final class ServeDaemon: @unchecked Sendable {
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
         errors = home.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        guard FileManager.default.createFile(atPath: errors.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         process.executableURL = CLITests.binary
         process.arguments = ["serve", "--output", "null", "--music-directory", music.path] + extra
         var environment = ProcessInfo.processInfo.environment

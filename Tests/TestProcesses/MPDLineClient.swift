@@ -10,6 +10,7 @@ import Foundation
 package final class MPDLineClient: @unchecked Sendable {
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
+        package init(description: String) { self.description = description }
     }
 
     private let fd: Int32

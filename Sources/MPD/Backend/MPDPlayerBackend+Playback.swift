@@ -31,7 +31,10 @@ extension MPDPlayerBackend {
         },
         "stop": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             try a.require(0...0)
-            if await b.player.state.allows(.stop) { try await b.send(.stop) }
+            if await b.player.state.allows(.stop) {
+                b.stopping = true
+                try await b.send(.stop)
+            }
             return .empty
         },
         "next": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
@@ -144,6 +147,7 @@ extension MPDPlayerBackend {
         }
         logger.info("MPD play", metadata: ["position": "\(queue.position(ofID: id) ?? -1)", "items": "\(request.items.count)"])
         try await send(.replace(.play(request)))
+        stopping = false
         let left = queue.currentID
         queue.setCurrent(id)
         startingSong = id

@@ -32,6 +32,9 @@ package actor MPDPlayerBackend: MPDBackend {
     /// The song a client just started, until the player's updates reach it: the updates still in
     /// flight about the song it replaces must not make that one current again.
     var startingSong: Int?
+    /// A client's `stop` is on its way: the song stays current once the player finishes, as MPD
+    /// keeps it (the end of the queue leaves none).
+    var stopping = false
 
     private let broadcast = SubsystemBroadcast()
     private let updates: AsyncStream<PlayerUpdate>.Continuation
@@ -139,7 +142,8 @@ package actor MPDPlayerBackend: MPDBackend {
         let left = queue.currentID
         switch state.name {
         case .finished:
-            queue.setCurrent(nil)
+            if !stopping { queue.setCurrent(nil) }
+            stopping = false
             if queue.options.single == .oneshot {
                 queue.options.single = .off
                 subsystems.insert(.options)

@@ -21,6 +21,8 @@ package enum MPDStatus {
 
     package static func response(queue: MPDQueue, player: MPDPlayerView, language: Language) -> MPDResponse {
         var r = MPDResponse()
+        // Tonearm has one partition, MPD's default one.
+        r.append("partition", "default")
         let volume = player.volume.percent
         r.append("volume", String(min(100, volume)))
         r.append("repeat", queue.options.repeat ? "1" : "0")
@@ -42,9 +44,12 @@ package enum MPDStatus {
         }
         if state != "stop" {
             let elapsed = max(0, player.position)
-            r.append("time", "\(Int(elapsed.rounded())):\(Int((player.duration ?? 0).rounded()))")
+            let total = player.duration ?? queue.currentID.flatMap { try? queue.song(id: $0).entry.duration } ?? 0
+            r.append("time", "\(Int(elapsed.rounded())):\(Int(total.rounded()))")
             r.append("elapsed", String(format: "%.3f", elapsed))
-            if let duration = player.duration { r.append("duration", String(format: "%.3f", duration)) }
+            // Until the player reports the position, the song's own duration is the best known.
+            let duration = player.duration ?? queue.currentID.flatMap { try? queue.song(id: $0).entry.duration }
+            if let duration { r.append("duration", String(format: "%.3f", duration)) }
             r.append("audio", "48000:f:2")
         }
         if queue.options.crossfade > 0 { r.append("xfade", String(queue.options.crossfade)) }
