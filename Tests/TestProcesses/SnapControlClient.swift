@@ -10,7 +10,12 @@ import Synchronization
 /// as `Stream.OnProperties` among them, for the test to wait on.
 package final class SnapControlClient: @unchecked Sendable {
     private let descriptor: Int32
-    private let received = Mutex<[String]>([])
+    /// The lines received, shared with the reading thread.
+    private final class Received: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    private let received = Received()
     private let ended = DispatchSemaphore(value: 0)
 
     package init(port: Int) throws {
@@ -29,7 +34,7 @@ package final class SnapControlClient: @unchecked Sendable {
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: pending[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                     pending.removeSubrange(...newline)
-                    if !line.isEmpty { received.withLock { $0.append(line) } }
+                    if !line.isEmpty { received.lines.withLock { $0.append(line) } }
                 }
             }
             ended.signal()
@@ -49,7 +54,7 @@ package final class SnapControlClient: @unchecked Sendable {
     }
 
     /// Every line received so far.
-    package var lines: [String] { received.withLock { $0 } }
+    package var lines: [String] { received.lines.withLock { $0 } }
 
     /// Waits until a line received after the first `skipping` satisfies `matches`; returns it,
     /// or nil after `timeout`.

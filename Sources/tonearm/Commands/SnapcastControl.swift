@@ -46,7 +46,7 @@ struct SnapcastControl: ParsableCommand {
         let script = ControlScript(address: .init(host: host, port: port), logger: logger) { line in
             output.withLock { _ in
                 // snapserver closed our stdout: it stopped the stream, and so do we.
-                do { try FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8)) } catch { exit(0) }
+                do { try FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8)) } catch { Foundation.exit(0) }
             }
         }
         script.run { Swift.readLine(strippingNewline: true) }
