@@ -73,6 +73,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
+        // Snapcast's stream plugin interface: its JSON-RPC mapped onto MPD commands (pure values),
+        // and the controlscript's thin loop and MPD client connection.
+        .target(
+            name: "Snapcast", dependencies: ["MPDProtocol", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
         // Decks, mixer, sinks and the AudioPlayer actor that performs the machine's effects; its
         // decoders come from Media.
         .target(
@@ -166,7 +170,7 @@ let package = Package(
             name: "tonearm",
             dependencies: [
                 "PlayerCore", "Presentation", "Media", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI",
-                "MPRIS", "TerminalApp", "Daemon", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MPRIS", "TerminalApp", "Daemon", "Snapcast", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Demo")],
@@ -183,6 +187,9 @@ let package = Package(
         ),
         // Real FFmpeg on real files made by the ffmpeg tool: every audio format, byte sources,
         // seeking, bad input; artwork pictures in every pixel layout.
+        // The controlscript against a real snapserver and a real mpd.
+        .testTarget(
+            name: "SnapcastTests", dependencies: ["Snapcast", "MPDProtocol", "TestProcesses"], swiftSettings: strictSettings),
         .testTarget(name: "MediaTests", dependencies: ["Media", "PlayerCore", "TestProcesses"], swiftSettings: strictSettings),
         // Real files, a real PulseAudio daemon started by the tests.
         .testTarget(

@@ -19,6 +19,7 @@ struct Tonearm: AsyncParsableCommand {
             LibraryCommand.self, Play.self, SessionCommand.self, PodcastCommand.self, StationCommand.self, ErrorsCommand.self, Demo.self,
             Render.self, States.self, Resilience.self, LoudnessCommand.self, HistoryCommand.self, FavouritesCommand.self, QueueCommand.self,
             Serve.self,
+            SnapcastControl.self,
         ],
         defaultSubcommand: LibraryCommand.self
     )

@@ -3,7 +3,7 @@ extension OutputChoice {
     /// would play over it. A file or the null output disturbs nobody.
     package var isSharedSound: Bool {
         switch self {
-        case .pulse: true
+        case .pulse, .snapcast: true
         case .wav, .null: false
         }
     }

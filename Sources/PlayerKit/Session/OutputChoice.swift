@@ -6,11 +6,19 @@ public enum OutputChoice: Sendable, Equatable {
     case pulse
     case wav(path: String, float: Bool)
     case null
+    /// A Snapcast server's stream source (`tcp://` in server mode, or a `pipe://` FIFO).
+    case snapcast(SnapcastEndpoint)
 
-    /// `pulse`, `null`, `wav:PATH` (16-bit) or `wav-float:PATH` (32-bit float).
+    /// `pulse`, `null`, `wav:PATH` (16-bit), `wav-float:PATH` (32-bit float),
+    /// `snapcast:tcp://HOST:PORT` or `snapcast:pipe:PATH`.
     public init?(argument: String) {
         if argument == "pulse" { self = .pulse; return }
         if argument == "null" { self = .null; return }
+        if argument.hasPrefix("snapcast:") {
+            guard let endpoint = SnapcastEndpoint(address: String(argument.dropFirst("snapcast:".count))) else { return nil }
+            self = .snapcast(endpoint)
+            return
+        }
         for (prefix, float) in [("wav:", false), ("wav-float:", true)] where argument.hasPrefix(prefix) {
             let path = String(argument.dropFirst(prefix.count))
             guard !path.isEmpty else { return nil }
@@ -25,17 +33,24 @@ public enum OutputChoice: Sendable, Equatable {
         case .pulse: "PulseAudio"
         case .wav(let path, _): "WAV file \(path)"
         case .null: "null output"
+        case .snapcast(let endpoint): "Snapcast source \(endpoint)"
         }
     }
 
     /// Files can be written as fast as possible; a sound server cannot.
-    public var canRenderFast: Bool { self != .pulse }
+    public var canRenderFast: Bool {
+        switch self {
+        case .pulse, .snapcast: false
+        case .wav, .null: true
+        }
+    }
 
     public func makeSink(realtime: Bool) -> any AudioSink {
         switch self {
         case .pulse: PulseAudioSink()
         case .wav(let path, let float): WAVFileSink(path: path, encoding: float ? .float32 : .pcm16)
         case .null: NullSink(realtime: realtime)
+        case .snapcast(let endpoint): SnapcastSink(endpoint: endpoint)
         }
     }
 

@@ -12,7 +12,7 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: "Crossfade curve: equal-power, linear, raised-cosine or log.")
     var curve: FadeCurve = .equalPower
 
-    @Option(help: "Where sound goes: pulse, wav:PATH (16-bit), wav-float:PATH (32-bit float) or null. Default: PulseAudio when a server answers.")
+    @Option(help: "Where sound goes: pulse, wav:PATH (16-bit), wav-float:PATH (32-bit float), null, snapcast:tcp://HOST:PORT or snapcast:pipe:PATH. Default: PulseAudio when a server answers.")
     var output: OutputChoice?
 
     @Option(help: "Machine-readable events on stdout: jsonl (one JSON object per line).")
@@ -90,7 +90,7 @@ struct PlaybackOptions: ParsableArguments {
         if let giveUpAfter, !(1...3600).contains(giveUpAfter) {
             throw ValidationError("--give-up-after must be between 1 and 3600 seconds")
         }
-        if fast, output == .pulse { throw ValidationError("--fast needs --output wav:PATH or --output null") }
+        if fast, let output, !output.canRenderFast { throw ValidationError("--fast needs --output wav:PATH or --output null") }
     }
 }
 

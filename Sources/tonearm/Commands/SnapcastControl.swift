@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Snapcast
+import Synchronization
+
+/// Snapcast's controlscript: snapserver starts it for a stream and talks JSON-RPC over its stdin
+/// and stdout; it drives the running Tonearm daemon (or any MPD server) through the MPD protocol.
+struct SnapcastControl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapcast-control",
+        abstract: "Snapcast stream plugin: show what Tonearm plays in Snapcast and let its clients play, pause and skip.",
+        discussion: """
+            Started by snapserver as a stream's controlscript (through a wrapper script that adds \
+            `snapcast-control`, see docs/USAGE.md). Speaks Snapcast's JSON-RPC on stdin and stdout \
+            and drives the daemon over the MPD protocol. MPD_HOST and MPD_PORT are read as mpc \
+            reads them when no option names the server.
+            """)
+
+    @Option(help: "The MPD server's host, or the path of its Unix socket. Default: $MPD_HOST or localhost.")
+    var mpdHost: String?
+
+    @Option(help: "The MPD server's port. Default: $MPD_PORT or 6600.")
+    var mpdPort: Int?
+
+    @Flag(help: "Log connections and errors to stderr (snapserver's log) at info level.")
+    var verbose = false
+
+    // What snapserver passes; accepted, not needed.
+    @Option(help: .hidden) var stream: String?
+    @Option(help: .hidden) var snapcastPort: Int?
+    @Option(help: .hidden) var snapcastHost: String?
+
+    @Argument(parsing: .allUnrecognized, help: .hidden)
+    var ignored: [String] = []
+
+    func run() {
+        let environment = ProcessInfo.processInfo.environment
+        let host = mpdHost ?? environment["MPD_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "localhost"
+        let port = mpdPort ?? environment["MPD_PORT"].flatMap(Int.init) ?? 6600
+        var logger = Logger(label: "tonearm.snapcast-control") { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel = verbose ? .info : .warning
+        // A write to a server that went away must fail, not end the process.
+        signal(SIGPIPE, SIG_IGN)
+        let output = Mutex(())
+        let script = ControlScript(address: .init(host: host, port: port), logger: logger) { line in
+            output.withLock { _ in
+                // snapserver closed our stdout: it stopped the stream, and so do we.
+                do { try FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8)) } catch { Foundation.exit(0) }
+            }
+        }
+        script.run { Swift.readLine(strippingNewline: true) }
+    }
+}
