@@ -39,13 +39,19 @@ struct MPDComparisonTests {
     }
 
     @Test func everyFieldMPDAnswersTonearmAnswersToo() throws {
-        let music = try MPDClientTests.music()
-        defer { try? FileManager.default.removeItem(at: music) }
-        let mpd = try RealMPD(musicDirectory: music)
+        let tones = try MPDClientTests.music()
+        defer { try? FileManager.default.removeItem(at: tones) }
+        // Both servers play the same files: mpd's music directory, which Tonearm is given too.
+        let mpd = try MPDDaemonProcess { music in
+            try FileManager.default.copyItem(at: tones.appendingPathComponent("Album"), to: URL(fileURLWithPath: music).appendingPathComponent("Album"))
+        }
         defer { mpd.stop() }
-        let daemon = try ServeDaemon(music: music)
+        let real = try MPDLineClient("127.0.0.1:\(mpd.port)")
+        _ = try real.command("update")
+        try #require(eventuallyBlocking(timeout: 30) { (try? real.command("listall").fields.filter { $0.key == "file" }.count) == 3 })
+        let daemon = try ServeDaemon(music: URL(fileURLWithPath: mpd.musicDirectory))
 
-        let theirs = try Self.record(try MPDLineClient(mpd.socket), prefix: "Album/")
+        let theirs = try Self.record(real, prefix: "Album/")
         let ours = try Self.record(try daemon.client(), prefix: "Music/Album/")
         for (mine, real) in zip(ours, theirs) {
             print("mpd     \(real.command): \(real.keys.sorted()) \(real.ack ?? "")")

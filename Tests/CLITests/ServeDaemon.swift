@@ -14,7 +14,11 @@ final class ServeDaemon: @unchecked Sendable {
     /// The MPD socket every `tonearm serve` listens on, reachable only by its user.
     var socket: String { runtime.appendingPathComponent("tonearm/mpd.sock").path }
 
-    init(_ extra: [String] = [], music: URL, environment extraEnvironment: [String: String] = [:], waitForSocket: Bool = true) throws {
+    /// - Parameter replacingOutput: `extra` names the output (otherwise the null output).
+    init(
+        _ extra: [String] = [], music: URL, replacingOutput: Bool = false, environment extraEnvironment: [String: String] = [:],
+        waitForSocket: Bool = true
+    ) throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-serve-\(UUID().uuidString)")
         runtime = home.appendingPathComponent("run")
         self.music = music
@@ -23,7 +27,7 @@ final class ServeDaemon: @unchecked Sendable {
         errors = home.appendingPathComponent("stderr")
         guard FileManager.default.createFile(atPath: errors.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         process.executableURL = CLITests.binary
-        process.arguments = ["serve", "--output", "null", "--music-directory", music.path] + extra
+        process.arguments = ["serve"] + (replacingOutput ? [] : ["--output", "null"]) + ["--music-directory", music.path] + extra
         var environment = ProcessInfo.processInfo.environment
         environment["LANG"] = "C"
         environment["LC_ALL"] = nil

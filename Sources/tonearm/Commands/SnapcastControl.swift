@@ -1,5 +1,7 @@
 import ArgumentParser
+import Daemon
 import Foundation
+import PlayerKit
 import Logging
 import Snapcast
 import Synchronization
@@ -13,11 +15,11 @@ struct SnapcastControl: ParsableCommand {
         discussion: """
             Started by snapserver as a stream's controlscript (through a wrapper script that adds \
             `snapcast-control`, see docs/USAGE.md). Speaks Snapcast's JSON-RPC on stdin and stdout \
-            and drives the daemon over the MPD protocol. MPD_HOST and MPD_PORT are read as mpc \
-            reads them when no option names the server.
+            and drives the daemon over the MPD protocol: the user's daemon through its own socket, \
+            or the server MPD_HOST and MPD_PORT name (read as mpc reads them), or an option.
             """)
 
-    @Option(help: "The MPD server's host, or the path of its Unix socket. Default: $MPD_HOST or localhost.")
+    @Option(help: "The MPD server's host, or the path of its Unix socket. Default: $MPD_HOST, else the user's tonearm serve, else localhost.")
     var mpdHost: String?
 
     @Option(help: "The MPD server's port. Default: $MPD_PORT or 6600.")
@@ -36,7 +38,9 @@ struct SnapcastControl: ParsableCommand {
 
     func run() {
         let environment = ProcessInfo.processInfo.environment
-        let host = mpdHost ?? environment["MPD_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "localhost"
+        let daemonSocket = MPDDaemonService.socket(in: .resolve(environment: environment))
+        let fallback = FileManager.default.fileExists(atPath: daemonSocket) ? daemonSocket : "localhost"
+        let host = mpdHost ?? environment["MPD_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? fallback
         let port = mpdPort ?? environment["MPD_PORT"].flatMap(Int.init) ?? 6600
         var logger = Logger(label: "tonearm.snapcast-control") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = verbose ? .info : .warning
