@@ -6,11 +6,19 @@ public enum OutputChoice: Sendable, Equatable {
     case pulse
     case wav(path: String, float: Bool)
     case null
+    /// A named pipe for visualisers: raw 16-bit 48 kHz stereo, paced in real time.
+    case fifo(path: String)
 
-    /// `pulse`, `null`, `wav:PATH` (16-bit) or `wav-float:PATH` (32-bit float).
+    /// `pulse`, `null`, `wav:PATH` (16-bit), `wav-float:PATH` (32-bit float) or `fifo:PATH`.
     public init?(argument: String) {
         if argument == "pulse" { self = .pulse; return }
         if argument == "null" { self = .null; return }
+        if argument.hasPrefix("fifo:") {
+            let path = String(argument.dropFirst("fifo:".count))
+            guard !path.isEmpty else { return nil }
+            self = .fifo(path: path)
+            return
+        }
         for (prefix, float) in [("wav:", false), ("wav-float:", true)] where argument.hasPrefix(prefix) {
             let path = String(argument.dropFirst(prefix.count))
             guard !path.isEmpty else { return nil }
@@ -25,18 +33,31 @@ public enum OutputChoice: Sendable, Equatable {
         case .pulse: "PulseAudio"
         case .wav(let path, _): "WAV file \(path)"
         case .null: "null output"
+        case .fifo(let path): "FIFO \(path)"
         }
     }
 
-    /// Files can be written as fast as possible; a sound server cannot.
-    public var canRenderFast: Bool { self != .pulse }
+    /// Files can be written as fast as possible; a sound server cannot, nor a visualiser's pipe.
+    public var canRenderFast: Bool {
+        if case .fifo = self { return false }
+        return self != .pulse
+    }
 
     public func makeSink(realtime: Bool) -> any AudioSink {
         switch self {
         case .pulse: PulseAudioSink()
         case .wav(let path, let float): WAVFileSink(path: path, encoding: float ? .float32 : .pcm16)
         case .null: NullSink(realtime: realtime)
+        case .fifo(let path): FifoSink(path: path, realtime: realtime)
         }
+    }
+
+    /// The main output's sink with `beside`'s next to it (`--also-output`), written best-effort
+    /// and never pacing; without `beside`, the main one alone.
+    public func makeSink(realtime: Bool, beside: OutputChoice?) -> any AudioSink {
+        let main = makeSink(realtime: realtime)
+        guard let beside else { return main }
+        return TeeSink(main: main, beside: beside.makeSink(realtime: false))
     }
 
     /// The output when the listener named none: PulseAudio when a server answers, otherwise the
