@@ -156,6 +156,9 @@ public actor AudioPlayer {
     /// The current state.
     public var state: PlayerState { machine.state }
 
+    /// The samples last sent to the output, for a level meter.
+    package nonisolated var outputTap: OutputTap { engine.tap }
+
     /// The listener's volume.
     public var volume: Volume { machine.volume }
 

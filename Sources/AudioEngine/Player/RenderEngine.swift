@@ -16,6 +16,8 @@ import PlayerCore
 final class RenderEngine: @unchecked Sendable {
     let sink: any AudioSink
     let mode: RenderMode
+    /// The blocks written, for a level meter.
+    let tap = OutputTap()
     private let commands = CommandQueue()
     private let report: @Sendable (EngineReport, UInt64) -> Void
     private var sequence: UInt64 = 0
@@ -198,6 +200,7 @@ final class RenderEngine: @unchecked Sendable {
             emit(.outputLost(error))
             return
         }
+        kernel.output.withUnsafeBufferPointer { tap.record($0.baseAddress!, frames: frames) }
         framesWritten += Int64(frames)
         framesSinceReport += Int64(frames)
 

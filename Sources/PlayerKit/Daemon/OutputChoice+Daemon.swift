@@ -4,7 +4,7 @@ extension OutputChoice {
     package var isSharedSound: Bool {
         switch self {
         case .pulse, .snapcast: true
-        case .wav, .null: false
+        case .wav, .null, .fifo: false
         }
     }
 }

@@ -8,15 +8,23 @@ public enum OutputChoice: Sendable, Equatable {
     case null
     /// A Snapcast server's stream source (`tcp://` in server mode, or a `pipe://` FIFO).
     case snapcast(SnapcastEndpoint)
+    /// A named pipe for visualisers: raw 16-bit 48 kHz stereo, paced in real time.
+    case fifo(path: String)
 
     /// `pulse`, `null`, `wav:PATH` (16-bit), `wav-float:PATH` (32-bit float),
-    /// `snapcast:tcp://HOST:PORT` or `snapcast:pipe:PATH`.
+    /// `snapcast:tcp://HOST:PORT`, `snapcast:pipe:PATH` or `fifo:PATH`.
     public init?(argument: String) {
         if argument == "pulse" { self = .pulse; return }
         if argument == "null" { self = .null; return }
         if argument.hasPrefix("snapcast:") {
             guard let endpoint = SnapcastEndpoint(address: String(argument.dropFirst("snapcast:".count))) else { return nil }
             self = .snapcast(endpoint)
+            return
+        }
+        if argument.hasPrefix("fifo:") {
+            let path = String(argument.dropFirst("fifo:".count))
+            guard !path.isEmpty else { return nil }
+            self = .fifo(path: path)
             return
         }
         for (prefix, float) in [("wav:", false), ("wav-float:", true)] where argument.hasPrefix(prefix) {
@@ -34,13 +42,14 @@ public enum OutputChoice: Sendable, Equatable {
         case .wav(let path, _): "WAV file \(path)"
         case .null: "null output"
         case .snapcast(let endpoint): "Snapcast source \(endpoint)"
+        case .fifo(let path): "FIFO \(path)"
         }
     }
 
-    /// Files can be written as fast as possible; a sound server cannot.
+    /// Files can be written as fast as possible; a sound server cannot, nor a visualiser's pipe.
     public var canRenderFast: Bool {
         switch self {
-        case .pulse, .snapcast: false
+        case .pulse, .snapcast, .fifo: false
         case .wav, .null: true
         }
     }
@@ -51,7 +60,16 @@ public enum OutputChoice: Sendable, Equatable {
         case .wav(let path, let float): WAVFileSink(path: path, encoding: float ? .float32 : .pcm16)
         case .null: NullSink(realtime: realtime)
         case .snapcast(let endpoint): SnapcastSink(endpoint: endpoint)
+        case .fifo(let path): FifoSink(path: path, realtime: realtime)
         }
+    }
+
+    /// The main output's sink with `beside`'s next to it (`--also-output`), written best-effort
+    /// and never pacing; without `beside`, the main one alone.
+    public func makeSink(realtime: Bool, beside: OutputChoice?) -> any AudioSink {
+        let main = makeSink(realtime: realtime)
+        guard let beside else { return main }
+        return TeeSink(main: main, beside: beside.makeSink(realtime: false))
     }
 
     /// The output when the listener named none: PulseAudio when a server answers, otherwise the

@@ -9,6 +9,8 @@ import Synchronization
 /// The headless run, Now Playing and the library screen all run their player through one.
 public final class PlaybackSession: Sendable {
     public let output: OutputChoice
+    /// The output beside the main one (`--also-output`), if any.
+    public let alsoOutput: OutputChoice?
     /// Real time, or as fast as the output takes it (a file or the null output).
     public let mode: RenderMode
     private let composed: TonearmPlayer
@@ -18,14 +20,15 @@ public final class PlaybackSession: Sendable {
     /// Makes and starts the player; fails with the output's typed error, or with `daemonRunning`
     /// when the user's `tonearm serve` owns the machine's sound and this is not that daemon.
     public init(
-        output: OutputChoice, mode: RenderMode = .realtime, configuration: PlayerStateMachine.Configuration = .init(),
-        services: TonearmPlayer.Services
+        output: OutputChoice, alsoOutput: OutputChoice? = nil, mode: RenderMode = .realtime,
+        configuration: PlayerStateMachine.Configuration = .init(), services: TonearmPlayer.Services
     ) async throws(PlaybackError) {
         if output.isSharedSound, let daemon = DaemonLock.running() { throw daemon.refusal }
         self.output = output
+        self.alsoOutput = alsoOutput
         self.mode = mode
         composed = TonearmPlayer(
-            output: output.makeSink(realtime: mode == .realtime), options: .init(
+            output: output.makeSink(realtime: mode == .realtime, beside: alsoOutput), options: .init(
                 configuration: configuration, mode: mode, network: services.buffering, loudnessStore: services.loudnessStore),
             services: services)
         try await composed.player.start()
@@ -34,7 +37,8 @@ public final class PlaybackSession: Sendable {
     /// Makes the session on the output the listener asked for, or else PulseAudio when a server
     /// answers, or else `fallbackWAV` rendered as fast as possible (said in `notice`).
     public static func open(
-        asked: OutputChoice?, fallbackWAV: String? = nil, fast: Bool, configuration: PlayerStateMachine.Configuration,
+        asked: OutputChoice?, also: OutputChoice? = nil, fallbackWAV: String? = nil, fast: Bool,
+        configuration: PlayerStateMachine.Configuration,
         services: TonearmPlayer.Services
     ) async throws(PlaybackError) -> (session: PlaybackSession, notice: String?) {
         var fast = fast
@@ -54,7 +58,8 @@ public final class PlaybackSession: Sendable {
             throw PlaybackError(.audioOutputUnavailable, underlying: "rendering as fast as possible needs a file or the null output")
         }
         let session = try await PlaybackSession(
-            output: output, mode: fast ? .asFastAsPossible : .realtime, configuration: configuration, services: services)
+            output: output, alsoOutput: also, mode: fast ? .asFastAsPossible : .realtime, configuration: configuration,
+            services: services)
         return (session, notice)
     }
 

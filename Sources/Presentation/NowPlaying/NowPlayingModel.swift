@@ -53,6 +53,14 @@ package struct NowPlayingModel: Sendable {
         version += 1
     }
 
+    /// The listener turned the level meter on (`v`); it goes off with the same key.
+    package private(set) var showsLevelMeter = false
+
+    package mutating func toggleLevelMeter() {
+        showsLevelMeter.toggle()
+        version += 1
+    }
+
     /// The chapter line and list for the current item; nil without chapters.
     package func chapterView(language: Language) -> ChapterViewState? {
         ChapterViewState(chapters: chapters, current: chapter, language: language)

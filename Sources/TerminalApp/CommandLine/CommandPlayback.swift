@@ -10,6 +10,8 @@ package struct CommandPlayback {
     /// What the command line asked for.
     package struct Settings: Sendable {
         package var output: OutputChoice?
+        /// `--also-output`: a visualiser's pipe beside the main output.
+        package var alsoOutput: OutputChoice?
         /// Render as fast as possible (`--fast`).
         package var fast: Bool
         /// `--events jsonl`.
@@ -119,7 +121,7 @@ package struct CommandPlayback {
         do throws(PlaybackError) {
             let notice: String?
             (session, notice) = try await PlaybackSession.open(
-                asked: settings.output, fallbackWAV: fallbackWAV, fast: settings.fast || rendering, configuration: configuration,
+                asked: settings.output, also: settings.alsoOutput, fallbackWAV: fallbackWAV, fast: settings.fast || rendering, configuration: configuration,
                 services: services)
             if let notice { FileHandle.standardError.write(Data((notice + "\n").utf8)) }
         } catch {

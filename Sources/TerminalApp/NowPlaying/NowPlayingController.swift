@@ -72,14 +72,47 @@ package final class NowPlayingController: Sendable {
     }
 
     private func drawLoop(_ display: TerminalDisplay) {
+        let tap = player.outputTap
+        // The drawing thread's own: the meter, how far the tap had recorded when it was last
+        // measured, and what the last frame showed of it.
+        var meter = LevelMeterViewState.silent
+        var seen: Int64 = 0
+        var drawnMeter: [Int]?
+        var quietTicks = 0
         TerminalLoop.run(
             display, shouldQuit: { quit.withLock { $0 } }, onKey: handle,
             status: {
-                // Spinners and countdowns move on their own: redraw them on each tick.
-                model.withLock { TerminalLoop.Status(version: $0.version, moving: $0.state.showsLoading || $0.state.name == .reconnecting) }
+                let (status, metering) = model.withLock {
+                    // Spinners and countdowns move on their own: redraw them on each tick.
+                    (TerminalLoop.Status(version: $0.version, moving: $0.state.showsLoading || $0.state.name == .reconnecting),
+                     $0.showsLevelMeter)
+                }
+                guard metering else {
+                    drawnMeter = nil
+                    return status
+                }
+                // The meter moves while sound is sent or its bars fall; a redraw only when what it
+                // shows changed.
+                // A tick without a new block is not yet silence (blocks come every ~43 ms, ticks
+                // every 50 ms); two in a row are.
+                let recorded = tap.recorded
+                if recorded != seen {
+                    meter = meter.following(.measure(tap.latest().samples))
+                    seen = recorded
+                    quietTicks = 0
+                } else if !meter.isAtRest {
+                    quietTicks += 1
+                    if quietTicks > 1 { meter = meter.following(.silent) }
+                }
+                return TerminalLoop.Status(version: status.version, moving: status.moving || meter.displayKey != drawnMeter)
             },
             frame: { tick, width, height in
-                model.withLock { $0.screen(language: language, bindings: bindings, tick: tick) }.render(width: width, height: height)
+                var screen = model.withLock { $0.screen(language: language, bindings: bindings, tick: tick) }
+                if model.withLock({ $0.showsLevelMeter }) {
+                    screen.levelMeter = meter
+                    drawnMeter = meter.displayKey
+                }
+                return screen.render(width: width, height: height)
             })
     }
 
@@ -103,6 +136,13 @@ package final class NowPlayingController: Sendable {
             return
         case .chapters:
             model.withLock { $0.toggleChapters() }
+            return
+        case .levelMeter:
+            // The render thread copies its blocks only while a meter is shown.
+            player.outputTap.isWatched = model.withLock {
+                $0.toggleLevelMeter()
+                return $0.showsLevelMeter
+            }
             return
         default:
             break

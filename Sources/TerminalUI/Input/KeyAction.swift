@@ -31,6 +31,8 @@ package enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     case previousChapter
     /// Show or hide the list of the item's chapters (Now Playing).
     case chapters
+    /// Show or hide the level meter of what is sent to the output (Now Playing).
+    case levelMeter
 
     /// The player command this key stands for, if it is one (Enter opens what is selected, so it
     /// is the screens' own).
@@ -55,7 +57,7 @@ package enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .slower: .speed(.by(-PlaybackSpeed.step))
         case .loudness: .loudness(.cycle)
         case .play, .up, .down, .add, .search, .help, .quit, .directory, .like, .download, .refreshAll, .enqueue, .moveUp, .moveDown, .remove, .markPlayed,
-            .markAllPlayed, .undo, .rename, .chapters: nil
+            .markAllPlayed, .undo, .rename, .chapters, .levelMeter: nil
         }
     }
 }

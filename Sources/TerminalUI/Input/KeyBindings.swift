@@ -14,7 +14,7 @@ package struct KeyBindings: Sendable, Hashable {
     /// episode played (or not), M marks all of a podcast's episodes played,
     /// R refresh every podcast (capital, as a batch of network requests should not be a slip of r),
     /// p the previous chapter and c the list of chapters (n is the next chapter in an item with
-    /// chapters, see `KeyAction.command`).
+    /// chapters, see `KeyAction.command`), v the level meter (a visualiser's letter).
     package static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
         .stop: [.character("s")], .next: [.character("n")], .seekBackward: [.left],
@@ -27,7 +27,7 @@ package struct KeyBindings: Sendable, Hashable {
         .remove: [.character("X")], .markPlayed: [.character("m")], .markAllPlayed: [.character("M")], .undo: [.character("U")],
         .rename: [.character("e")],
         .refreshAll: [.character("R")],
-        .previousChapter: [.character("p")], .chapters: [.character("c")],
+        .previousChapter: [.character("p")], .chapters: [.character("c")], .levelMeter: [.character("v")],
     ])
 
     private init(uncheckedKeys: [KeyAction: [Key]]) {

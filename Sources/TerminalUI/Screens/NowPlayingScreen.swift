@@ -36,6 +36,8 @@ package struct NowPlayingScreen: Sendable {
     package var chapters: ChapterViewState?
     /// The list of chapters is open: drawn in a box over the screen.
     package var showsChapterList: Bool
+    /// The level meter (`v`), under the details; nil hides it.
+    package var levelMeter: LevelMeterViewState?
 
     package init(
         view: NowPlayingViewState, artwork: ArtworkPixels? = nil, accent: TerminalColor = .indexed(39),
@@ -183,6 +185,9 @@ package struct NowPlayingScreen: Sendable {
             line("● " + connection.text, CellStyle(foreground: .indexed(colour)))
         }
         if let likedText { line(likedText, CellStyle(foreground: .indexed(205), bold: true)) }
+        if let levelMeter {
+            LevelMeterBars.draw(levelMeter, on: &canvas, row: row + 1, column: column, width: min(width, 60))
+        }
     }
 
     private func drawControls(_ canvas: inout Canvas, row: Int) {

@@ -12,8 +12,11 @@ struct PlaybackOptions: ParsableArguments {
     @Option(help: "Crossfade curve: equal-power, linear, raised-cosine or log.")
     var curve: FadeCurve = .equalPower
 
-    @Option(help: "Where sound goes: pulse, wav:PATH (16-bit), wav-float:PATH (32-bit float), null, snapcast:tcp://HOST:PORT or snapcast:pipe:PATH. Default: PulseAudio when a server answers.")
+    @Option(help: "Where sound goes: pulse, wav:PATH (16-bit), wav-float:PATH (32-bit float), null, snapcast:tcp://HOST:PORT, snapcast:pipe:PATH or fifo:PATH (raw PCM for a visualiser). Default: PulseAudio when a server answers.")
     var output: OutputChoice?
+
+    @Option(help: "A second output beside the main one, best-effort: fifo:PATH (raw 16-bit 48 kHz stereo for a visualiser such as cava).")
+    var alsoOutput: OutputChoice?
 
     @Option(help: "Machine-readable events on stdout: jsonl (one JSON object per line).")
     var events: EventFormat?
@@ -56,8 +59,11 @@ struct PlaybackOptions: ParsableArguments {
 
     /// What the command line asked of the playback.
     var settings: CommandPlayback.Settings {
-        .init(output: output, fast: fast, jsonEvents: events == .jsonl, plain: plain, noScreen: noTui, volumeGiven: volume != nil,
+        var settings = CommandPlayback.Settings(
+            output: output, fast: fast, jsonEvents: events == .jsonl, plain: plain, noScreen: noTui, volumeGiven: volume != nil,
             speedGiven: speed != nil, loudnessGiven: loudness != nil || loudnessTarget != nil)
+        settings.alsoOutput = alsoOutput
+        return settings
     }
 
     enum EventFormat: String, ExpressibleByArgument { case jsonl }
@@ -91,6 +97,9 @@ struct PlaybackOptions: ParsableArguments {
             throw ValidationError("--give-up-after must be between 1 and 3600 seconds")
         }
         if fast, let output, !output.canRenderFast { throw ValidationError("--fast needs --output wav:PATH or --output null") }
+        if let alsoOutput {
+            guard case .fifo = alsoOutput else { throw ValidationError("--also-output takes fifo:PATH") }
+        }
     }
 }
 
