@@ -54,7 +54,8 @@ public final class MPDConnection: @unchecked Sendable {
             guard greeting.hasPrefix("OK MPD ") else { throw MPDConnectionError.io("not an MPD server: \(greeting.prefix(80))") }
             serverVersion = String(greeting.dropFirst("OK MPD ".count))
         } catch {
-            Glibc.close(descriptor)
+            // deinit closes the descriptor (a class's deinit runs when its init throws after
+            // setting every property); closing it here too would close a number reused since.
             throw error
         }
     }

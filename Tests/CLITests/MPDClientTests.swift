@@ -157,4 +157,25 @@ struct MPDClientTests {
         #expect(commands.contains("plchanges") && commands.contains("idle") && !commands.contains("sticker"))
         #expect(Set(commands).isDisjoint(with: not))
     }
+
+    @Test func anAddressOffThisMachineNeedsAPasswordAndTheOutputsAreListed() throws {
+        let music = try MPDClientTests.music()
+        defer { try? FileManager.default.removeItem(at: music) }
+        let refused = try ServeDaemon(["--mpd", "0.0.0.0:0"], music: music, waitForSocket: false)
+        // It refuses before it starts anything: it ends by itself.
+        #expect(eventuallyBlocking(timeout: 30) { !refused.process.isRunning })
+        #expect(refused.stop() != 0)
+        #expect(refused.stderr.contains("password"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: refused.socket))
+
+        let fifo = music.appendingPathComponent("visualiser.fifo").path
+        let daemon = try ServeDaemon(["--mpd", "127.0.0.1:0", "--also-output", "fifo:\(fifo)"], music: music)
+        let outputs = try daemon.mpc("outputs").out
+        #expect(outputs.contains("Output 1 (null output) is enabled"), "\(outputs)")
+        #expect(outputs.contains("Output 2 (FIFO \(fifo)) is enabled"), "\(outputs)")
+        // The network address asks no password on loopback, and is told in daemon.json.
+        let info = try String(contentsOf: daemon.runtime.appendingPathComponent("tonearm/daemon.json"), encoding: .utf8)
+        let port = try #require(info.firstMatch(of: /127\.0\.0\.1:(\d+)/).flatMap { Int($0.1) })
+        #expect(try ServeDaemon.mpc(host: "127.0.0.1", port: port, ["status"]).status == 0)
+    }
 }

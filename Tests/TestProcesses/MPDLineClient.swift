@@ -33,8 +33,9 @@ package final class MPDLineClient: @unchecked Sendable {
             let result = withUnsafePointer(to: &addr) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
+            // deinit closes `fd` (it runs when init throws after every property is set);
+            // closing it here too would close whatever descriptor the number was given to next.
             guard result == 0 else {
-                close(fd)
                 throw Failure(description: "connect \(address): errno \(errno)")
             }
         } else {
@@ -48,8 +49,9 @@ package final class MPDLineClient: @unchecked Sendable {
             let result = withUnsafePointer(to: &addr) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
+            // deinit closes `fd` (it runs when init throws after every property is set);
+            // closing it here too would close whatever descriptor the number was given to next.
             guard result == 0 else {
-                close(fd)
                 throw Failure(description: "connect \(address): errno \(errno)")
             }
         }

@@ -6,14 +6,17 @@ import PlayerKit
 package struct DaemonOptions: Sendable, Equatable {
     /// nil: PulseAudio when a server answers (as `play` chooses).
     package var output: OutputChoice?
+    /// A second output beside the main one (`--also-output`: a visualiser's pipe).
+    package var alsoOutput: OutputChoice?
     /// The MPD server; nil when MPD is off (the default).
     package var mpd: MPDSettings?
     /// The folder MPD clients browse as local files.
     package var musicDirectory: URL
     package var log: DaemonLogTarget
 
-    package init(output: OutputChoice?, mpd: MPDSettings?, musicDirectory: URL, log: DaemonLogTarget) {
+    package init(output: OutputChoice?, alsoOutput: OutputChoice? = nil, mpd: MPDSettings?, musicDirectory: URL, log: DaemonLogTarget) {
         self.output = output
+        self.alsoOutput = alsoOutput
         self.mpd = mpd
         self.musicDirectory = musicDirectory
         self.log = log

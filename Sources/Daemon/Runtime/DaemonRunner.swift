@@ -108,7 +108,7 @@ package struct DaemonRunner: Sendable {
         services.analytics = library.analytics
         services.loudnessStore = LibraryLoudnessStore(store: library.store, logger: log.logger)
         do throws(PlaybackError) {
-            return try await PlaybackSession.open(asked: options.output, fast: false, configuration: configuration, services: services).session
+            return try await PlaybackSession.open(asked: options.output, also: options.alsoOutput, fast: false, configuration: configuration, services: services).session
         } catch {
             await library.analytics.record(error, operation: "openOutput")
             throw error

@@ -50,7 +50,7 @@ package struct DaemonContext: Sendable {
     package var player: AudioPlayer { session.player }
 
     /// The names of the outputs sound goes to, the main one first, as clients list them.
-    package var outputNames: [String] { [session.output.description] }
+    package var outputNames: [String] { [session.output.description] + (session.alsoOutput.map { [$0.description] } ?? []) }
 
     package init(
         session: PlaybackSession, library: LibraryContext, options: DaemonOptions, configuration: PlayerStateMachine.Configuration = .init(),

@@ -40,7 +40,7 @@ struct Serve: AsyncParsableCommand {
             standardFile: LogFileLocation.defaultURL())
         let log = DaemonLog.start(target, level: logging.logLevel)
         let options = DaemonOptions(
-            output: playback.output, mpd: try daemon.mpdSettings(), musicDirectory: daemon.musicFolder, log: target)
+            output: playback.output, alsoOutput: playback.alsoOutput, mpd: try daemon.mpdSettings(), musicDirectory: daemon.musicFolder, log: target)
         let tracks = sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: stream.finite) }
         let services = Self.services(for: options, startup: startup(tracks))
         let runner = DaemonRunner(
