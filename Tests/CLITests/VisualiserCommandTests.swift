@@ -126,16 +126,23 @@ struct VisualiserCommandTests {
             frame_delimiter = 10
             """.write(to: config, atomically: true, encoding: .utf8)
         let bars = directory.appendingPathComponent("cava.out")
+        let errors = directory.appendingPathComponent("cava.err")
+        // cava before 0.9 starts its fifo thread before it sets the sample format the thread sizes
+        // its buffer from; a thread that wins that race reads zero bytes forever and cava draws
+        // nothing but zeros. Started first-in-first-out on one CPU, the new thread cannot run
+        // before the thread that made it has set the format; both are ordinary again once cava
+        // has drawn, long after the thread read the format.
         let visualiser = try ChildProcess(
-            binary, ["-p", config.path], environment: ProcessInfo.processInfo.environment, stdout: bars.path,
-            stderr: directory.appendingPathComponent("cava.err").path)
+            "/usr/bin/chrt", ["--fifo", "1", "/usr/bin/taskset", "--cpu-list", Self.firstAllowedCPU(), binary, "-p", config.path],
+            environment: ProcessInfo.processInfo.environment, stdout: bars.path, stderr: errors.path)
         defer {
             visualiser.send(SIGTERM)
             _ = visualiser.wait(timeout: 10)
         }
         // cava plans its FFT before it draws its first (empty) frame; that takes seconds.
         let ready = eventuallyBlocking(timeout: 90) { ((try? Data(contentsOf: bars))?.count ?? 0) > 0 }
-        try #require(ready, "cava drew nothing")
+        try #require(ready, "cava drew nothing; stderr: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        try Self.scheduleNormally(visualiser.pid)
         // A long tone, stopped (Ctrl-C) once cava has drawn bars for a while: cava may take a
         // moment to open the pipe and to settle its sensitivity.
         let (dir, long) = try PlaybackCommandTests.tone(seconds: 30)
@@ -150,6 +157,23 @@ struct VisualiserCommandTests {
         #expect(r.status == 0, "stderr: \(r.err)")
         #expect(PlaybackCommandTests.stateNames(r.events).suffix(2) == ["fadingOut", "finished"])
         #expect(lit() > 10, "\(lit()) frames with bars")
+    }
+
+    /// The first CPU this process may run on, as `taskset --cpu-list` takes it.
+    static func firstAllowedCPU() throws -> String {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") })
+        let list = line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
+        return String(try #require(list.split(whereSeparator: { $0 == "," || $0 == "-" }).first))
+    }
+
+    /// Puts every thread of `pid` back under the ordinary time-sharing scheduler.
+    static func scheduleNormally(_ pid: pid_t) throws {
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+        for thread in threads.compactMap({ pid_t($0) }) {
+            var parameters = sched_param(sched_priority: 0)
+            try #require(sched_setscheduler(thread, SCHED_OTHER, &parameters) == 0, "thread \(thread): errno \(errno)")
+        }
     }
 
     /// `v` on Now Playing shows the meter with the tone's level, and hides it again.
