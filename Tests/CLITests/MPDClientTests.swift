@@ -161,7 +161,7 @@ struct MPDClientTests {
     @Test func anAddressOffThisMachineNeedsAPasswordAndTheOutputsAreListed() throws {
         let music = try MPDClientTests.music()
         defer { try? FileManager.default.removeItem(at: music) }
-        let refused = try ServeDaemon(["--mpd", "0.0.0.0:0"], music: music, waitForSocket: false)
+        let refused = try ServeDaemon(["--mpd", "0.0.0.0:6600"], music: music, waitForSocket: false)
         // It refuses before it starts anything: it ends by itself.
         #expect(eventuallyBlocking(timeout: 30) { !refused.process.isRunning })
         #expect(refused.stop() != 0)

@@ -12,14 +12,20 @@ final class ServeDaemon: @unchecked Sendable {
     let errors: URL
 
     /// The MPD socket every `tonearm serve` listens on, reachable only by its user.
-    var socket: String { runtime.appendingPathComponent("tonearm/mpd.sock").path }
+    var socket: String { Self.socket(home: home) }
+
+    /// A folder of its own for a daemon's home, runtime directory and library.
+    static func newHome() -> URL { FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-serve-\(UUID().uuidString)") }
+
+    /// Where the daemon with `home` listens, known before it starts.
+    static func socket(home: URL) -> String { home.appendingPathComponent("run/tonearm/mpd.sock").path }
 
     /// - Parameter replacingOutput: `extra` names the output (otherwise the null output).
     init(
         _ extra: [String] = [], music: URL, replacingOutput: Bool = false, environment extraEnvironment: [String: String] = [:],
-        waitForSocket: Bool = true
+        waitForSocket: Bool = true, home: URL = ServeDaemon.newHome()
     ) throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-serve-\(UUID().uuidString)")
+        self.home = home
         runtime = home.appendingPathComponent("run")
         self.music = music
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)

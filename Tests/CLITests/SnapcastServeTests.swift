@@ -18,21 +18,19 @@ struct SnapcastServeTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
 
         // snapserver starts the controlscript with its own arguments only; the wrapper names the
-        // daemon's socket. (The daemon's runtime directory is known once it runs, so the wrapper
-        // reads it from a file the test writes then.)
-        let socketFile = scratch.appendingPathComponent("socket-path")
+        // daemon's socket, known before the daemon starts (the script connects once it answers).
+        let home = ServeDaemon.newHome()
         let wrapper = scratch.appendingPathComponent("tonearm-snapcast-control")
         try """
             #!/bin/sh
-            exec "\(CLITests.binary.path)" snapcast-control --mpd-host "$(cat '\(socketFile.path)')" --verbose "$@"
+            exec "\(CLITests.binary.path)" snapcast-control --mpd-host "\(ServeDaemon.socket(home: home))" --verbose "$@"
 
             """.write(to: wrapper, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
 
         let server = try SnapServer(controlscript: wrapper.path)
         defer { server.stop() }
-        let daemon = try ServeDaemon(["--output", "snapcast:\(server.sourceAddress)"], music: music, replacingOutput: true)
-        try daemon.socket.write(to: socketFile, atomically: true, encoding: .utf8)
+        let daemon = try ServeDaemon(["--output", "snapcast:\(server.sourceAddress)"], music: music, replacingOutput: true, home: home)
         let client = try daemon.client()
         #expect(try daemon.mpc("add", "Music/Album").status == 0)
         #expect(try daemon.mpc("play").status == 0)

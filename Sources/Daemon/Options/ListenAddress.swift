@@ -9,14 +9,15 @@ package enum ListenAddress: Sendable, Hashable, CustomStringConvertible {
     /// MPD's usual address: loopback, port 6600.
     package static let mpdDefault = ListenAddress.tcp(host: "127.0.0.1", port: 6600)
 
-    /// Parses `HOST:PORT`, `[V6]:PORT` or `/path`; nil for anything else (a missing or zero port,
-    /// an empty host, a bare IPv6 address without brackets).
+    /// Parses `HOST:PORT`, `[V6]:PORT` or `/path`; nil for anything else (a missing port, an empty
+    /// host, a bare IPv6 address without brackets). Port 0 asks the system for a free one, which
+    /// `daemon.json` then names.
     package init?(parsing text: String) {
         if text.hasPrefix("/") {
             self = .unix(path: text)
             return
         }
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port > 0 else { return nil }
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else { return nil }
         var host = String(text[..<colon])
         if host.hasPrefix("[") {
             guard host.hasSuffix("]"), host.count > 2 else { return nil }
