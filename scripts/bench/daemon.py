@@ -353,7 +353,7 @@ def bench_snapcast(tonearm, work, seconds, table):
     (tc, ts, th), (mc, ms, mh) = results["tonearm"], results["mpd"]
     label = f"B17 serving a Snapcast stream {seconds} s ({SAMPLE_FORMAT} PCM), 10 min MP3"
     table.add(f"{label}, CPU user+sys", fmt_s(tc), "mpd fifo -> snapserver pipe", fmt_s(mc), ratio(tc, mc))
-    table.add(f"{label}, snapserver's CPU", fmt_s(ts), "with mpd", fmt_s(ms), ratio(ts, ms))
+    table.add(f"{label}, its snapserver's CPU", fmt_s(ts), "fed by mpd", fmt_s(ms), ratio(ts, ms))
     table.add(f"{label}, peak RSS (VmHWM)", fmt_mb(th), "mpd", fmt_mb(mh), ratio(th, mh))
 
 
