@@ -4,8 +4,9 @@
                       directory, no session bus) left alone for BENCH_SECONDS once it answers
                       `mpc status` on its MPD socket, vs `mpd --no-daemon` with a null output and an
                       empty music directory, left alone as long once it answers: CPU user+sys over
-                      the window (from /proc/PID/stat), resident memory at the end (VmRSS) and the
-                      peak (VmHWM).
+                      the window (from /proc/PID/stat), the threads' run time and wake-ups over it
+                      (/proc/PID/task/*/schedstat: an idle mpd may not reach stat's 10 ms tick),
+                      resident memory at the end (VmRSS) and the peak (VmHWM).
   B17 Snapcast        a private snapserver per player, nothing listening to it; `tonearm serve --output
                       snapcast:tcp://...` feeding its TCP source (server mode, 48000:16:2 PCM), vs mpd
                       writing to a `fifo` output (48000:16:2) that a second snapserver's `pipe://`
@@ -161,31 +162,33 @@ class SnapServer:
 # ----------------------------------------------------------------------------- B16 idle
 
 def run_ns(pid):
-    """Time on a CPU of each live thread, in ns (/proc/PID/task/TID/schedstat's first field): the
-    scheduler's own account, finer than /proc/PID/stat's 10 ms ticks, which an idle daemon may
-    not reach in a minute."""
+    """Each live thread's (time on a CPU in ns, times it was put on a CPU), from
+    /proc/PID/task/TID/schedstat: the scheduler's own account, finer than /proc/PID/stat's 10 ms
+    ticks, which an idle daemon may not reach in a minute."""
     out = {}
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
             with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                out[tid] = int(f.read().split()[0])
+                fields = f.read().split()
+            out[tid] = (int(fields[0]), int(fields[2]))
         except (OSError, ValueError, IndexError):
             pass
     return out
 
 
 def idle_window(proc, seconds):
-    """Over `seconds` from now: CPU user+sys (/proc/PID/stat), scheduler run time in s (summed
-    over the threads, and how many threads ended in the window, whose time is then missing),
-    VmRSS and VmHWM at the end, and the CPU spent before (start-up)."""
+    """Over `seconds` from now: CPU user+sys (/proc/PID/stat); the threads' run time in s and
+    times run (wake-ups), and how many threads ended in the window (their share is then missing);
+    VmRSS and VmHWM at the end; and the CPU spent before the window (start-up)."""
     c0, n0 = cpu_now(proc.pid), run_ns(proc.pid)
     time.sleep(seconds)
     if reap(proc, os.WNOHANG) is not None:
         raise BenchError(f"the daemon exited ({proc.returncode}) while idle")
     c1, n1 = cpu_now(proc.pid), run_ns(proc.pid)
-    ran = sum(ns - n0.get(tid, 0) for tid, ns in n1.items()) / 1e9
+    ran = sum(ns - n0.get(tid, (0, 0))[0] for tid, (ns, _) in n1.items()) / 1e9
+    woke = sum(n - n0.get(tid, (0, 0))[1] for tid, (_, n) in n1.items())
     ended = len(set(n0) - set(n1))
-    return {"cpu": c1 - c0, "ran": ran, "ended": ended, "threads": len(n1),
+    return {"cpu": c1 - c0, "ran": ran, "woke": woke, "ended": ended, "threads": len(n1),
             "rss": proc_status(proc.pid, "VmRSS"), "hwm": proc_status(proc.pid, "VmHWM"), "start": c0}
 
 
@@ -221,7 +224,8 @@ def bench_idle(tonearm, work, seconds, table):
     for who, r in results.items():
         ended = f" ({r['ended']} ended, their time not counted)" if r["ended"] else ""
         say(f"    {who:8s} start-up CPU {r['start']:.2f} s; idle CPU {r['cpu']:.2f} s over {seconds} s "
-            f"({100 * r['cpu'] / seconds:.2f} % of a core), run time {fmt_run(r['ran'])} on {r['threads']} threads{ended}; "
+            f"({100 * r['cpu'] / seconds:.2f} % of a core), run time {fmt_run(r['ran'])} in {r['woke']} wake-ups "
+            f"on {r['threads']} threads{ended}; "
             f"VmRSS {fmt_mb(r['rss'])}, VmHWM {fmt_mb(r['hwm'])}")
     t, m = results["tonearm"], results["mpd"]
     label = f"B16 daemon idle {seconds} s after its socket answers, null out"
@@ -230,13 +234,14 @@ def bench_idle(tonearm, work, seconds, table):
     else:
         table.note(f"{label}, CPU user+sys", f"tonearm {fmt_s(t['cpu'])}", f"mpd {fmt_s(m['cpu'])}",
                    "mpd below /proc/PID/stat's 10 ms tick: no ratio")
-    ended = [f"{who}: {r['ended']} threads ended uncounted" for who, r in results.items() if r["ended"]]
-    if ended:
-        table.note(f"{label}, scheduler run time (threads' schedstat)", f"tonearm {fmt_run(t['ran'])}",
-                   f"mpd {fmt_run(m['ran'])}", "; ".join(ended))
+    ended = "; ".join(f"{who}: {r['ended']} threads ended, uncounted" for who, r in results.items() if r["ended"])
+    name = f"{label}, threads' run time / wake-ups (schedstat)"
+    ours = f"{fmt_run(t['ran'])} / {t['woke']}"
+    peer = f"mpd {fmt_run(m['ran'])} / {m['woke']}"
+    if ended or m["ran"] <= 0:
+        table.note(name, f"tonearm {ours}", peer, ended or "mpd never ran in the window: no ratio")
     else:
-        table.add(f"{label}, scheduler run time (threads' schedstat)", fmt_run(t["ran"]), "mpd", fmt_run(m["ran"]),
-                  ratio(t["ran"], m["ran"]))
+        table.add(name, ours, "mpd", f"{fmt_run(m['ran'])} / {m['woke']}", ratio(t["ran"], m["ran"]))
     table.add(f"{label}, RSS at the end (VmRSS)", fmt_mb(t["rss"]), "mpd", fmt_mb(m["rss"]), ratio(t["rss"], m["rss"]))
     table.add(f"{label}, peak RSS (VmHWM)", fmt_mb(t["hwm"]), "mpd", fmt_mb(m["hwm"]), ratio(t["hwm"], m["hwm"]))
 
