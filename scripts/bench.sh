@@ -27,6 +27,11 @@
 #                         resident memory at items 10/40/160/200 and growth per item, vs mpv --ao=pcm
 #   B15 reconnect soak    the loopback Icecast mount to a null output, icecast2 SIGKILLed and restarted
 #                         SOAK_RECONNECTS (30) times: resident memory after the 3rd and the last reconnect
+# Daemon (scripts/bench/daemon.py):
+#   B16 daemon idle       `tonearm serve --output null` idle BENCH_SECONDS once its MPD socket answers, vs
+#                         mpd with a null output and an empty music directory (CPU s, RSS at the end, peak RSS)
+#   B17 Snapcast source   BENCH_SECONDS of a 10 min MP3 into a private snapserver's TCP source, vs mpd's fifo
+#                         output read by a snapserver pipe source (CPU s of the player and of its snapserver)
 # Knobs: BENCH_SECONDS (B2 and B6 length, default 60), BENCH_RUNS (B1 runs, default 3),
 # BENCH_TTFA_RUNS (B3 and B4 runs, default 7), BENCH_RADIO=0 skips B4-B6 (icecast2 and root needed),
 # BENCH_KEEP=1 keeps the temp dir with inputs and logs. Extra arguments go to bench.py
@@ -39,7 +44,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages only the benchmarks need (the engine's own come from scripts/install-deps.sh).
-bench_packages=(ffmpeg mpv mpd mpc pulseaudio pulseaudio-utils python3 icecast2 tmux espeak-ng curl)
+bench_packages=(ffmpeg mpv mpd mpc pulseaudio pulseaudio-utils python3 icecast2 tmux espeak-ng curl snapserver)
 missing=()
 for pkg in "${bench_packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then

@@ -10,7 +10,7 @@
                    median of BENCH_TTFA_RUNS, interleaved.
 
 B4 to B6 are in radio.py, B7 and B8 in library.py, B9 in terminal.py, B10 in listening.py, B12 in hls.py,
-B14 and B15 (memory soaks) in soak.py.
+B14 and B15 (memory soaks) in soak.py, B16 and B17 (`tonearm serve`: idle, feeding Snapcast) in daemon.py.
 
 Standard library only. Everything measured is printed; nothing is assumed. After the run the
 results are written to docs/BENCHMARKS.md (report.py; `--report PATH` elsewhere, `--no-report`
@@ -694,6 +694,7 @@ def machine_info(tonearm):
             ("mpd", first_line(["mpd", "--version"])),
             ("pulseaudio", first_line(["pulseaudio", "--version"])),
             ("icecast2", first_line(["icecast2", "-v"])),
+            ("snapserver", first_line(["snapserver", "-v"])),
             ("tmux", first_line(["tmux", "-V"])),
         ],
     }
@@ -741,6 +742,7 @@ def main():
     import listening
     import hls
     import soak
+    import daemon
 
     def wanted(key):
         if key in ("B4", "B5", "B6", "B12", "B15") and not radio_on and key not in only:
@@ -776,6 +778,7 @@ def main():
         benches += listening.benchmarks(tonearm, work, table, seconds=seconds, runs=runs)
         benches += hls.benchmarks(tonearm, work, table, ttfa_runs=ttfa_runs, seconds=seconds)
         benches += soak.benchmarks(tonearm, work, table)
+        benches += daemon.benchmarks(tonearm, work, table, seconds=seconds)
         for key, name, fn in benches:
             if not wanted(key):
                 continue
