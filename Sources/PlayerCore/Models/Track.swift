@@ -86,10 +86,12 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     /// checks the URL's scheme rather than demanding a file URL.
     public static let playableSchemes: Set<String> = ["file", "http", "https"]
 
-    /// True when the URL's scheme is one Tonearm can open.
+    /// True when the URL's scheme is one Tonearm can open, or the URL is one of its own sounds.
+    /// (Feeds and playlists accept only `playableSchemes`: a built-in sound comes from sessions,
+    /// timers and alarms, never from what a server sends.)
     public var hasPlayableURL: Bool {
         guard let scheme = url.scheme?.lowercased() else { return false }
-        return Track.playableSchemes.contains(scheme)
+        return Track.playableSchemes.contains(scheme) || BuiltInSound(url: url) != nil
     }
 
     /// How long the track plays: the decoder's length, unless the queue planned it shorter (a
