@@ -84,6 +84,8 @@ package final class MPRISBridge: Sendable {
                 seen.speed = speed
             case .sleepTimer(let timer, _, let now):
                 seen.sleep = timer.map { ($0, now, Date()) }
+            case .layers:
+                break
             }
             let sleepIn = seen.sleep.flatMap { sleep in sleep.timer.remaining(at: sleep.now + Date().timeIntervalSince(sleep.received)) }
             let state = MPRISState(

@@ -69,6 +69,8 @@ public actor AudioPlayer {
     /// The load in flight on each deck, so it can be abandoned (a stop, a skip, a new attempt), and
     /// its id, so a fact from an abandoned load's connection is dropped.
     var loads: [DeckID: (id: LoadID, load: LoadCancellation)] = [:]
+    /// The opening of a session's bed and bell sound, while it runs.
+    var layerLoad: LoadCancellation?
     var audioTime: Double = 0
     var lastPublished: PlayerState?
     /// The current item's index last told (`PlayerNotice.currentItem`); nil once nothing is current.
@@ -323,6 +325,8 @@ public actor AudioPlayer {
         case .loudnessHeard(let track, let loudness):
             log.loudness(loudness, of: track)
             options.loudnessStore?.keep(loudness, of: track)
+        case .layersProgress, .bellStruck, .sessionClockJumped, .layersFinished:
+            event = layerEvent(report.fact)
         }
         if let event { apply(event, at: now) }
         engine.acknowledge(sequence)
@@ -403,6 +407,13 @@ public actor AudioPlayer {
             case .reportNonFatal(let error): notify(.nonFatal(error))
             case .recovered(let error, let how): notify(.recovered(error, by: how))
             case .trackFinished(let track): notify(.trackFinished(track))
+            case .startLayers(let plan): startLayers(plan)
+            case .armBell(let cue): engine.enqueue(.armBell(cue))
+            case .duckBed(let on): engine.enqueue(.duckBed(on))
+            case .endLayers: engine.enqueue(.endLayers)
+            case .stopLayers: stopLayers()
+            case .layersChanged(let status): continuation.yield(.layers(status, audioTime: audioTime))
+            case .bellRang(let strike): notify(.bell(strike))
             }
         }
     }

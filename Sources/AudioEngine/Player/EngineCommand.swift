@@ -27,4 +27,23 @@ enum EngineCommand: Sendable {
     case trackLoudness(trackID: String, Loudness)
     case reopenOutput
     case shutdown
+
+    // MARK: Layers (a session's bed and bells, on the session's clock)
+    /// A session with layers begins: its clock starts at 0 with the next `start` and counts every
+    /// frame mixed (a pause holds it; a seek of the current stage moves it by as much). Any layers
+    /// before are released.
+    case beginLayers(LayerPlan)
+    /// The layers' sounds, opened on a loader thread: the bed's deck (looping, nil without a
+    /// bed) and the bell's frames (nil without bells).
+    case installLayerSounds(bed: Deck?, bell: BellSound?)
+    /// Strike this cue's strikes at their session times, each on its exact frame; replaces the
+    /// cue armed before (strikes already ringing ring out).
+    case armBell(BellCue)
+    /// Duck the bed (over its attack) or bring it back (over its release).
+    case duckBed(Bool)
+    /// The stages are over: the bed fades out over its fade-out, bells ring out, then
+    /// `layersFinished` is reported.
+    case endLayers
+    /// Release the layers at once.
+    case stopLayers
 }

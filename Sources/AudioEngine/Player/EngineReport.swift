@@ -28,6 +28,14 @@ enum EngineFact: Sendable, Equatable {
     /// A track whose loudness was not known played from its start to its end; this is what was
     /// heard (kept, so the next play is levelled from its first frame).
     case loudnessHeard(Track, Loudness)
+    /// The session's clock and its bed, with every position report while layers play.
+    case layersProgress(sessionTime: Double, bed: BedStatus?)
+    /// A strike of the armed bell sounded, at `sessionTime` on the session's clock.
+    case bellStruck(BellCue, strike: Int, sessionTime: Double)
+    /// A seek of the current stage moved the session's clock.
+    case sessionClockJumped(from: Double, to: Double)
+    /// After `endLayers`: the bed has faded out and no bell rings.
+    case layersFinished
 }
 
 /// A fact with the audio clock (seconds of audio written to the sink) at which it happened.

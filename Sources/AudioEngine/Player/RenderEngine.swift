@@ -55,8 +55,10 @@ final class RenderEngine: @unchecked Sendable {
         self.sink = sink
         self.mode = mode
         self.report = report
-        state = MixerState(mode: mode, network: network, volume: volume, speed: speed, trimsSilence: trimsSilence, loudness: loudness)
-        kernel = MixKernel(blockFrames: mode == .realtime ? 2_048 : 8_192)
+        let blockFrames = mode == .realtime ? 2_048 : 8_192
+        state = MixerState(
+            mode: mode, network: network, volume: volume, speed: speed, trimsSilence: trimsSilence, loudness: loudness, blockFrames: blockFrames)
+        kernel = MixKernel(blockFrames: blockFrames)
     }
 
     func enqueue(_ command: EngineCommand) { commands.enqueue(command) }
@@ -88,6 +90,8 @@ final class RenderEngine: @unchecked Sendable {
                 case .shutdown:
                     for deck in state.decks.values { deck.stop() }
                     state.decks.removeAll()
+                    state.layers?.stop()
+                    state.layers = nil
                     return
                 case .reopenOutput:
                     reopenOutput()
@@ -103,8 +107,10 @@ final class RenderEngine: @unchecked Sendable {
     private var isIdle: Bool {
         if state.holding || outputDown { return true }
         if mode == .asFastAsPossible && !state.expected.isEmpty { return true }  // wait for the load
+        // Rendering waits for a session's bed and bell too, so its first bell is on its frame.
+        if mode == .asFastAsPossible, let layers = state.layers, !layers.soundsInstalled { return true }
         guard let active = state.active, state.audible.contains(active), let deck = state.decks[active] else { return true }
-        if deck.reachedEnd && state.health.hasReportedEnd(active) && state.crossfade == nil { return true }
+        if deck.reachedEnd && state.health.hasReportedEnd(active) && state.crossfade == nil && !state.layersSounding { return true }
         if state.health.hasFailed(active) && state.crossfade == nil { return true }
         return false
     }
@@ -173,19 +179,29 @@ final class RenderEngine: @unchecked Sendable {
         // Nothing pulled and nothing to wait for: the end. (An underrun writes silence instead, so
         // the output's clock keeps running and the refill is noticed.)
         if gotA == 0, gotB == 0, incoming == nil, activeDeck.reachedEnd || state.health.hasEndedThisBlock {
-            // Nothing left to play: report the end now instead of writing silence, once the
-            // limiter has given back the last of the sound.
-            drainLimiter()
+            guard state.layersSounding else {
+                // Nothing left to play: report the end now instead of writing silence, once the
+                // limiter has given back the last of the sound.
+                drainLimiter()
+                for node in state.health.takeEnded() { emit(.trackEnded(node)) }
+                return
+            }
+            // A session's layers go on after its last stage: its end is told, and they are mixed.
             for node in state.health.takeEnded() { emit(.trackEnded(node)) }
-            return
         }
+        let pausing = state.isPausing
+        let struck = state.layers?.render(frames: frames, pausing: pausing, blocking: mode == .asFastAsPossible) ?? []
 
         var gains = BlockGains(
             volumeA: activeDeck.volume, levelA: activeDeck.level.gain, volumeB: incoming?.volume ?? 0,
             levelB: incoming?.level.gain ?? MasterGain(), crossfade: incoming != nil ? state.crossfade : nil,
             master: state.master, listener: state.volume)
-        let steady = gains.isSteady
-        kernel.mix(frames: frames, framesA: gotA, framesB: gotB, gains: &gains)
+        let steady = gains.isSteady && state.layers == nil
+        if let layers = state.layers {
+            layers.output.withUnsafeBufferPointer { kernel.mix(frames: frames, framesA: gotA, framesB: gotB, gains: &gains, layers: $0.baseAddress) }
+        } else {
+            kernel.mix(frames: frames, framesA: gotA, framesB: gotB, gains: &gains)
+        }
         if gains.crossfade != nil { state.crossfade = gains.crossfade }
         state.master = gains.master
         state.volume = gains.listener
@@ -206,6 +222,13 @@ final class RenderEngine: @unchecked Sendable {
 
         if let c = state.crossfade, c.isStarted, c.isComplete {
             completeCrossfade()
+        }
+        for strike in struck {
+            emit(.bellStruck(strike.cue, strike: strike.strike, sessionTime: AudioFormat.seconds(forFrames: strike.frame)))
+        }
+        if state.layers?.finished == true, !state.layersFinishedReported {
+            state.layersFinishedReported = true
+            emit(.layersFinished)
         }
         // The end of a source is reported once its last frames are written, unless a crossfade is
         // armed from it: then the next block starts that crossfade at the end instead.
@@ -241,6 +264,9 @@ final class RenderEngine: @unchecked Sendable {
 
     private func reportProgress() {
         framesSinceReport = 0
+        if let layers = state.layers, layers.clock != nil {
+            emit(.layersProgress(sessionTime: layers.sessionTime, bed: layers.bedStatus), lockstep: false)
+        }
         if let c = state.crossfade, c.isStarted {
             emit(.crossfadeProgress(
                 Float(c.progress), fromPosition: state.decks[c.from]?.position ?? 0, toPosition: state.decks[c.to]?.position ?? 0))

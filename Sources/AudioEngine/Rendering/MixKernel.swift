@@ -43,8 +43,10 @@ struct MixKernel {
     }
 
     /// Mixes `frames` frames into `output`: `framesA` of `deckA` and `framesB` of `deckB` (silence
-    /// after them), through `gains`, whose ramps advance by `frames`.
-    mutating func mix(frames: Int, framesA: Int, framesB: Int, gains: inout BlockGains) {
+    /// after them), through `gains`, whose ramps advance by `frames`. `layers` (a session's bed and
+    /// bells, `frames` frames at their own levels) are added beside the decks, under the master
+    /// gain and the listener's volume only.
+    mutating func mix(frames: Int, framesA: Int, framesB: Int, gains: inout BlockGains, layers: UnsafePointer<Float>? = nil) {
         // The per-frame state lives in locals for the loop (no property access, no exclusivity
         // checks per sample) and is written back after it.
         let volA = gains.volumeA
@@ -54,7 +56,7 @@ struct MixKernel {
         var listener = gains.listener
         var levelA = gains.levelA
         var levelB = gains.levelB
-        let steady = gains.isSteady
+        let steady = gains.isSteady && layers == nil
         let steadyGain = Float(gain.value * listener.value * levelA.value) * volA
         output.withUnsafeMutableBufferPointer { outBuffer in
             deckA.withUnsafeBufferPointer { aBuffer in
@@ -82,8 +84,10 @@ struct MixKernel {
                         let aR: Float = i < framesA ? a[j &+ 1] : 0
                         let bL: Float = i < framesB ? b[j] : 0
                         let bR: Float = i < framesB ? b[j &+ 1] : 0
-                        out[j] = (aL * gA + bL * gB) * gm
-                        out[j &+ 1] = (aR * gA + bR * gB) * gm
+                        let lL: Float = layers?[j] ?? 0
+                        let lR: Float = layers?[j &+ 1] ?? 0
+                        out[j] = (aL * gA + bL * gB + lL) * gm
+                        out[j &+ 1] = (aR * gA + bR * gB + lR) * gm
                     }
                 }
             }

@@ -18,6 +18,7 @@ extension MixerState {
             return [.loadFailed(id, error)]
         case .start(let node):
             guard decks[node] != nil else { return [] }
+            layers?.stageStarted()
             audible.insert(node)
             active = node
             health.starts(node)
@@ -33,8 +34,12 @@ extension MixerState {
             holding = false
             master.ramp(to: 1, frames: MasterGain.declickFrames, shape: .cosine, completion: .none)
         case .seek(let node, let seconds):
+            let before = decks[node]?.position
             decks[node]?.seek(to: seconds)
             health.seeked(node)
+            if node == active, let before, let jump = layers?.seeked(by: seconds - before) {
+                return [.sessionClockJumped(from: jump.from, to: jump.to)]
+            }
         case .scheduleCrossfade(let from, let to, let duration, let curve, let atPosition):
             guard decks[to] != nil, let fromDeck = decks[from] else { return [] }
             let startFrame = atPosition.map { AudioFormat.frames(forSeconds: $0) } ?? fromDeck.positionFrame
@@ -78,6 +83,29 @@ extension MixerState {
                 holding = true
                 return [.fadeOutCompleted]
             }
+        case .beginLayers(let plan):
+            layers?.stop()
+            layers = LayerMixer(plan: plan, blockFrames: blockFrames)
+            layersFinishedReported = false
+        case .installLayerSounds(let bed, let bell):
+            guard layers != nil else {
+                bed?.stop()
+                return []
+            }
+            layers?.install(bed: bed, bell: bell)
+        case .armBell(let cue):
+            layers?.arm(cue)
+        case .duckBed(let on):
+            layers?.setDucked(on)
+        case .endLayers:
+            layers?.end()
+            if let layers, !layers.isSounding, !layersFinishedReported {
+                layersFinishedReported = true
+                return [.layersFinished]
+            }
+        case .stopLayers:
+            layers?.stop()
+            layers = nil
         case .reopenOutput, .shutdown:
             break
         }

@@ -35,8 +35,18 @@ struct MixerState {
     /// The output holds (paused, or faded out): nothing is rendered until a command.
     var holding = false
     var health: DeckHealth
+    /// A session's bed and bells, on the session's clock.
+    var layers: LayerMixer?
+    /// `layersFinished` has been reported for the layers that play.
+    var layersFinishedReported = false
+    /// Frames in a block, for the layers' buffers.
+    let blockFrames: Int
 
-    init(mode: RenderMode, network: NetworkBuffering, volume: Double, speed: Double, trimsSilence: Bool, loudness: LoudnessLevelling) {
+    init(
+        mode: RenderMode, network: NetworkBuffering, volume: Double, speed: Double, trimsSilence: Bool, loudness: LoudnessLevelling,
+        blockFrames: Int = 8_192
+    ) {
+        self.blockFrames = blockFrames
         levelling = loudness
         // Nothing sounds yet: the limiter goes straight in.
         limiter = LimiterInsertion(inChain: loudness.isOn || volume > 1)
@@ -45,6 +55,12 @@ struct MixerState {
         self.volume.set(volume)
         health = DeckHealth(blocking: mode == .asFastAsPossible, network: network)
     }
+
+    /// The layers sound (or close the session), so rendering goes on without a stage.
+    var layersSounding: Bool { layers?.isSounding ?? false }
+
+    /// The output is ramping down to hold (a pause): no bell strike starts now.
+    var isPausing: Bool { master.isRamping && master.completion == .hold }
 
     /// No deck sounds (whether or not the output holds).
     var isSilent: Bool {

@@ -106,6 +106,19 @@ package enum LogFields {
             fields.merge(Self.timer(timer)) { a, _ in a }
         case .connectivityChanged(let online, _):
             fields["online"] = String(online)
+        case .layersProgress(let time, let bed):
+            fields["sessionTime"] = seconds(time)
+            if let bed {
+                fields["bed"] = bed.phase.rawValue
+                fields["bedLevel"] = String(format: "%.3f", bed.level)
+            }
+        case .bellStruck(let cue, let strike, let time):
+            fields["bellAt"] = seconds(cue.at)
+            fields["strike"] = String(strike)
+            fields["sessionTime"] = seconds(time)
+        case .sessionClockJumped(let from, let to):
+            fields["from"] = seconds(from)
+            fields["to"] = seconds(to)
         default:
             break
         }
@@ -193,6 +206,20 @@ package enum LogFields {
             fields.merge(Self.error(cause, keepPaths: true)) { a, _ in a }
         case .trackFinished(let finished):
             fields["track.id"] = LogRedaction.text(finished.id, keepPaths: true)
+        case .startLayers(let plan):
+            fields["bed"] = plan.bed.map { BuiltInSound(url: $0.url)?.rawValue ?? "file" } ?? "none"
+            fields["bells"] = plan.bells.map { BuiltInSound(url: $0.url)?.rawValue ?? "file" } ?? "none"
+            if let length = plan.length { fields["length"] = seconds(length) }
+        case .armBell(let cue):
+            fields["bellAt"] = seconds(cue.at)
+            fields["bellKind"] = cue.kind.rawValue
+        case .duckBed(let on):
+            fields["duck"] = String(on)
+        case .bellRang(let strike):
+            fields["bellAt"] = seconds(strike.cue.at)
+            fields["strike"] = String(strike.strike)
+            fields["sessionTime"] = seconds(strike.sessionTime)
+            if strike.skipped { fields["skipped"] = "true" }
         default:
             break
         }

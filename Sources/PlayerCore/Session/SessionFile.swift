@@ -20,7 +20,9 @@ import Foundation
 /// point); `crossfade` (seconds into the next stage, 0-30, 0 = gapless; default the session's
 /// `crossfade`, else 0); `loopCrossfade` (seconds between repeats of the same source, default 0);
 /// `curve` (`equal-power`, `linear`, `raised-cosine`, `log`; default the session's, else
-/// equal-power); `volume` (0-1, default 1). Unknown keys are an error, so a typo is not ignored.
+/// equal-power); `volume` (0-1, default 1); `voice` (true for guidance: a bed ducks under it).
+/// Beside the stages, a session may have layers that play through it: a `bed` and `bells` (see
+/// `SessionFile.Bed`, `SessionFile.Bells`). Unknown keys are an error, so a typo is not ignored.
 ///
 /// A stage with `loops` or `duration` plays as one track (see `SessionPlanner`): its repeats are
 /// joined inside the deck, and the player crossfades only between stages.
@@ -34,12 +36,44 @@ public struct SessionFile: Sendable, Hashable, Codable {
         public var loopCrossfade: Double?
         public var curve: FadeCurve?
         public var volume: Float?
+        /// Guidance (a voice): the bed ducks under it.
+        public var voice: Bool?
+
+        public init(
+            title: String? = nil, source: String, loops: Int? = nil, duration: Double? = nil, crossfade: Double? = nil,
+            loopCrossfade: Double? = nil, curve: FadeCurve? = nil, volume: Float? = nil, voice: Bool? = nil
+        ) {
+            self.title = title
+            self.source = source
+            self.loops = loops
+            self.duration = duration
+            self.crossfade = crossfade
+            self.loopCrossfade = loopCrossfade
+            self.curve = curve
+            self.volume = volume
+            self.voice = voice
+        }
     }
 
     public var name: String?
     public var crossfade: Double?
     public var curve: FadeCurve?
     public var stages: [Stage]
+    /// An ambient bed under the whole session.
+    public var bed: Bed?
+    /// Bells at chosen moments of the session.
+    public var bells: Bells?
+
+    public init(
+        name: String? = nil, crossfade: Double? = nil, curve: FadeCurve? = nil, stages: [Stage], bed: Bed? = nil, bells: Bells? = nil
+    ) {
+        self.name = name
+        self.crossfade = crossfade
+        self.curve = curve
+        self.stages = stages
+        self.bed = bed
+        self.bells = bells
+    }
 
     /// Longest stage list accepted (a bound against malicious files).
     public static let maximumStages = 1_000
@@ -86,6 +120,7 @@ public struct SessionFile: Sendable, Hashable, Codable {
             if let v = stage.volume, !(0...1).contains(v) { throw bad("stage \(i + 1): volume must be 0...1") }
         }
         if let c = crossfade, !(0...CrossfadeSpec.maximumDuration).contains(c) { throw bad("crossfade must be 0...30 s") }
+        try validateLayers()
     }
 }
 
@@ -100,13 +135,23 @@ private struct StrictSession: Decodable {
         init?(intValue: Int) { nil }
     }
 
-    static let sessionKeys: Set<String> = ["name", "crossfade", "curve", "stages"]
-    static let stageKeys: Set<String> = ["title", "source", "loops", "duration", "crossfade", "loopCrossfade", "curve", "volume"]
+    static let sessionKeys: Set<String> = ["name", "crossfade", "curve", "stages", "bed", "bells"]
+    static let stageKeys: Set<String> = ["title", "source", "loops", "duration", "crossfade", "loopCrossfade", "curve", "volume", "voice"]
+    static let bedKeys: Set<String> = ["source", "level", "fadeIn", "fadeOut", "loopCrossfade", "duck", "attack", "release"]
+    static let bellsKeys: Set<String> = ["sound", "level", "at", "interval", "start", "end", "strikes", "strikeSpacing"]
 
     init(from decoder: any Decoder) throws {
-        let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+        let root = try decoder.container(keyedBy: AnyKey.self)
+        let keys = root.allKeys.map(\.stringValue)
         if let unknown = keys.first(where: { !Self.sessionKeys.contains($0) }) {
             throw PlaybackError(.malformedData, underlying: "session file: unknown key \"\(TextSanitizer.singleLine(unknown, maxLength: 40))\"")
+        }
+        for (section, allowed) in [("bed", Self.bedKeys), ("bells", Self.bellsKeys)] where keys.contains(section) {
+            let sectionKeys = try root.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey(stringValue: section)).allKeys.map(\.stringValue)
+            if let unknown = sectionKeys.first(where: { !allowed.contains($0) }) {
+                throw PlaybackError(
+                    .malformedData, underlying: "session file: \(section): unknown key \"\(TextSanitizer.singleLine(unknown, maxLength: 40))\"")
+            }
         }
         var stagesContainer = try decoder.container(keyedBy: AnyKey.self).nestedUnkeyedContainer(forKey: AnyKey(stringValue: "stages"))
         var index = 1

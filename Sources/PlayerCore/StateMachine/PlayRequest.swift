@@ -5,18 +5,22 @@ public struct PlayRequest: Sendable, Hashable, Codable {
     public let items: [QueueItem]
     /// Seconds into the first item (a saved episode position); ignored for live streams.
     public let startPosition: TimeInterval
+    /// What plays through the whole request beside its items (a session's bed and bells).
+    public let layers: LayerPlan?
 
     /// Nil when `items` is empty: there is nothing to play.
-    public init?(items: [QueueItem], startPosition: TimeInterval = 0) {
+    public init?(items: [QueueItem], startPosition: TimeInterval = 0, layers: LayerPlan? = nil) {
         guard !items.isEmpty else { return nil }
         self.items = items
         self.startPosition = max(0, startPosition.isFinite ? startPosition : 0)
+        self.layers = layers
     }
 
     /// One track.
     public init(track: Track, startPosition: TimeInterval = 0) {
         self.items = [QueueItem(track: track)]
         self.startPosition = max(0, startPosition.isFinite ? startPosition : 0)
+        self.layers = nil
     }
 }
 

@@ -63,6 +63,25 @@ public enum PlayerEffect: Sendable, Equatable {
     /// A track played to its end (mark an episode as played).
     case trackFinished(Track)
 
+    // MARK: Layers (a session's bed and bells)
+    /// Open the bed and the bell sound; the session's clock starts at 0 with the next `start`.
+    /// Replaces any layers before.
+    case startLayers(LayerPlan)
+    /// Strike `cue` when the session's clock reaches its time (each of its strikes exactly on
+    /// its frame), and report each strike; replaces the cue armed before.
+    case armBell(BellCue)
+    /// Duck the bed under a voice (true) or bring it back (false), over its attack or release.
+    case duckBed(Bool)
+    /// The session's stages are over: the bed fades out over its fade-out and bells ring out;
+    /// report `layersFinished` once they are silent.
+    case endLayers
+    /// Silence and release the layers at once (a stop's fade has already covered them).
+    case stopLayers
+    /// The layers' status changed (nil: the session with layers is over): tell the front ends.
+    case layersChanged(SessionLayersStatus?)
+    /// A bell sounded (or a seek jumped over it): tell the front ends.
+    case bellRang(BellStrike)
+
     /// How an error was overcome.
     public enum Recovery: String, Sendable, Hashable, Codable {
         case automaticRetry, manualRetry

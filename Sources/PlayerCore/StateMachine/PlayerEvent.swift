@@ -99,6 +99,15 @@ public enum PlayerEvent: Sendable, Equatable {
     case outputLost(at: PlayerTime)
     /// The sound server answers again.
     case outputRestored
+    /// The session's clock (seconds of the session heard, pauses excluded) and its bed, about
+    /// every 100 ms while a session with layers plays.
+    case layersProgress(sessionTime: TimeInterval, bed: BedStatus?)
+    /// Strike `strike` (from 1) of the bell armed for `cue` sounded at `sessionTime`.
+    case bellStruck(BellCue, strike: Int, sessionTime: TimeInterval)
+    /// A seek moved the session's clock from `from` to `to`.
+    case sessionClockJumped(from: TimeInterval, to: TimeInterval)
+    /// After `endLayers`, the bed has faded out and the last bell has rung out.
+    case layersFinished
 
     /// What a `replace` starts.
     public enum Replacement: Sendable, Equatable {

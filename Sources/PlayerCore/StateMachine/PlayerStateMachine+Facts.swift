@@ -36,6 +36,7 @@ extension PlayerStateMachine {
         case .connectivityChanged(let online, let at): return connectivityChanged(online: online, at: at)
         case .outputLost(let at): return outputLost(at: at)
         case .outputRestored: return outputRestored()
+        case .layersProgress, .bellStruck, .sessionClockJumped, .layersFinished: return applyLayerFact(event)
         default: return []
         }
     }
@@ -190,7 +191,7 @@ extension PlayerStateMachine {
                 if newPosition >= preloadPoint(into: nextIndex, duration: duration) {
                     return prepareNext(nextIndex, skipping: false)
                 }
-            } else if configuration.fadeOutAtEnd, newPosition >= duration - configuration.fadeOutDuration - Self.endFadeLead {
+            } else if configuration.fadeOutAtEnd, layers == nil, newPosition >= duration - configuration.fadeOutDuration - Self.endFadeLead {
                 state = .fadingOut(track: track, targetDuration: configuration.fadeOutDuration)
                 return [.fadeOut(duration: configuration.fadeOutDuration)]
             }
@@ -244,7 +245,8 @@ extension PlayerStateMachine {
 
     mutating func fadeOutCompleted() -> [PlayerEffect] {
         guard case .fadingOut(let track, _) = state else { return [] }
-        let endedNaturally = duration.map { position >= $0 - configuration.fadeOutDuration - Self.endFadeLead - 0.05 } ?? false
+        // (A session whose layers were closing it told its last stage's end already.)
+        let endedNaturally = !layersClosing && (duration.map { position >= $0 - configuration.fadeOutDuration - Self.endFadeLead - 0.05 } ?? false)
         let effects = releaseAll()
         state = .finished
         return effects + (endedNaturally ? [.trackFinished(track)] : [])
@@ -266,6 +268,10 @@ extension PlayerStateMachine {
                 duration = queue[nextIndex].track.duration
                 state = .preparing(track: queue[nextIndex].track)
                 return [.trackFinished(track), .unload(activeDeck), load]
+            }
+            if case .playing = state, let closing = closeLayers(after: track) {
+                // A session's layers close it: its bed fades out, its last bell rings out.
+                return [.trackFinished(track)] + closing
             }
             let effects = releaseAll()
             state = .finished

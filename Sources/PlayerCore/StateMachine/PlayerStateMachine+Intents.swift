@@ -60,6 +60,7 @@ extension PlayerStateMachine {
         position = track.isLive ? 0 : (request.startPosition > 0 ? request.startPosition : request.items[0].startPosition)
         duration = track.duration
         var effects = releaseAll()
+        effects += startLayers(of: request)
         effects.append(makeLoad(deck: activeDeck, track: track, from: position, purpose: .current))
         state = .preparing(track: track)
         return effects
@@ -81,6 +82,10 @@ extension PlayerStateMachine {
         switch state {
         case .idle, .finished, .failed:
             return start(replacement)
+        case .fadingOut where layersClosing && pendingReplacement == nil:
+            // A session's closing (its bed fading, a bell ringing out) is cut short by a fade.
+            pendingReplacement = replacement
+            return [.fadeOut(duration: configuration.fadeOutDuration)]
         case .fadingOut:
             // The fade under way ends first; the latest replacement asked for wins.
             pendingReplacement = replacement

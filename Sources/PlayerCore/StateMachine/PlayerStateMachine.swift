@@ -149,6 +149,8 @@ public struct PlayerStateMachine: Sendable {
     var crossfade: CrossfadeRun?
     /// What a `replace` starts once the fade-out under way is over.
     var pendingReplacement: PlayerEvent.Replacement?
+    /// The bed and bells of the session that plays (see `PlayerStateMachine+Layers`).
+    var layers: LayersRun?
     /// The automatic recovery in progress.
     var recovery: RecoveryRun?
     /// The user's Retry from `failed`, reported as `recovered(by: .manualRetry)` once playing.
@@ -232,6 +234,7 @@ public struct PlayerStateMachine: Sendable {
         }
         effects += updateSleepTimer(from: saved)
         effects += reconcileTimers()
+        effects += reconcileLayers()
         return effects
     }
 
@@ -363,7 +366,9 @@ extension PlayerStateMachine {
         unchangedPlaylistLoads = [:]
         let flagOver: [PlayerEffect] = backgroundReconnect != nil ? [.reconnectingInBackground(false)] : []
         backgroundReconnect = nil
-        return flagOver + [.unload(.a), .unload(.b)]
+        let layersOver: [PlayerEffect] = layers != nil ? [.stopLayers, .layersChanged(nil)] : []
+        layers = nil
+        return flagOver + [.unload(.a), .unload(.b)] + layersOver
     }
 
     /// Makes `index` current on `deck` from `position` (after a crossfade or a gap).

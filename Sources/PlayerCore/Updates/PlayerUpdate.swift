@@ -22,11 +22,16 @@ public enum PlayerUpdate: Sendable, Equatable {
     /// A live stream's connection: about once a second while it plays, and at once when a
     /// reconnect in the background begins or ends.
     case connection(ConnectionQuality, audioTime: Double)
+    /// The layers of the session that plays (its clock, bed and next bell): told when the session
+    /// starts and whenever they change (the clock by whole seconds, the bed by phase or 2 % of
+    /// level, every bell), always before the state they belong to; nil once the session is over.
+    /// A front end keeps the last one with the state (`--events jsonl` adds it to every state).
+    case layers(SessionLayersStatus?, audioTime: Double)
 
     public var audioTime: Double {
         switch self {
         case .state(_, let t, _), .position(_, _, let t), .notice(_, let t), .volume(_, let t), .sleepTimer(_, let t, _), .speed(_, let t),
-            .loudness(_, _, let t), .connection(_, let t): t
+            .loudness(_, _, let t), .connection(_, let t), .layers(_, let t): t
         }
     }
 }
@@ -62,6 +67,9 @@ public enum PlayerNotice: Sendable, Equatable {
     /// request's items, where the items of a later `setUpcoming` count on from the current one's.
     /// Told when it changes, just before the state that shows the item.
     case currentItem(index: Int)
+    /// A bell of the session struck, at its time on the session's clock (or was jumped over by
+    /// a seek, and says so).
+    case bell(BellStrike)
 }
 
 /// A change of where sound goes that the listener should know about.

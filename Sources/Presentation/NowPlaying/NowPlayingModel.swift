@@ -36,6 +36,8 @@ package struct NowPlayingModel: Sendable {
     package var loudnessGain: Double?
     /// A live stream's connection, once the player has said it (cleared with a new track).
     package var connection: ConnectionQuality?
+    /// The layers of the session that plays (its clock, bed and next bell); nil for anything else.
+    package var layers: SessionLayersStatus?
     /// The sleep timer, with the player's time when it was told and the wall time it arrived.
     package var sleepTimer: SleepTimer?
     package var sleepNow: PlayerTime?
@@ -111,6 +113,8 @@ package struct NowPlayingModel: Sendable {
             sleepTimer = timer
             sleepNow = now
             sleepReceived = Date()
+        case .layers(let status, _):
+            layers = status
         }
         version += 1
     }

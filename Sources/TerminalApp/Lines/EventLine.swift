@@ -34,6 +34,14 @@ import Presentation
 ///   when the position moves into another chapter (`chapter` null before the first). While an
 ///   item with chapters plays, every position and state event carries the same `chapter` field
 ///   (`index` from 0, `count`, `title` or null).
+/// - `{"t": 300.0, "event": "layers", "elapsed": 300.0, "length": 1200, "remaining": 900,
+///   "bed": {"phase": "ducked", "level": 0.151}, "nextBell": {"at": 600, "kind": "interval"},
+///   "strikes": 2}` — a session's layers (its clock, which stops while paused; its bed's phase and
+///   gain; the next bell, null when none is left): told before every state of such a session and
+///   when they change, and `null` fields once it is over. While such a session plays, every state
+///   event carries the same `layers` object.
+/// - `{"t": 300.0, "event": "notice", "notice": "bell", "at": 300, "kind": "interval", "strike": 1,
+///   "sessionTime": 300.0, "skipped": false}` — a bell struck (or a seek jumped over it, `skipped`).
 ///
 /// A track is `{"id", "kind", "title", "duration"}` (never its URL, which may carry credentials);
 /// an error is `{"code", "type", "retryable", "recoverable", "message", "suggestion"}`.
@@ -46,7 +54,7 @@ package enum EventLine {
     ///   - chapter: the chapter playing, as last published, for the position and state events.
     package static func json(
         for update: PlayerUpdate, language: Language = .current, sleep: SleepTimer? = nil, speed: Double = 1, reconnecting: Bool = false,
-        chapter: ChapterPosition? = nil
+        chapter: ChapterPosition? = nil, layers: SessionLayersStatus? = nil
     ) -> String {
         var object = dictionary(for: update, language: language, sleep: sleep, speed: speed, reconnecting: reconnecting)
         if let chapter {
@@ -55,6 +63,7 @@ package enum EventLine {
             default: break
             }
         }
+        if let layers, case .state = update { object["layers"] = layerFields(layers) }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
             return "{\"event\":\"error\"}"
         }
@@ -114,6 +123,13 @@ package enum EventLine {
                 "buffered": quality.bufferedSeconds.map(rounded) ?? NSNull(), "reconnects": quality.reconnectsLastHour,
                 "stalls": quality.stallsLastHour, "reconnecting": quality.reconnecting, "quality": quality.rating.rawValue,
             ]
+        case .layers(let layers, let t):
+            var o: [String: Any] = layers.map(layerFields) ?? [
+                "elapsed": NSNull(), "length": NSNull(), "remaining": NSNull(), "bed": NSNull(), "nextBell": NSNull(), "strikes": NSNull(),
+            ]
+            o["t"] = rounded(t)
+            o["event"] = "layers"
+            return o
         case .sleepTimer(let timer, let t, let now):
             var o: [String: Any] = timer.map { sleepFields($0, now: now) } ?? ["sleep": NSNull(), "sleepIn": NSNull()]
             o["t"] = rounded(t)
@@ -197,7 +213,24 @@ package enum EventLine {
         case .chapters(let list): return ["notice": "chapters", "count": list?.count ?? 0]
         case .chapter(let position): return ["notice": "chapter", "chapter": position.map(chapterFields) ?? NSNull()]
         case .currentItem(let index): return ["notice": "currentItem", "index": index]
+        case .bell(let strike):
+            return [
+                "notice": "bell", "at": rounded(strike.cue.at), "kind": strike.cue.kind.rawValue, "strike": strike.strike,
+                "sessionTime": rounded(strike.sessionTime), "skipped": strike.skipped,
+            ]
         }
+    }
+
+    /// A session's layers: its clock, its bed, its next bell.
+    static func layerFields(_ layers: SessionLayersStatus) -> [String: Any] {
+        [
+            "elapsed": rounded(layers.elapsed), "length": layers.length.map(rounded) ?? NSNull(),
+            "remaining": layers.remaining.map(rounded) ?? NSNull(),
+            "bed": layers.bed.map { ["phase": $0.phase.rawValue, "level": (Double($0.level) * 1000).rounded() / 1000] as [String: Any] }
+                ?? NSNull(),
+            "nextBell": layers.nextBell.map { ["at": rounded($0.at), "kind": $0.kind.rawValue] as [String: Any] } ?? NSNull(),
+            "strikes": layers.strikesRung,
+        ]
     }
 
     static func chapterFields(_ chapter: ChapterPosition) -> [String: Any] {

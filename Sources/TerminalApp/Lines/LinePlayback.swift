@@ -50,7 +50,7 @@ package struct LinePlayback: Sendable {
                     Self.write(
                         EventLine.json(
                             for: update, language: language, sleep: latest.sleepTimer, speed: speed, reconnecting: reconnecting,
-                            chapter: after.chapter) + "\n")
+                            chapter: after.chapter, layers: after.layers) + "\n")
                 }
                 progress?.update(audioTime: update.audioTime)
                 let volumeBefore = latest.volume
