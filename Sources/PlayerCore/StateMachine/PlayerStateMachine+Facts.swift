@@ -406,6 +406,14 @@ extension PlayerStateMachine {
     mutating func prepareNext(_ nextIndex: Int, skipping: Bool) -> [PlayerEffect] {
         guard let current = state.currentTrack, queue.indices.contains(nextIndex) else { return [] }
         let incoming = queue[nextIndex].track
+        if incoming.id == current.id {
+            // A track never crossfades into itself (no state could tell the two apart): the same
+            // track again plays once this one has ended, from its start, or at once on a skip.
+            guard skipping, case .playing = state else { return [] }
+            index = nextIndex
+            position = queue[nextIndex].loadStart
+            return [.seek(activeDeck, to: position)]
+        }
         next = NextItem(index: nextIndex, skipRequested: skipping)
         let load = makeLoad(deck: activeDeck.opposite, track: incoming, from: queue[nextIndex].loadStart, purpose: .next)
         state = .preparingCrossfade(currentTrack: current, nextTrack: incoming)
