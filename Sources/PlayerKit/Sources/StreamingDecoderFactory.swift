@@ -14,7 +14,7 @@ package enum StreamEvent: Sendable, Equatable {
     case metadata(Track, IcyMetadata, IcyStationInfo)
 }
 
-/// Opens every kind of track: local files with FFmpeg, live http(s) streams through an
+/// Opens every kind of track: local files with FFmpeg (and built-in sounds), live http(s) streams through an
 /// `HTTPByteSource` into FFmpeg's custom I/O, episodes (every remote track that is not live)
 /// through a `ResumableHTTPSource` (seekable, and resuming a dropped connection at the same byte),
 /// and playlist URLs (.pls, .m3u, .m3u8) by trying their entries in order, so a dead first entry
@@ -68,7 +68,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
     }
 
     package func makeDecoder(for track: Track, load: LoadCancellation) throws(PlaybackError) -> any AudioDecoder {
-        if track.url.isFileURL { return try files.makeDecoder(for: track, load: load) }
+        if FileDecoderFactory.opens(track.url) { return try files.makeDecoder(for: track, load: load) }
         return try open(track.url, track: track, load: load, depth: 0)
     }
 
