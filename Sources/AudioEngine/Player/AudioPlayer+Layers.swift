@@ -70,7 +70,7 @@ extension AudioPlayer {
     func layerEvent(_ fact: EngineFact) -> PlayerEvent? {
         switch fact {
         case .layersProgress(let time, let bed): .layersProgress(sessionTime: time, bed: bed)
-        case .bellStruck(let cue, let strike, let time): .bellStruck(cue, strike: strike, sessionTime: time)
+        case .bellStruck(let cue, let strike, let time, let audioTime): .bellStruck(cue, strike: strike, sessionTime: time, audioTime: audioTime)
         case .sessionClockJumped(let from, let to): .sessionClockJumped(from: from, to: to)
         case .layersFinished: .layersFinished
         default: nil

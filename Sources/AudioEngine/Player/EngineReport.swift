@@ -30,8 +30,9 @@ enum EngineFact: Sendable, Equatable {
     case loudnessHeard(Track, Loudness)
     /// The session's clock and its bed, with every position report while layers play.
     case layersProgress(sessionTime: Double, bed: BedStatus?)
-    /// A strike of the armed bell sounded, at `sessionTime` on the session's clock.
-    case bellStruck(BellCue, strike: Int, sessionTime: Double)
+    /// A strike of the armed bell sounded, at `sessionTime` on the session's clock and
+    /// `audioTime` on the audio clock (its own frame, not the report's).
+    case bellStruck(BellCue, strike: Int, sessionTime: Double, audioTime: Double)
     /// A seek of the current stage moved the session's clock.
     case sessionClockJumped(from: Double, to: Double)
     /// After `endLayers`: the bed has faded out and no bell rings.

@@ -223,8 +223,13 @@ final class RenderEngine: @unchecked Sendable {
         if let c = state.crossfade, c.isStarted, c.isComplete {
             completeCrossfade()
         }
-        for strike in struck {
-            emit(.bellStruck(strike.cue, strike: strike.strike, sessionTime: AudioFormat.seconds(forFrames: strike.frame)))
+        if let clock = state.layers?.clock {
+            // The block ends at `framesWritten` on the audio clock and at `clock` on the session's.
+            for strike in struck {
+                emit(.bellStruck(
+                    strike.cue, strike: strike.strike, sessionTime: AudioFormat.seconds(forFrames: strike.frame),
+                    audioTime: AudioFormat.seconds(forFrames: framesWritten - clock + strike.frame)))
+            }
         }
         if state.layers?.finished == true, !state.layersFinishedReported {
             state.layersFinishedReported = true

@@ -65,11 +65,15 @@ public struct BellStrike: Sendable, Hashable, Codable {
     public let sessionTime: TimeInterval
     /// A forward seek jumped over it: it did not ring, and says so.
     public let skipped: Bool
+    /// When it sounded on the audio clock (seconds of audio written to the output): the frame of
+    /// the strike itself, not the moment it was reported. Nil for a skipped bell.
+    public let audioTime: Double?
 
-    public init(cue: BellCue, strike: Int, sessionTime: TimeInterval, skipped: Bool = false) {
+    public init(cue: BellCue, strike: Int, sessionTime: TimeInterval, skipped: Bool = false, audioTime: Double? = nil) {
         self.cue = cue
         self.strike = strike
         self.sessionTime = sessionTime
         self.skipped = skipped
+        self.audioTime = audioTime
     }
 }

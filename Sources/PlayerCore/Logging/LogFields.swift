@@ -112,7 +112,7 @@ package enum LogFields {
                 fields["bed"] = bed.phase.rawValue
                 fields["bedLevel"] = String(format: "%.3f", bed.level)
             }
-        case .bellStruck(let cue, let strike, let time):
+        case .bellStruck(let cue, let strike, let time, _):
             fields["bellAt"] = seconds(cue.at)
             fields["strike"] = String(strike)
             fields["sessionTime"] = seconds(time)

@@ -102,8 +102,9 @@ public enum PlayerEvent: Sendable, Equatable {
     /// The session's clock (seconds of the session heard, pauses excluded) and its bed, about
     /// every 100 ms while a session with layers plays.
     case layersProgress(sessionTime: TimeInterval, bed: BedStatus?)
-    /// Strike `strike` (from 1) of the bell armed for `cue` sounded at `sessionTime`.
-    case bellStruck(BellCue, strike: Int, sessionTime: TimeInterval)
+    /// Strike `strike` (from 1) of the bell armed for `cue` sounded at `sessionTime`, which was
+    /// `audioTime` on the audio clock.
+    case bellStruck(BellCue, strike: Int, sessionTime: TimeInterval, audioTime: Double)
     /// A seek moved the session's clock from `from` to `to`.
     case sessionClockJumped(from: TimeInterval, to: TimeInterval)
     /// After `endLayers`, the bed has faded out and the last bell has rung out.

@@ -86,10 +86,10 @@ extension PlayerStateMachine {
             if run.plan.bed != nil, let bed { run.status.bed = bed }
             layers = run
             return []
-        case .bellStruck(let cue, let strike, let time):
+        case .bellStruck(let cue, let strike, let time, let audioTime):
             guard let armed = run.armed, armed == cue, let bells = run.plan.bells else { return [] }
             run.status.strikesRung += 1
-            var effects: [PlayerEffect] = [.bellRang(BellStrike(cue: cue, strike: strike, sessionTime: time))]
+            var effects: [PlayerEffect] = [.bellRang(BellStrike(cue: cue, strike: strike, sessionTime: time, audioTime: audioTime))]
             if strike >= bells.strikes {
                 let next = cue.kind == .end ? nil : bells.schedule.cue(after: cue.at)
                 run.armed = next

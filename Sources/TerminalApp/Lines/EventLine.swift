@@ -41,7 +41,9 @@ import Presentation
 ///   when they change, and `null` fields once it is over. While such a session plays, every state
 ///   event carries the same `layers` object.
 /// - `{"t": 300.0, "event": "notice", "notice": "bell", "at": 300, "kind": "interval", "strike": 1,
-///   "sessionTime": 300.0, "skipped": false}` — a bell struck (or a seek jumped over it, `skipped`).
+///   "sessionTime": 300.0, "skipped": false, "audioTime": 300.0125}` — a bell struck (or a seek
+///   jumped over it, `skipped`); `audioTime` is the audio clock at its very frame (0.1 ms), null
+///   when skipped.
 ///
 /// A track is `{"id", "kind", "title", "duration"}` (never its URL, which may carry credentials);
 /// an error is `{"code", "type", "retryable", "recoverable", "message", "suggestion"}`.
@@ -217,6 +219,7 @@ package enum EventLine {
             return [
                 "notice": "bell", "at": rounded(strike.cue.at), "kind": strike.cue.kind.rawValue, "strike": strike.strike,
                 "sessionTime": rounded(strike.sessionTime), "skipped": strike.skipped,
+                "audioTime": strike.audioTime.map { ($0 * 10_000).rounded() / 10_000 } ?? NSNull(),
             ]
         }
     }
