@@ -32,6 +32,10 @@
 #                         mpd with a null output and an empty music directory (CPU s, RSS at the end, peak RSS)
 #   B17 Snapcast source   BENCH_SECONDS of a 10 min MP3 into a private snapserver's TCP source, vs mpd's fifo
 #                         output read by a snapserver pipe source (CPU s of the player and of its snapserver)
+# Session layers (scripts/bench/layers.py):
+#   B18 timer session     BENCH_TIMER_MINUTES (60) of a silent stage with a brown-noise bed and 14 bowl strikes,
+#                         real time to a null output beside one MP3 as long: largest bell error on the audio
+#                         clock (<= 20 ms) and CPU vs the single file (<= 1.00)
 # Knobs: BENCH_SECONDS (B2 and B6 length, default 60), BENCH_RUNS (B1 runs, default 3),
 # BENCH_TTFA_RUNS (B3 and B4 runs, default 7), BENCH_RADIO=0 skips B4-B6 (icecast2 and root needed),
 # BENCH_KEEP=1 keeps the temp dir with inputs and logs. Extra arguments go to bench.py

@@ -10,7 +10,8 @@
                    median of BENCH_TTFA_RUNS, interleaved.
 
 B4 to B6 are in radio.py, B7 and B8 in library.py, B9 in terminal.py, B10 in listening.py, B12 in hls.py,
-B14 and B15 (memory soaks) in soak.py, B16 and B17 (`tonearm serve`: idle, feeding Snapcast) in daemon.py.
+B14 and B15 (memory soaks) in soak.py, B16 and B17 (`tonearm serve`: idle, feeding Snapcast) in daemon.py,
+B18 (a timer session's bells and cost) in layers.py.
 
 Standard library only. Everything measured is printed; nothing is assumed. After the run the
 results are written to docs/BENCHMARKS.md (report.py; `--report PATH` elsewhere, `--no-report`
@@ -743,6 +744,7 @@ def main():
     import hls
     import soak
     import daemon
+    import layers
 
     def wanted(key):
         if key in ("B4", "B5", "B6", "B12", "B15") and not radio_on and key not in only:
@@ -779,6 +781,7 @@ def main():
         benches += hls.benchmarks(tonearm, work, table, ttfa_runs=ttfa_runs, seconds=seconds)
         benches += soak.benchmarks(tonearm, work, table)
         benches += daemon.benchmarks(tonearm, work, table, seconds=seconds)
+        benches += layers.benchmarks(tonearm, work, table)
         for key, name, fn in benches:
             if not wanted(key):
                 continue

@@ -71,6 +71,8 @@ public actor AudioPlayer {
     var loads: [DeckID: (id: LoadID, load: LoadCancellation)] = [:]
     /// The opening of a session's bed and bell sound, while it runs.
     var layerLoad: LoadCancellation?
+    /// A stage's `loaded`, waiting until the session's layers are open.
+    var heldLoad: PlayerEvent?
     var audioTime: Double = 0
     var lastPublished: PlayerState?
     /// The current item's index last told (`PlayerNotice.currentItem`); nil once nothing is current.
@@ -328,7 +330,7 @@ public actor AudioPlayer {
         case .layersProgress, .bellStruck, .sessionClockJumped, .layersFinished:
             event = layerEvent(report.fact)
         }
-        if let event { apply(event, at: now) }
+        if let event, !holdsForLayers(event) { apply(event, at: now) }
         engine.acknowledge(sequence)
     }
 

@@ -69,7 +69,7 @@ extension SessionFile {
     /// Most bell times one session may list (a bound against malicious files).
     public static let maximumBellTimes = 1_000
     /// The shortest interval between bells.
-    public static let minimumBellInterval: Double = 10
+    public static let minimumBellInterval: Double = 1
     /// The longest a session's clock may reach for a bell time (24 h).
     public static let maximumBellTime: Double = 86_400
 
