@@ -190,7 +190,7 @@ final class RenderEngine: @unchecked Sendable {
             for node in state.health.takeEnded() { emit(.trackEnded(node)) }
         }
         let pausing = state.isPausing
-        let struck = state.layers?.render(frames: frames, pausing: pausing, blocking: mode == .asFastAsPossible) ?? []
+        let struck = state.layers?.render(frames: frames, speed: activeDeck.rate, pausing: pausing, blocking: mode == .asFastAsPossible) ?? []
 
         var gains = BlockGains(
             volumeA: activeDeck.volume, levelA: activeDeck.level.gain, volumeB: incoming?.volume ?? 0,
@@ -224,7 +224,7 @@ final class RenderEngine: @unchecked Sendable {
             completeCrossfade()
         }
         for strike in struck {
-            emit(.bellStruck(strike.cue, strike: strike.strike, sessionTime: AudioFormat.seconds(forFrames: strike.frame)))
+            emit(.bellStruck(strike.cue, strike: strike.strike, sessionTime: strike.sessionTime))
         }
         if state.layers?.finished == true, !state.layersFinishedReported {
             state.layersFinishedReported = true
