@@ -190,7 +190,7 @@ final class RenderEngine: @unchecked Sendable {
             for node in state.health.takeEnded() { emit(.trackEnded(node)) }
         }
         let pausing = state.isPausing
-        let struck = state.layers?.render(frames: frames, pausing: pausing, blocking: mode == .asFastAsPossible) ?? []
+        let struck = state.layers?.render(frames: frames, speed: activeDeck.rate, pausing: pausing, blocking: mode == .asFastAsPossible) ?? []
 
         var gains = BlockGains(
             volumeA: activeDeck.volume, levelA: activeDeck.level.gain, volumeB: incoming?.volume ?? 0,
@@ -223,13 +223,11 @@ final class RenderEngine: @unchecked Sendable {
         if let c = state.crossfade, c.isStarted, c.isComplete {
             completeCrossfade()
         }
-        if let clock = state.layers?.clock {
-            // The block ends at `framesWritten` on the audio clock and at `clock` on the session's.
-            for strike in struck {
-                emit(.bellStruck(
-                    strike.cue, strike: strike.strike, sessionTime: AudioFormat.seconds(forFrames: strike.frame),
-                    audioTime: AudioFormat.seconds(forFrames: framesWritten - clock + strike.frame)))
-            }
+        // The block's first frame is `framesWritten - frames` on the audio clock.
+        for strike in struck {
+            emit(.bellStruck(
+                strike.cue, strike: strike.strike, sessionTime: strike.sessionTime,
+                audioTime: AudioFormat.seconds(forFrames: framesWritten - Int64(frames) + Int64(strike.offset))))
         }
         if state.layers?.finished == true, !state.layersFinishedReported {
             state.layersFinishedReported = true

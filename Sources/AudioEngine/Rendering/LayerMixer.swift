@@ -8,13 +8,16 @@ import PlayerCore
 /// pause, a stop's fade and the volume apply to the whole session), beside the stages' decks and
 /// their crossfade, which it never touches: each layer keeps its own level through a crossfade.
 ///
-/// The clock counts frames mixed since the session's first stage started; it stops while the
-/// output holds (paused) and moves with a seek of the current stage. A strike due while the output
-/// is ramping down to a pause waits for the resume, so it is heard whole.
+/// The clock counts the session's time as its stages play it, since the first stage started: the
+/// frames mixed times the stages' speed (a session of 12 s at 1.5x takes 8 s, and its bells and
+/// end keep to the stages). It stops while the output holds (paused) and moves with a seek of the
+/// current stage. A strike due while the output is ramping down to a pause waits for the resume,
+/// so it is heard whole. The bed and the bells themselves always sound at their own speed.
 struct LayerMixer {
     let plan: LayerPlan
-    /// Frames of the session heard so far; nil until the first stage starts.
-    private(set) var clock: Int64?
+    /// Frames of the session played so far (at 48 kHz of the stages' time, fractional at another
+    /// speed); nil until the first stage starts.
+    private(set) var clock: Double?
     private(set) var bed: Deck?
     private(set) var bell: BellSound?
     /// The bed's fade in and out, and its duck under a voice.
@@ -24,6 +27,9 @@ struct LayerMixer {
     private var bedFadeStarted = false
     /// Strikes armed and not yet started: (session frame, cue, strike number).
     private var pending: [(frame: Int64, cue: BellCue, strike: Int)] = []
+    /// Where the last seek put the clock: a strike before it was jumped over (and told as such
+    /// by the state machine), even when its arm was decided before the jump was heard of.
+    private var landed: Double = 0
     /// Ringing strikes: read offsets into the bell's frames.
     private var voices: [Int] = []
     /// The stages are over: the bed fades out, bells ring out, then the layers are finished.
@@ -73,11 +79,16 @@ struct LayerMixer {
         fade.ramp(to: 1, frames: AudioFormat.frames(forSeconds: spec.fadeIn), shape: .cosine, completion: .none)
     }
 
+    /// Strikes `cue` on its frames, replacing the cue armed before. Strikes due before the clock
+    /// (a bell armed late) sound at once, except those a seek jumped over: an arm sent in answer
+    /// to a strike may cross a seek on its way here, and a bell told as skipped must not be heard.
     mutating func arm(_ cue: BellCue) {
         guard let bells = plan.bells else { return }
         pending.removeAll(keepingCapacity: true)
         for (i, t) in bells.strikeTimes(of: cue).enumerated() {
-            pending.append((AudioFormat.frames(forSeconds: t), cue, i + 1))
+            let frame = AudioFormat.frames(forSeconds: t)
+            if Double(frame) < landed { continue }
+            pending.append((frame, cue, i + 1))
         }
     }
 
@@ -101,10 +112,11 @@ struct LayerMixer {
     /// Returns the clock before and after, in seconds; nil before the session has started.
     mutating func seeked(by delta: Double) -> (from: Double, to: Double)? {
         guard let before = clock else { return nil }
-        let after = max(0, before + AudioFormat.frames(forSeconds: abs(delta)) * (delta < 0 ? -1 : 1))
+        let after = max(0, before + Double(AudioFormat.frames(forSeconds: abs(delta))) * (delta < 0 ? -1 : 1))
         clock = after
-        pending.removeAll { $0.frame < after }
-        return (AudioFormat.seconds(forFrames: before), AudioFormat.seconds(forFrames: after))
+        landed = after
+        pending.removeAll { Double($0.frame) < after }
+        return (before / Self.rate, after / Self.rate)
     }
 
     /// Something sounds, or is still to sound while the session closes: the bed, a ringing bell,
@@ -115,7 +127,9 @@ struct LayerMixer {
     }
 
     /// The session's clock in seconds (0 before it starts).
-    var sessionTime: Double { AudioFormat.seconds(forFrames: clock ?? 0) }
+    var sessionTime: Double { (clock ?? 0) / Self.rate }
+
+    private static let rate = Double(AudioFormat.sampleRate)
 
     /// What the bed is doing, for the reports; nil without a bed.
     var bedStatus: BedStatus? {
@@ -129,31 +143,35 @@ struct LayerMixer {
         return BedStatus(phase: ducked ? .ducked : .playing, level: level)
     }
 
-    /// Renders `frames` frames of the layers into `output` and advances the clock. `pausing`: the
-    /// output is ramping down to a pause, so no strike starts. `blocking`: wait for the bed's
-    /// decoder (rendering as fast as possible). Returns the strikes started, with their session
-    /// frame; `finished` turns true in the block where a closing session falls silent.
-    mutating func render(frames: Int, pausing: Bool, blocking: Bool) -> [(cue: BellCue, strike: Int, frame: Int64)] {
+    /// Renders `frames` frames of the layers into `output` and advances the clock by as much of
+    /// the stages' time (`speed`: the stages' rate). `pausing`: the output is ramping down to a
+    /// pause, so no strike starts. `blocking`: wait for the bed's decoder (rendering as fast as
+    /// possible). Returns the strikes started, with the session time each sounded at; `finished`
+    /// turns true in the block where a closing session falls silent.
+    mutating func render(frames: Int, speed: Double, pausing: Bool, blocking: Bool) -> [(cue: BellCue, strike: Int, sessionTime: Double, offset: Int)] {
         let count = frames * AudioFormat.channelCount
         guard let now = clock, !finished else {
             for j in 0..<count { output[j] = 0 }
             return []
         }
-        var struck: [(cue: BellCue, strike: Int, frame: Int64)] = []
-        // Strikes due in this block start at their frame (late ones, at its first frame).
+        let speed = speed.isFinite && speed > 0 ? speed : 1
+        let end = now + Double(frames) * speed
+        var struck: [(cue: BellCue, strike: Int, sessionTime: Double, offset: Int)] = []
+        // Strikes due in this block start on the first frame at or after their time (late
+        // ones, on its first frame).
         if !pausing, bell != nil {
-            while let first = pending.first, first.frame < now + Int64(frames) {
+            while let first = pending.first, Double(first.frame) < end {
                 pending.removeFirst()
-                let offset = Int(max(0, first.frame - now))
+                let offset = min(frames - 1, Int(max(0, ((Double(first.frame) - now) / speed).rounded(.up))))
                 if voices.count == Self.maximumVoices { voices.removeFirst() }
                 // A voice's read offset runs negative until its strike frame inside this block.
                 voices.append(-offset)
-                struck.append((first.cue, first.strike, now + Int64(offset)))
+                struck.append((first.cue, first.strike, (now + Double(offset) * speed) / Self.rate, offset))
             }
         }
         renderBed(frames: frames, blocking: blocking)
         mixBells(frames: frames)
-        clock = now + Int64(frames)
+        clock = end
         // A strike that can never sound (its bell failed to open) does not hold the close.
         if ending && voices.isEmpty && (pending.isEmpty || bell == nil) && !fade.isRamping {
             finished = true

@@ -65,7 +65,7 @@ extension MixerState {
             for deck in decks.values { deck.setRate(rate) }
         case .setTrimsSilence(let on):
             trimsSilence = on
-            for deck in decks.values { deck.setTrimsSilence(on) }
+            for deck in decks.values { deck.setTrimsSilence(on && layers == nil) }
         case .setVolume(let level):
             volume.ramp(to: level, frames: MasterGain.volumeRampFrames, shape: .cosine, completion: .none)
             if level > 1 { limiter.want(silentNow: isSilent || holding) }
@@ -123,7 +123,8 @@ extension MixerState {
         decks[deck.node]?.stop()
         deck.setRate(speed)
         deck.startLevelling(levelling, measured: measuredLoudness[deck.track.id])
-        if trimsSilence { deck.setTrimsSilence(true) }
+        // A session with layers keeps its stages whole: its clock and its bells are in their time.
+        if trimsSilence, layers == nil { deck.setTrimsSilence(true) }
         trimmedReported[deck.node] = 0
         decks[deck.node] = deck
         audible.remove(deck.node)

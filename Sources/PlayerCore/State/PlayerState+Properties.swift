@@ -94,7 +94,9 @@ extension PlayerState {
         case .crossfadePaused:
             return [.resume, .stop]
         case .fadingOut:
-            return []
+            // Already stopping: a stop is accepted, and cuts short a session's closing (its bed
+            // fading away, its last bell ringing out) with the stop's own fade.
+            return [.stop]
         case .reconnecting:
             return [.retryNow, .cancelRetry, .pause, .stop]
         case .finished:

@@ -104,7 +104,7 @@ public enum PlayerEvent: Sendable, Equatable {
     case layersProgress(sessionTime: TimeInterval, bed: BedStatus?)
     /// Strike `strike` (from 1) of the bell armed for `cue` sounded at `sessionTime`, which was
     /// `audioTime` on the audio clock.
-    case bellStruck(BellCue, strike: Int, sessionTime: TimeInterval, audioTime: Double)
+    case bellStruck(BellCue, strike: Int, sessionTime: TimeInterval, audioTime: Double? = nil)
     /// A seek moved the session's clock from `from` to `to`.
     case sessionClockJumped(from: TimeInterval, to: TimeInterval)
     /// After `endLayers`, the bed has faded out and the last bell has rung out.

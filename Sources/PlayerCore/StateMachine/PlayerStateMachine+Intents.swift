@@ -82,10 +82,10 @@ extension PlayerStateMachine {
         switch state {
         case .idle, .finished, .failed:
             return start(replacement)
-        case .fadingOut where layersClosing && pendingReplacement == nil:
+        case .fadingOut where layersClosing:
             // A session's closing (its bed fading, a bell ringing out) is cut short by a fade.
             pendingReplacement = replacement
-            return [.fadeOut(duration: configuration.fadeOutDuration)]
+            return cutLayersClosing()
         case .fadingOut:
             // The fade under way ends first; the latest replacement asked for wins.
             pendingReplacement = replacement
@@ -243,7 +243,10 @@ extension PlayerStateMachine {
         case .failed:
             state = .idle
             return []
+        case .fadingOut where layersClosing:
+            return cutLayersClosing()
         default:
+            // Fading out already: the stop is under way.
             return []
         }
     }

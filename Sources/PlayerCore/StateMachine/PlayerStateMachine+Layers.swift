@@ -8,7 +8,9 @@ import Foundation
 ///   armed once the one before has struck all its strikes, so a pause (the clock stops) or a
 ///   crossfade (the clock goes on) never moves a bell off its session time.
 /// - A seek moves the clock: the bells it jumps over forward are told as skipped, never rung late
-///   and never dropped silently; a seek back arms the first bell after the new time again.
+///   and never dropped silently; a seek back arms the first bell after the new time again. A bell
+///   whose first strikes have rung keeps the strikes a forward seek does not pass (only those it
+///   passes are told as skipped), and rings whole again after a seek back before it.
 /// - The bed ducks while a stage marked as voice sounds (the incoming one from the moment its
 ///   crossfade begins, the outgoing one until its crossfade ends).
 /// - At the natural end of the last stage the session is `fadingOut` while the bed fades out and
@@ -19,10 +21,14 @@ extension PlayerStateMachine {
         var status: SessionLayersStatus
         /// The cue whose strikes the engine is to ring next.
         var armed: BellCue?
+        /// Strikes of `armed` rung so far (the engine still holds the others).
+        var armedStrikesRung = 0
         /// The bed is ducked (or ducking) under a voice.
         var ducked = false
         /// The stages are over and the layers close the session.
         var ending = false
+        /// A stop cut the closing short with a fade.
+        var cut = false
         /// What the front ends were last told.
         var told: SessionLayersStatus?
 
@@ -69,6 +75,11 @@ extension PlayerStateMachine {
             run.status.nextBell = cue
             effects.append(.armBell(cue))
         }
+        if run.ducked {
+            // The voice is over: the bed comes back up as it fades away.
+            run.ducked = false
+            effects.append(.duckBed(false))
+        }
         layers = run
         let close = min(Self.longestLayerClose, max(configuration.fadeOutDuration, run.plan.bed?.fadeOut ?? 0))
         state = .fadingOut(track: track, targetDuration: close)
@@ -77,6 +88,14 @@ extension PlayerStateMachine {
 
     /// Whether the layers are closing the session (its stages are over).
     var layersClosing: Bool { layers?.ending == true }
+
+    /// A stop (or a replacement) during the closing: everything fades out as on stop, once.
+    mutating func cutLayersClosing() -> [PlayerEffect] {
+        guard var run = layers, run.ending, !run.cut else { return [] }
+        run.cut = true
+        layers = run
+        return [.fadeOut(duration: configuration.fadeOutDuration)]
+    }
 
     mutating func applyLayerFact(_ event: PlayerEvent) -> [PlayerEffect] {
         guard var run = layers else { return [] }
@@ -89,10 +108,12 @@ extension PlayerStateMachine {
         case .bellStruck(let cue, let strike, let time, let audioTime):
             guard let armed = run.armed, armed == cue, let bells = run.plan.bells else { return [] }
             run.status.strikesRung += 1
+            run.armedStrikesRung = max(run.armedStrikesRung, strike)
             var effects: [PlayerEffect] = [.bellRang(BellStrike(cue: cue, strike: strike, sessionTime: time, audioTime: audioTime))]
             if strike >= bells.strikes {
                 let next = cue.kind == .end ? nil : bells.schedule.cue(after: cue.at)
                 run.armed = next
+                run.armedStrikesRung = 0
                 run.status.nextBell = next
                 if let next { effects.append(.armBell(next)) }
             }
@@ -105,6 +126,20 @@ extension PlayerStateMachine {
             if let bells = run.plan.bells {
                 var cue = run.armed
                 var told = 0
+                if to > from, let armed = run.armed, run.armedStrikesRung > 0 {
+                    // A bell partly rung: the strikes the jump passes are told, not rung; the
+                    // engine still holds the ones ahead of the new time, so it stays armed.
+                    let times = bells.strikeTimes(of: armed)
+                    for k in run.armedStrikesRung..<times.count where times[k] < to - BellSchedule.tolerance {
+                        effects.append(.bellRang(BellStrike(cue: armed, strike: k + 1, sessionTime: to, skipped: true)))
+                        run.armedStrikesRung = k + 1
+                    }
+                    if run.armedStrikesRung < times.count {
+                        layers = run
+                        return effects
+                    }
+                    cue = armed.kind == .end ? nil : bells.schedule.cue(after: armed.at)
+                }
                 // Forward: each bell jumped over is told, not rung. (Bounded: a 24 h seek past a
                 // bell every 10 s would be thousands; the count after the bound is in the log.)
                 while to > from, let c = cue, c.at < to - BellSchedule.tolerance, told < Self.mostSkippedBellsTold {
@@ -113,8 +148,11 @@ extension PlayerStateMachine {
                     cue = bells.schedule.cue(after: c.at)
                 }
                 let next = bells.schedule.cue(after: to, inclusive: true)
-                if next != run.armed, !(run.ending && next == nil) {
+                // The armed cue is armed again when some of its strikes have rung (a seek back
+                // before it rings it whole) or the engine dropped them (jumped over).
+                if next != run.armed || run.armedStrikesRung > 0, !(run.ending && next == nil) {
                     run.armed = next
+                    run.armedStrikesRung = 0
                     if let next { effects.append(.armBell(next)) }
                 }
                 run.status.nextBell = run.armed
