@@ -61,6 +61,27 @@ package enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKe
     case chapter
     case chapterUntitled
     case chapters
+    /// A session's layers on Now Playing: its clock, the next bell, the bed (`SessionLayersViewState`).
+    case sessionElapsed
+    case sessionRemaining
+    case sessionOpenEnded
+    case nextBellIn
+    case endBellIn
+    case noBellsLeft
+    case bed
+    case bedLoading
+    case bedFadingIn
+    case bedPlaying
+    case bedDucking
+    case bedDucked
+    case bedReleasing
+    case bedFadingOut
+    case bedEnded
+    /// A bell as it sounds, in the line modes.
+    case bellStart
+    case bellAt
+    case bellEnd
+    case bellSkipped
     // Controls.
     case controlPlay
     case controlPause

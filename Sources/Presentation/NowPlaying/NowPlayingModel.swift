@@ -187,6 +187,11 @@ package struct NowPlayingModel: Sendable {
         return Texts.format(UIString.connection, in: language, parts.joined(separator: " · "))
     }
 
+    /// The layers of the session that plays (its clock, next bell and bed), while it plays.
+    package func layersView(language: Language) -> SessionLayersViewState? {
+        layers.map { SessionLayersViewState(status: $0, language: language) }
+    }
+
     /// "Volume 80%" in `language`, once the volume is known.
     package func volumeText(language: Language) -> String? {
         volume.map { Texts.format(UIString.volume, in: language, $0.percent) }

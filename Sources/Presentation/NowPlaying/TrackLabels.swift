@@ -6,7 +6,7 @@ import PlayerCore
 /// announced one (with "Artist · Station" below), else the track's title, else "Unknown title"
 /// ("Nothing playing" with no track at all). Subtitle: the podcast title for an episode, the
 /// station's name (or genre, when the title already is the name) for a live stream, the artist
-/// (or album) for a file.
+/// (or album) for a file, unless it is the title again.
 struct TrackLabels: Sendable, Hashable {
     let title: String
     let subtitle: String?
@@ -41,8 +41,10 @@ struct TrackLabels: Sendable, Hashable {
             let candidates = [name, context.station?.genre, track.artist]
             subtitle = candidates.compactMap { $0 }.first { $0 != shown }
         case .file:
-            title = track.title ?? UIStrings.text(.unknownTitle, in: language)
-            subtitle = track.artist ?? track.album
+            let shown = track.title ?? UIStrings.text(.unknownTitle, in: language)
+            title = shown
+            // Never the title again (a timer's session is named as its one stage).
+            subtitle = [track.artist, track.album].compactMap { $0 }.first { $0 != shown }
         }
     }
 }
