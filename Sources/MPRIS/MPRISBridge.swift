@@ -18,6 +18,8 @@ package final class MPRISBridge: Sendable {
         var sleep: (timer: SleepTimer, now: PlayerTime, received: Date)?
         var loudness: (levelling: LoudnessLevelling, gain: Double?)?
         var connection: ConnectionQuality?
+        /// The layers of the session that plays.
+        var layers: SessionLayersStatus?
         /// A seek was asked for: the next position is announced with Seeked.
         var seekPending = false
     }
@@ -84,14 +86,14 @@ package final class MPRISBridge: Sendable {
                 seen.speed = speed
             case .sleepTimer(let timer, _, let now):
                 seen.sleep = timer.map { ($0, now, Date()) }
-            case .layers:
-                break
+            case .layers(let status, _):
+                seen.layers = status
             }
             let sleepIn = seen.sleep.flatMap { sleep in sleep.timer.remaining(at: sleep.now + Date().timeIntervalSince(sleep.received)) }
             let state = MPRISState(
                 state: seen.state, metadata: seen.metadata, position: seen.position, duration: seen.duration,
                 artFile: seen.metadata?.artworkFile, volume: seen.volume, sleepIn: sleepIn, speed: seen.speed,
-                loudness: seen.loudness, connection: seen.connection)
+                loudness: seen.loudness, connection: seen.connection, layers: seen.layers)
             return (state, seeked)
         }
         service.update(state)

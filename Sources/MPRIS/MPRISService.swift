@@ -220,6 +220,13 @@ package final class MPRISService: @unchecked Sendable {
         if r >= 0, let loudness = state.loudness { r = tn_dict_string(reply, "tonearm:loudness", loudness) }
         if r >= 0, let connection = state.connection { r = tn_dict_string(reply, "tonearm:connection", connection) }
         if r >= 0, let bitrate = state.bitrate { r = tn_dict_int64(reply, "tonearm:bitrate", bitrate) }
+        if r >= 0, let layers = state.layers {
+            r = tn_dict_int64(reply, "tonearm:elapsed", layers.elapsed)
+            if r >= 0, let remaining = layers.remaining { r = tn_dict_int64(reply, "tonearm:remaining", remaining) }
+            if r >= 0, let wait = layers.nextBellIn { r = tn_dict_int64(reply, "tonearm:nextBellIn", wait) }
+            if r >= 0, let kind = layers.nextBell { r = tn_dict_string(reply, "tonearm:nextBell", kind) }
+            if r >= 0, let bed = layers.bed { r = tn_dict_string(reply, "tonearm:bed", bed) }
+        }
         guard r >= 0 else { return r }
         return tn_close(reply)
     }

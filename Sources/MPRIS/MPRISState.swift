@@ -47,14 +47,39 @@ package struct MPRISState: Sendable, Equatable {
     /// kbit/s. Only these change Metadata: the buffer's seconds move every second.
     package var connection: String?
     package var bitrate: Int64?
+    /// A session's layers, in whole seconds on its clock (which stops while paused):
+    /// `tonearm:elapsed`, `tonearm:remaining` (none for an open-ended timer), `tonearm:nextBellIn`
+    /// and `tonearm:nextBell` (`start`, `interval`, `end`; none once no bell is left), and
+    /// `tonearm:bed`, what the bed does (`playing`, `ducked`...). Length and Position stay the
+    /// current stage's, as Seek and SetPosition act on it; for a timer (one stage) they are the
+    /// timer's own.
+    package var layers: Layers?
+
+    package struct Layers: Sendable, Equatable {
+        package var elapsed: Int64
+        package var remaining: Int64?
+        package var nextBellIn: Int64?
+        package var nextBell: String?
+        package var bed: String?
+
+        package init(_ status: SessionLayersStatus) {
+            elapsed = Int64(max(0, status.elapsed).rounded(.down))
+            remaining = status.remaining.map { Int64($0.rounded(.up)) }
+            nextBellIn = status.nextBell.map { Int64(max(0, $0.at - status.elapsed).rounded(.up)) }
+            nextBell = status.nextBell?.kind.rawValue
+            bed = status.bed?.phase.rawValue
+        }
+    }
 
     package static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
     package init(
         state: PlayerState, metadata: NowPlayingMetadata? = nil, position: Double? = nil, duration: Double? = nil, artFile: URL? = nil,
         volume: Volume = .full, sleepIn: TimeInterval? = nil, speed: PlaybackSpeed = .normal,
-        loudness: (levelling: LoudnessLevelling, gain: Double?)? = nil, connection: ConnectionQuality? = nil
+        loudness: (levelling: LoudnessLevelling, gain: Double?)? = nil, connection: ConnectionQuality? = nil,
+        layers: SessionLayersStatus? = nil
     ) {
+        self.layers = layers.map(Layers.init)
         if let connection, state.currentTrack?.isLive == true {
             self.connection = connection.rating.rawValue + (connection.reconnecting ? ", reconnecting" : "")
             self.bitrate = connection.bitrate.map(Int64.init)
@@ -116,7 +141,7 @@ package struct MPRISState: Sendable, Equatable {
         if status != old.status { names.append("PlaybackStatus") }
         if trackID != old.trackID || title != old.title || artist != old.artist || album != old.album || artURL != old.artURL
             || lengthMicroseconds != old.lengthMicroseconds || url != old.url || sleepIn != old.sleepIn
-            || loudness != old.loudness || connection != old.connection || bitrate != old.bitrate
+            || loudness != old.loudness || connection != old.connection || bitrate != old.bitrate || layers != old.layers
         {
             names.append("Metadata")
         }

@@ -38,6 +38,8 @@ package struct LinePlayback: Sendable {
         var ending = SessionEnd(onFailure: style == .plain ? .waitsWhenRecoverable : .ends)
         var lastName: PlayerState.Name?
         var failure: PlaybackError?
+        // Bells struck, said with the layers' next status (which tells the bell after them).
+        var bells: [BellStrike] = []
         await player.consumeUpdates { updates in
             for await update in updates {
                 observer?(update)
@@ -52,10 +54,24 @@ package struct LinePlayback: Sendable {
                             for: update, language: language, sleep: latest.sleepTimer, speed: speed, reconnecting: reconnecting,
                             chapter: after.chapter, layers: after.layers) + "\n")
                 }
-                progress?.update(audioTime: update.audioTime)
                 let volumeBefore = latest.volume
                 let reconnectingBefore = latest.connection?.reconnecting ?? false
                 latest.apply(update)
+                if case .layers = update { progress?.note(layers: latest.layersView(language: language)) }
+                progress?.update(audioTime: update.audioTime)
+                if case .notice(.bell(let strike), _) = update, strike.strike == 1 || strike.skipped, !jsonEvents, progress == nil {
+                    bells.append(strike)
+                }
+                switch update {
+                case .layers, .state:
+                    let layers = latest.layersView(language: language)
+                    for strike in bells {
+                        Self.write(lines: Self.bellLines(strike, layers: layers, style: style, language: language, announcer: announcer))
+                    }
+                    bells = []
+                default:
+                    break
+                }
                 if case .connection(let quality, _) = update, quality.reconnecting != reconnectingBefore, !jsonEvents, progress == nil {
                     // Not a state, but the listener should know: the buffer covers a reconnect.
                     Self.write((quality.reconnecting ? Texts.string(UIString.connectionReconnecting, in: language) : latest.connectionText(language: language) ?? "") + "\n")
@@ -66,10 +82,13 @@ package struct LinePlayback: Sendable {
                 }
                 guard case .state(let state, _, _) = update else { continue }
                 progress?.note(state)
+                let layers = Self.lastingStates.contains(state.name) ? latest.layersView(language: language) : nil
                 if style == .plain {
-                    for line in announcer.lines(for: latest.view(language: language)) { Self.write(line + "\n") }
+                    Self.write(lines: announcer.lines(for: latest.view(language: language), layers: layers))
                 } else if !jsonEvents && progress == nil && state.name != lastName {
                     Self.write(state.displayText(in: language) + "\n")
+                    // How far a session with layers is, where the listener stays a while.
+                    if let layers { Self.write(layers.lineText + "\n") }
                 }
                 lastName = state.name
                 if case .failed(let error, _, _) = state { failure = error } else { failure = nil }
@@ -121,6 +140,26 @@ package struct LinePlayback: Sendable {
                 await player.shutdown()
             }
         }
+    }
+
+    /// The states a session's layers are said with: where a listener stays (a line per change of
+    /// preparing or crossfading would repeat what the next line says).
+    static let lastingStates: Set<PlayerState.Name> = [.playing, .paused, .crossfadePaused]
+
+    /// A bell as the line modes say it: "Bell at 5:00 · Elapsed 5:00 · 15:00 left · Next bell in
+    /// 5:00", or as sentences in plain mode.
+    static func bellLines(
+        _ strike: BellStrike, layers: SessionLayersViewState?, style: Style, language: Language, announcer: PlainAnnouncer
+    ) -> [String] {
+        switch style {
+        case .plain: announcer.lines(forBell: strike, layers: layers)
+        case .lines:
+            [([SessionLayersViewState.bellText(strike, language: language)] + [layers?.lineText].compactMap { $0 }).joined(separator: " · ")]
+        }
+    }
+
+    private static func write(lines: [String]) {
+        for line in lines { write(line + "\n") }
     }
 
     private static func write(_ text: String) {

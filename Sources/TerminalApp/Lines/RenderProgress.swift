@@ -10,6 +10,8 @@ package final class RenderProgress: Sendable {
         var lastTenth = -1
         var lastDraw = Date.distantPast
         var waiting: PlayerState.Name?
+        /// A session's next bell and bed ("Next bell in 2:00 · Bed: playing 60%"), after the times.
+        var layers: String?
     }
 
     private let total: Double?
@@ -40,6 +42,11 @@ package final class RenderProgress: Sendable {
         if let line { FileHandle.standardError.write(Data(line.utf8)) }
     }
 
+    /// The layers of the session rendered, as last told (nil once it is over).
+    package func note(layers: SessionLayersViewState?) {
+        drawn.withLock { $0.layers = layers?.detailText }
+    }
+
     package func update(audioTime: Double) {
         guard let total, total > 0 else { return }
         let fraction = min(1, max(0, audioTime / total))
@@ -50,12 +57,14 @@ package final class RenderProgress: Sendable {
                 let width = 30
                 let filled = Int(fraction * Double(width))
                 let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-                return "\r[\(bar)] \(Int(fraction * 100))% \(Self.clock(audioTime)) / \(Self.clock(total))"
+                let layers = drawn.layers.map { " · \($0)" } ?? ""
+                return "\r\u{1B}[K[\(bar)] \(Int(fraction * 100))% \(Self.clock(audioTime)) / \(Self.clock(total))\(layers)"
             }
             let tenth = Int(fraction * 10)
             guard tenth > drawn.lastTenth else { return nil }
             drawn.lastTenth = tenth
-            return "render: \(tenth * 10)% (\(Self.clock(audioTime)) / \(Self.clock(total)))\n"
+            let layers = drawn.layers.map { ", \($0)" } ?? ""
+            return "render: \(tenth * 10)% (\(Self.clock(audioTime)) / \(Self.clock(total))\(layers))\n"
         }
         if let line { FileHandle.standardError.write(Data(line.utf8)) }
     }

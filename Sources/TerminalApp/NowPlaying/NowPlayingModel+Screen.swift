@@ -15,6 +15,6 @@ extension NowPlayingModel {
             speedText: speedText(language: language), loudnessText: loudnessText(language: language),
             likedText: liked ? "♥ " + Texts.string("terminal.liked", in: language) : nil,
             connection: connectionText(language: language).map { ($0, connection?.rating ?? .good) },
-            chapters: chapterView(language: language), showsChapterList: showsChapters)
+            chapters: chapterView(language: language), showsChapterList: showsChapters, layers: layersView(language: language))
     }
 }

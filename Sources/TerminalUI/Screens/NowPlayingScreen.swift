@@ -38,14 +38,18 @@ package struct NowPlayingScreen: Sendable {
     package var showsChapterList: Bool
     /// The level meter (`v`), under the details; nil hides it.
     package var levelMeter: LevelMeterViewState?
+    /// A session's layers (its clock and remaining time, the next bell, the bed), under the
+    /// progress; nil for anything else.
+    package var layers: SessionLayersViewState?
 
     package init(
         view: NowPlayingViewState, artwork: ArtworkPixels? = nil, accent: TerminalColor = .indexed(39),
         inlineError: InlineErrorViewState? = nil, language: Language, bindings: KeyBindings = .standard, spinnerTick: Int = 0,
         volumeText: String? = nil, sleepText: String? = nil, speedText: String? = nil, loudnessText: String? = nil,
         likedText: String? = nil, connection: (text: String, rating: ConnectionQuality.Rating)? = nil,
-        chapters: ChapterViewState? = nil, showsChapterList: Bool = false
+        chapters: ChapterViewState? = nil, showsChapterList: Bool = false, layers: SessionLayersViewState? = nil
     ) {
+        self.layers = layers
         self.chapters = chapters
         self.showsChapterList = showsChapterList
         self.connection = connection
@@ -172,6 +176,10 @@ package struct NowPlayingScreen: Sendable {
                 if let buffer = progress.bufferText { text += text.isEmpty ? buffer : "  \(buffer)" }
                 if !text.isEmpty { line(text, .dim) }
             }
+        }
+        if let layers {
+            line(layers.clockText, CellStyle(foreground: accent, bold: true))
+            if let detail = layers.detailText { line(detail, CellStyle(foreground: accent)) }
         }
         let settings = [volumeText, speedText, sleepText].compactMap { $0 }
         if !settings.isEmpty { line(settings.joined(separator: "   "), .dim) }

@@ -14,15 +14,22 @@ package struct PlainAnnouncer: Sendable {
         self.bindings = bindings
     }
 
-    /// The lines to say for `view`, or none when nothing worth saying changed.
-    package mutating func lines(for view: NowPlayingViewState) -> [String] {
+    /// The lines to say for `view`, or none when nothing worth saying changed. A session's
+    /// `layers` (its clock, next bell and bed) follow the state's sentence.
+    package mutating func lines(for view: NowPlayingViewState, layers: SessionLayersViewState? = nil) -> [String] {
         if let last, last.name == view.stateName, last.title == view.title { return [] }
         last = (view.stateName, view.title)
-        guard let error = view.errorView else { return [view.spokenText] }
+        guard let error = view.errorView else { return [view.spokenText] + (layers.map { [$0.spokenText] } ?? []) }
         var lines = [error.spokenDescription]
         if error.retry != nil, let key = bindings.primaryKey(.retry) {
             lines.append(TerminalStrings.retryAvailable(key: key.description, in: language))
         }
         return lines
+    }
+
+    /// A bell as it sounds, then where the session is: "Bell at 5:00. Elapsed 5:00. 15:00 left.
+    /// Next bell in 5:00."
+    package func lines(forBell strike: BellStrike, layers: SessionLayersViewState?) -> [String] {
+        [SessionLayersViewState.spokenBell(strike, layers: layers, language: language)]
     }
 }
