@@ -16,8 +16,8 @@ struct Tonearm: AsyncParsableCommand {
             """,
         version: "\(TonearmVersion.current) (\(FFmpegProbe.versions))",
         subcommands: [
-            LibraryCommand.self, Play.self, SessionCommand.self, PodcastCommand.self, StationCommand.self, ErrorsCommand.self, Demo.self,
-            Render.self, States.self, Resilience.self, LoudnessCommand.self, HistoryCommand.self, FavouritesCommand.self, QueueCommand.self,
+            LibraryCommand.self, Play.self, SessionCommand.self, TimerCommand.self, PodcastCommand.self, StationCommand.self, ErrorsCommand.self,
+            Demo.self, Render.self, States.self, Resilience.self, LoudnessCommand.self, HistoryCommand.self, FavouritesCommand.self, QueueCommand.self,
             Serve.self,
             SnapcastControl.self,
         ],
