@@ -281,6 +281,8 @@ package struct LibraryScreen: Sendable {
                 hint(.add, TerminalStrings.text(.addToLibrary, in: language))
             } else if tab == .stations || (tab == .podcasts && episodesOf == nil) {
                 hint(.add, TerminalStrings.text(.add, in: language))
+            } else if tab == .sessions {
+                hint(.add, TerminalStrings.text(.timer, in: language))
             }
             if tab == .stations { hint(.directory, TerminalStrings.text(.find, in: language)) }
             if tab == .podcasts, episodesOf != nil, !visibleItems.isEmpty { hint(.download, TerminalStrings.text(.download, in: language)) }

@@ -5,7 +5,8 @@ import Presentation
 /// catalogs (`terminal.…`); everything else comes from Presentation's own keys.
 package enum TerminalStrings {
     enum Key: String, TextKey {
-        case nowPlaying, help, quit, dismiss, keys, move, nextTab, open, add, search, find, addToLibrary, like, download, enqueue, takeOff, yes, no
+        case nowPlaying, help, quit, dismiss, keys, move, nextTab, open, add, search, find, addToLibrary, like, download, enqueue, takeOff, yes, no,
+            timer
 
         var catalogKey: String { "terminal.\(rawValue)" }
     }
@@ -51,7 +52,7 @@ package enum TerminalStrings {
     }
 
     package enum Prompt: String, Sendable, TextKey {
-        case station, feed, directory, rename
+        case station, feed, directory, rename, timer
 
         package var catalogKey: String { "terminal.prompt.\(rawValue)" }
     }

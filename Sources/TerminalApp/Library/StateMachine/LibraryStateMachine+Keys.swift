@@ -95,12 +95,14 @@ extension LibraryStateMachine {
         return []
     }
 
-    /// `a`: the prompt for a station's name and address, or a feed's address.
+    /// `a`: the prompt for a station's name and address, a feed's address, or a timer's length
+    /// (Sessions).
     private mutating func askForNewItem() {
         model.promptPurpose = .add
         switch model.tab {
         case .stations: model.prompt = (TerminalStrings.prompt(.station, in: language), "")
         case .podcasts where model.episodesOf == nil: model.prompt = (TerminalStrings.prompt(.feed, in: language), "")
+        case .sessions: model.prompt = (TerminalStrings.prompt(.timer, in: language), "")
         default: return
         }
         model.changed()

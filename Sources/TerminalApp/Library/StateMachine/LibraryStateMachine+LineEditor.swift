@@ -68,8 +68,32 @@ extension LibraryStateMachine {
                 return []
             }
             return [.addFeed(url)]
+        case .sessions:
+            return startTimer(text)
         default:
             return []
         }
+    }
+
+    /// A timer of the length typed (nothing: counting up until stopped), with a bowl at its start
+    /// and at its end. A length Tonearm cannot read keeps the prompt open, saying why.
+    private mutating func startTimer(_ text: String) -> [LibraryEffect] {
+        let typed = text.trimmingCharacters(in: .whitespaces)
+        let timer: TimerSession
+        do throws(TimerSessionError) {
+            timer = try TimerSession(length: typed.isEmpty ? nil : typed)
+        } catch {
+            model.prompt = (error.message(in: language), text)
+            return []
+        }
+        let title = TimerTexts.title(length: timer.length, in: language)
+        let request: PlayRequest
+        do throws(PlaybackError) {
+            // Built-in sounds only: nothing to resolve against a folder, no length to probe.
+            request = try SessionPlanner.plan(timer.session(name: title, title: title), base: URL(fileURLWithPath: "/"), probe: { _ in nil })
+        } catch {
+            return fail(error, operation: "playTimer")
+        }
+        return play(Playback(replacement: .play(request), operation: "playTimer"))
     }
 }
