@@ -6,7 +6,7 @@ extension AlarmMachine {
     mutating func startSounding(due: Date, listenerVolume: Volume, at now: AlarmInstant) -> [AlarmEffect] {
         let target = alarm.volume ?? listenerVolume
         let fading = alarm.fadeIn > 0
-        var s = Sounding(due: due, startedAt: now.clock, target: target, fading: fading, volume: listenerVolume)
+        var s = Sounding(due: due, startedAt: now.clock, target: target, fading: fading, volume: listenerVolume, listenerVolume: listenerVolume)
         var effects: [AlarmEffect] = []
         // Silence (or the volume at once) before anything plays, so nothing sounds at full volume.
         effects += setVolume(fading ? Volume(0) : target, &s)
@@ -28,15 +28,18 @@ extension AlarmMachine {
         case .timerFired(.deadline):
             guard s.playing == .source, !s.heard else { return [] }
             let silent = s.state?.name == .playing || s.state?.name == .crossfading
-            let cause = silent ? PlaybackError(.sourceSilent, underlying: "nothing above \(Int(configuration.silentBelow)) LUFS in \(Int(configuration.soundWithin)) s") : s.lastCause
+            let cause = silent ? PlaybackError(.sourceSilent, underlying: "nothing above \(Int(configuration.silentBelow)) LUFS in \(Int(configuration.soundWithin)) s") : s.cause
             return fallBack(&s, because: cause ?? PlaybackError(.bufferingTimeout, underlying: "not playing \(Int(configuration.soundWithin)) s after the alarm started"))
         case .outputLoudness(let loudness):
             return heard(loudness, &s, at: now)
         case .volume(let volume):
             if let index = s.unconfirmedVolumes.firstIndex(of: volume) {
                 s.unconfirmedVolumes.removeFirst(index + 1)
+                s.volumeConfirmed = true
                 return []
             }
+            // A player that has just started tells its volume once, before any the machine set.
+            if !s.volumeConfirmed, volume == s.listenerVolume { return [] }
             // A volume the machine did not set: the listener's hand, which the fade must not undo.
             s.fading = false
             return handOver(s, restoreVolume: false)
@@ -70,7 +73,7 @@ extension AlarmMachine {
             }
             s.seenOwnState = true
             s.state = state
-            if case .reconnecting(_, _, _, _, let cause) = state { s.lastCause = cause }
+            if case .reconnecting(_, _, _, _, let cause) = state, s.cause == nil { s.cause = cause }
             return []
         }
     }

@@ -70,9 +70,14 @@ public struct AlarmMachine: Sendable {
         /// The volume last set by the machine, and those the player has not published yet.
         public var volume: Volume
         public var unconfirmedVolumes: [Volume] = []
-        /// The player's state of the alarm's item, and the last cause of failure it gave.
+        /// The listener's volume when the alarm began, and whether the player has published one
+        /// the machine set: until then, the player may still be telling the volume it started with.
+        public let listenerVolume: Volume
+        public var volumeConfirmed = false
+        /// The player's state of the alarm's item, and the first cause of failure it gave: the
+        /// root (later ones, such as the host's circuit opening, follow from it).
         public var state: PlayerState?
-        public var lastCause: PlaybackError?
+        public var cause: PlaybackError?
     }
 
     public init(alarm: Alarm, timeZone: TimeZone, configuration: Configuration = Configuration()) {

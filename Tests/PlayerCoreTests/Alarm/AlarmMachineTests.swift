@@ -126,6 +126,20 @@ import Testing
         #expect(d.isWaiting)
     }
 
+    @Test func thePlayersOwnWordOfItsStartingVolumeIsNotTheListeners() {
+        var d = D(alarm: D.alarm(), now: D.monday("06:59:50"))
+        d.sound(listenerVolume: Volume(0.6))
+        // A player opened for the alarm tells its volume as it starts, after the machine set 0.
+        d.send(.volume(Volume(0.6)))
+        d.send(.volume(Volume(0)))
+        d.fire(.fadeStep)
+        #expect(d.timers[.fadeStep] != nil)
+        #expect(!d.isWaiting)
+        // Once the player has told a volume the machine set, another is the listener's.
+        d.send(.volume(Volume(0.6)))
+        #expect(d.isWaiting)
+    }
+
     @Test func stoppedMidFadeTheListenersVolumeComesBack() {
         var d = D(alarm: D.alarm(), now: D.monday("06:59:50"))
         d.sound(listenerVolume: Volume(0.7))
@@ -232,6 +246,9 @@ import Testing
         d.send(.playerState(.preparing(track: D.own)))
         d.send(.playerState(.reconnecting(track: D.own, attempt: 1, maxAttempts: 10, nextRetryAt: nil, cause: Self.connectionFailed)))
         d.send(.playerState(.preparing(track: D.own)))
+        // Later causes follow from the first (the host's breaker opens after repeated failures).
+        let open = PlaybackError.circuitOpen(host: "radio.test", retryIn: 30)
+        d.send(.playerState(.reconnecting(track: D.own, attempt: 6, maxAttempts: 10, nextRetryAt: nil, cause: open)))
         // Reconnecting is not failing: the player may still reach it within the 20 s.
         #expect(d.plays == [.source])
         d.fire(.deadline)
