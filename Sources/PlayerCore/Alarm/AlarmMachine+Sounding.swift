@@ -117,7 +117,8 @@ extension AlarmMachine {
         s.trackIDs = []
         s.seenOwnState = false
         s.state = nil
-        var effects: [AlarmEffect] = [.cancelTimer(.deadline), .measure(false), .play(.fallback), .tell(.fellBack(due: s.due, error))]
+        // Told before the tone starts, so the listener reads why before the tone's own states.
+        var effects: [AlarmEffect] = [.cancelTimer(.deadline), .measure(false), .tell(.fellBack(due: s.due, error)), .play(.fallback)]
         if !s.fading { effects += handOver(s, restoreVolume: false) }
         return effects
     }
