@@ -18,7 +18,7 @@ struct Tonearm: AsyncParsableCommand {
         subcommands: [
             LibraryCommand.self, Play.self, SessionCommand.self, TimerCommand.self, PodcastCommand.self, StationCommand.self, ErrorsCommand.self,
             Demo.self, Render.self, States.self, Resilience.self, LoudnessCommand.self, HistoryCommand.self, FavouritesCommand.self, QueueCommand.self,
-            Serve.self,
+            Serve.self, AlarmCommand.self,
             SnapcastControl.self,
         ],
         defaultSubcommand: LibraryCommand.self

@@ -7,7 +7,8 @@ import NIOCore
 #endif
 
 /// A private Icecast 2 server for one test, on 127.0.0.1 and a free port, fed by an ffmpeg source
-/// client that loops a generated tone MP3 in real time (`-re -stream_loop -1`) on `/live.mp3`.
+/// client that loops a generated tone MP3 (or, with `silent`, one of digital silence) in real time
+/// (`-re -stream_loop -1`) on `/live.mp3`.
 ///
 /// Runs as root: the generated config drops privileges with `<changeowner>` to icecast2/icecast
 /// (Icecast 2.4 refuses to run as root otherwise) and the temporary directory is chowned to that
@@ -56,7 +57,11 @@ package final class IcecastServer: @unchecked Sendable {
     private var icecastPath = ""
     private var ffmpegPath = ""
 
-    package init(startTimeout: Double = 15) throws {
+    /// The source feeds digital silence instead of the tone (a station that plays and says nothing).
+    private let silent: Bool
+
+    package init(startTimeout: Double = 15, silent: Bool = false) throws {
+        self.silent = silent
         var template = Array("/tmp/tice-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw Failure(description: "IcecastServer: mkdtemp failed: \(String(cString: strerror(errno)))")
@@ -82,7 +87,7 @@ package final class IcecastServer: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Writes the config, chowns the directories and makes the 3 s tone the source loops.
+    /// Writes the config, chowns the directories and makes the 3 s tone (or silence) the source loops.
     private func prepare() throws {
         icecastPath = try Self.which("icecast2", hint: "apt-get install icecast2")
         ffmpegPath = try Self.which("ffmpeg", hint: "apt-get install ffmpeg")
@@ -134,7 +139,8 @@ package final class IcecastServer: @unchecked Sendable {
         }
         let made = try run(
             ffmpegPath,
-            ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=3:sample_rate=44100",
+            ["-nostdin", "-v", "error", "-y", "-f", "lavfi",
+             "-i", silent ? "anullsrc=sample_rate=44100:channel_layout=stereo:duration=3" : "sine=frequency=440:duration=3:sample_rate=44100",
              "-ac", "2", "-c:a", "libmp3lame", "-b:a", "128k", "\(directory)/tone.mp3"])
         guard made.status == 0 else { throw Failure(description: "IcecastServer: ffmpeg could not make the tone: \(made.error)") }
     }

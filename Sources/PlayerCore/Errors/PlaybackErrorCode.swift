@@ -11,6 +11,9 @@ extension PlaybackError {
         case notInLibrary = 1004
         /// The library already has an item with that name or feed address.
         case alreadyInLibrary = 1005
+        /// An alarm was found past its time by more than its grace (the machine was asleep or
+        /// off): it was not played late, and this says so.
+        case alarmMissed = 1006
         // Network and I/O
         case offline = 2001
         case connectionFailed = 2002
@@ -55,6 +58,9 @@ extension PlaybackError {
         case documentTooLarge = 3005
         // Decoding
         case corruptData = 4001
+        /// The source plays but nothing is heard: its audio stays under the silence threshold
+        /// (a stream fed with silence).
+        case sourceSilent = 4002
         // Audio output
         case audioOutputUnavailable = 5001
         case audioOutputLost = 5002
@@ -83,10 +89,10 @@ extension PlaybackError {
                 return .system
             case .notInLibrary, .invalidFeed, .documentTooLarge:
                 return .resource
-            case .alreadyInLibrary:
+            case .alreadyInLibrary, .alarmMissed:
                 return .operation
             case .httpNotFound, .fileNotFound, .streamUnavailable, .wrongContentType, .malformedData, .sourceChanged,
-                .unsupportedFormat, .hlsNotSupported, .corruptData, .missingAudioURL:
+                .unsupportedFormat, .hlsNotSupported, .corruptData, .missingAudioURL, .sourceSilent:
                 return .resource
             case .invalidTransition, .cancelled:
                 return .operation
@@ -116,11 +122,11 @@ extension PlaybackError {
             case .circuitOpen:
                 return .automatic
             case .httpNotFound, .tlsFailure, .audioOutputUnavailable, .daemonRunning, .cancelled, .unknown, .wrongContentType,
-                .libraryCorrupt, .sourceChanged, .seekFailed, .diskFull:
+                .libraryCorrupt, .sourceChanged, .seekFailed, .diskFull, .sourceSilent:
                 return .userRetry
             case .missingAudioURL, .invalidTransition, .httpUnauthorized, .httpClientError, .fileNotFound,
                 .permissionDenied, .malformedData, .unsupportedFormat, .hlsNotSupported, .corruptData, .notInLibrary,
-                .alreadyInLibrary, .libraryUnavailable, .invalidFeed, .documentTooLarge:
+                .alreadyInLibrary, .libraryUnavailable, .invalidFeed, .documentTooLarge, .alarmMissed:
                 return .final
             }
         }

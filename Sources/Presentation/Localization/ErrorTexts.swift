@@ -79,7 +79,7 @@ enum ErrorTexts {
             .connectionTimeout, .connectionLost, .dnsFailure, .tlsFailure, .fileNotFound, .permissionDenied,
             .streamUnavailable, .bufferingTimeout, .stalled, .wrongContentType, .libraryCorrupt, .libraryUnavailable,
             .sourceChanged, .malformedData, .unsupportedFormat, .hlsNotSupported, .invalidFeed, .documentTooLarge,
-            .corruptData, .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .seekFailed, .diskFull:
+            .corruptData, .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .seekFailed, .diskFull, .alarmMissed, .sourceSilent:
             return LocalizedErrorText(title: title, message: t("message"), recoverySuggestion: t("suggestion"))
         }
     }
@@ -110,7 +110,8 @@ enum ErrorTexts {
             true
         case .invalidTransition, .missingAudioURL, .notInLibrary, .alreadyInLibrary, .tlsFailure, .fileNotFound,
             .permissionDenied, .libraryCorrupt, .libraryUnavailable, .sourceChanged, .unsupportedFormat, .hlsNotSupported,
-            .invalidFeed, .documentTooLarge, .corruptData, .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .seekFailed, .diskFull:
+            .invalidFeed, .documentTooLarge, .corruptData, .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .seekFailed, .diskFull,
+            .alarmMissed, .sourceSilent:
             false
         }
     }
@@ -155,7 +156,8 @@ enum ErrorTexts {
             return LocalizedErrorText(title: title, message: t("\(named).message"), recoverySuggestion: t("\(named).suggestion"))
         case .invalidTransition, .missingAudioURL, .notInLibrary, .alreadyInLibrary, .tlsFailure, .fileNotFound,
             .permissionDenied, .libraryCorrupt, .libraryUnavailable, .sourceChanged, .unsupportedFormat, .hlsNotSupported,
-            .invalidFeed, .documentTooLarge, .corruptData, .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .seekFailed, .diskFull:
+            .invalidFeed, .documentTooLarge, .corruptData, .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .seekFailed, .diskFull,
+            .alarmMissed, .sourceSilent:
             return playback(error, in: language)
         }
     }

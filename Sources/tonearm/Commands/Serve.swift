@@ -71,9 +71,10 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// The services the daemon runs besides its player: the MPD protocol (always on the user's
-    /// own socket, on the network when `options.mpd` says so), and what plays at start.
+    /// own socket, on the network when `options.mpd` says so), the alarms handed to it, and what
+    /// plays at start.
     static func services(for options: DaemonOptions, startup: StartupPlayback.Item?) -> [any DaemonService] {
-        var services: [any DaemonService] = [MPDDaemonService()]
+        var services: [any DaemonService] = [MPDDaemonService(), AlarmDaemonService()]
         if let startup { services.append(StartupPlayback(startup)) }
         return services
     }
