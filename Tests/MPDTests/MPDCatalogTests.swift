@@ -63,7 +63,7 @@ struct MPDCatalogTests {
         let album = music.appendingPathComponent("Album")
         try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
         for name in ["b.mp3", "a.flac", ".hidden.mp3", "notes.txt"] {
-            FileManager.default.createFile(atPath: album.appendingPathComponent(name).path, contents: Data())
+            _ = FileManager.default.createFile(atPath: album.appendingPathComponent(name).path, contents: Data())
         }
         let outside = directory.appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
