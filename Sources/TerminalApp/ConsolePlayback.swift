@@ -23,6 +23,9 @@ package struct ConsolePlayback: Sendable {
     /// Likes the song playing (`l` on Now Playing); true when there was one.
     package var like: (@Sendable () -> Bool)?
     package var language: Language = .current
+    /// Asked at `finished`: true when the next part of a queue starts on the same player, so the
+    /// run goes on (`QueuePlayback`).
+    package var continues: (@Sendable () -> Bool)?
 
     /// The full screen on a terminal (stdin and stdout both one) unless told otherwise; plain
     /// sentences with `plain` or TERM=dumb; otherwise a line per state (events, renders, pipes).
@@ -62,8 +65,9 @@ package struct ConsolePlayback: Sendable {
         do throws(TerminalDisplayError) {
             guard interface == .terminal else { throw .unusable }
             if let warning { FileHandle.standardError.write(Data("tonearm: \(TextSanitizer.singleLine(warning, maxLength: 300))\n".utf8)) }
-            failure = try await NowPlayingController(player: player, connectivity: connectivity, language: language, bindings: bindings, like: like)
-                .run(observer: observer)
+            failure = try await NowPlayingController(
+                player: player, connectivity: connectivity, language: language, bindings: bindings, like: like, continues: continues
+            ).run(observer: observer)
         } catch {
             if interface == .terminal {
                 // curses cannot drive this terminal: the line interface instead.
@@ -72,7 +76,7 @@ package struct ConsolePlayback: Sendable {
             }
             failure = await LinePlayback(
                 player: player, style: interface == .plain ? .plain : .lines, jsonEvents: jsonEvents, progress: progress,
-                language: language, bindings: bindings
+                language: language, bindings: bindings, continues: continues
             ).run(observer: observer)
         }
         await player.flushAnalytics()

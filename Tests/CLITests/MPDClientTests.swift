@@ -119,6 +119,43 @@ struct MPDClientTests {
         #expect(daemon.stop() == 0)
     }
 
+    /// A session with a bell between two songs: it starts when the first has ended, with its
+    /// layers told in `status` as they go, closes, and the queue goes on to the song after it.
+    @Test func aSessionWithLayersPlaysWithThemAndTheQueueGoesOnAfterIt() throws {
+        let music = try Self.music()
+        defer { try? FileManager.default.removeItem(at: music) }
+        let home = ServeDaemon.newHome()
+        let bell = try TimerCommandTests.bell(in: music)
+        let kept = try PlaybackCommandTests.run(
+            ["timer", "3s", "--bell", bell.path, "--save", "Sit", "--output", "null", "--fast"],
+            environment: ["XDG_DATA_HOME": home.appendingPathComponent("data").path])
+        #expect(kept.status == 0, "stderr: \(kept.err)")
+        let daemon = try ServeDaemon(music: music, home: home)
+        let client = try daemon.client()
+        for song in ["Music/Album/first.flac", "Sessions/Sit", "Music/Album/second.flac"] {
+            #expect(try daemon.mpc("add", song).status == 0, "\(song)")
+        }
+        #expect(try daemon.mpc("play").status == 0)
+        #expect(try waitFor(client, "tonearm_state", "playing"))
+        #expect(try client.status()["tonearm_bells_rung"] == nil, "a song has no layers")
+        #expect(try daemon.mpc("seek", "28").status == 0)
+
+        // The session, with its layers: the start bell rung, the end bell next (3 s on its clock).
+        let inTheSession: ([String: String]) -> Bool = { status in
+            status["song"] == "1" && status["tonearm_bells_rung"] == "1" && status["tonearm_next_bell_kind"] == "end"
+        }
+        #expect(eventuallyBlocking(timeout: 15) { (try? client.status()).map(inTheSession) ?? false })
+        let during = try client.status()
+        #expect(during["tonearm_next_bell"] == "3.0", "\(during)")
+        #expect(during["tonearm_session_remaining"] != nil, "\(during)")
+
+        // Then the song after it, without the session's layers.
+        #expect(try waitFor(client, "song", "2"))
+        #expect(try waitFor(client, "tonearm_state", "playing"))
+        #expect(try client.status()["tonearm_bells_rung"] == nil)
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func aURLPlaysAsAStreamAndItsDropIsAReconnectNotAStop() throws {
         let icecast = try IcecastServer()
         defer { icecast.stop() }

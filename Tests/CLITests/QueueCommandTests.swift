@@ -66,4 +66,45 @@ struct QueueCommandTests {
         r = try CLITests.run(["queue", "play", "--output", "null"], dataHome: home)
         #expect(r.status == 0 && r.out.contains("The queue is empty"), "\(r.out) \(r.err)")
     }
+
+    /// A session with bells between two plain sessions is a part of its own: `queue play` goes
+    /// on after each part on the same output, the bells ring in the middle part only, and every
+    /// entry that ended leaves the queue.
+    @Test func aSessionWithLayersPlaysAsAPartOfItsOwnAndTheQueueGoesOn() throws {
+        let home = LibraryCommandTests.dataHome()
+        let (dir, tone) = try PlaybackCommandTests.tone(seconds: 1)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["Before", "After"] {
+            let file = dir.appendingPathComponent("\(name).json")
+            try #"{"name": "\#(name)", "stages": [{"title": "\#(name)", "source": "\#(tone.path)"}]}"#.write(to: file, atomically: true, encoding: .utf8)
+            let added = try CLITests.run(["session", "add", file.path], dataHome: home)
+            #expect(added.status == 0, "stderr: \(added.err)")
+        }
+        let bell = try TimerCommandTests.bell(in: dir)
+        let kept = try CLITests.run(["timer", "2s", "--bell", bell.path, "--save", "Sit", "--output", "null", "--fast"], dataHome: home)
+        #expect(kept.status == 0, "stderr: \(kept.err)")
+        for name in ["Before", "Sit", "After"] {
+            let queued = try CLITests.run(["queue", "add", "--session", name], dataHome: home)
+            #expect(queued.status == 0, "stderr: \(queued.err)")
+        }
+
+        let rendered = dir.appendingPathComponent("queue.wav")
+        let r = try PlaybackCommandTests.run(
+            ["queue", "play", "--output", "wav:\(rendered.path)", "--events", "jsonl"], environment: ["XDG_DATA_HOME": home.path])
+        #expect(r.status == 0, "stderr: \(r.err)")
+        // In order: Before's stage, the bells at 0 and 2 s of the session, After's stage.
+        let order: [String] = r.events.compactMap { event in
+            switch (event["event"] as? String, event["notice"] as? String) {
+            case ("notice", "trackFinished"): (event["track"] as? [String: Any])?["title"] as? String
+            case ("notice", "bell"): "bell \(event["at"] as? Double ?? -1)"
+            default: nil
+            }
+        }
+        let marks = order.filter { $0 == "Before" || $0 == "After" || $0.hasPrefix("bell") }
+        #expect(marks == ["Before", "bell 0.0", "bell 2.0", "After"], "\(order)")
+        // One output for the whole queue: a second of each plain session and the timer's two.
+        let size = (try? FileManager.default.attributesOfItem(atPath: rendered.path)[.size] as? Int) ?? 0
+        #expect(size > Int(3.5 * 48_000 * 4), "rendered \(size) bytes")
+        #expect(try LibraryCommandTests.json(try CLITests.run(["queue", "--json"], dataHome: home).out).isEmpty)
+    }
 }

@@ -57,6 +57,27 @@ struct MPDStatusTests {
         #expect(f["tonearm_error_retry"] == "automatic")
     }
 
+    @Test func aSessionsLayersAreToldAndWakeIdleOnlyWhenTheyChange() throws {
+        var view = MPDPlayerView()
+        _ = view.apply(.state(.playing(track: Self.song), audioTime: 0, now: .zero))
+        let layers = SessionLayersStatus(
+            elapsed: 62.44, length: 1_200, bed: BedStatus(phase: .ducked, level: 0.3), nextBell: BellCue(at: 300, kind: .interval), strikesRung: 1)
+        #expect(view.apply(.layers(layers, audioTime: 1)) == [.player])
+        var later = layers
+        later.elapsed = 63
+        #expect(view.apply(.layers(later, audioTime: 2)).isEmpty, "the clock's progress alone is no news")
+        let f = Dictionary(MPDStatus.tonearmFields(view).fields.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        #expect(f["tonearm_session_elapsed"] == "63.0")
+        #expect(f["tonearm_session_remaining"] == "1137.0")
+        #expect(f["tonearm_bed"] == "ducked")
+        #expect(f["tonearm_bed_level"] == "0.30")
+        #expect(f["tonearm_next_bell"] == "300.0")
+        #expect(f["tonearm_next_bell_kind"] == "interval")
+        #expect(f["tonearm_bells_rung"] == "1")
+        #expect(view.apply(.layers(nil, audioTime: 3)) == [.player])
+        #expect(MPDStatus.tonearmFields(view).fields.allSatisfy { !$0.key.hasPrefix("tonearm_session") && !$0.key.hasPrefix("tonearm_bell") })
+    }
+
     @Test func bufferAndCrossfadeProgressAreTold() throws {
         #expect(try fields(.buffering(track: Self.live, progress: 0.42, reason: .initial))["tonearm_buffer"] == "42")
         let f = try fields(.crossfading(fromTrack: Self.song, toTrack: Self.next, progress: 0.25, canQuickFinish: false))

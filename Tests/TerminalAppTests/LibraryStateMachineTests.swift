@@ -194,6 +194,11 @@ struct LibraryStateMachineTests {
         #expect(m.handle(.player(.position(seconds: 1, duration: nil, audioTime: 1))).isEmpty)
         m.model.tab = .sessions
         #expect(m.handle(.player(playing)).isEmpty)
+
+        // A later part of the queue left an entry out: told over Now Playing, which stays open.
+        let later = m.handle(.queueEntryFailed(PlaybackError(.fileNotFound)))
+        #expect(Self.kinds(later) == ["record"])
+        #expect(m.model.alert?.code == .fileNotFound && m.model.nowPlayingOpen)
     }
 
     /// A session whose file cannot be read is an alert over the library; an episode the library

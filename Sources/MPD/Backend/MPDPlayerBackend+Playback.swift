@@ -135,18 +135,23 @@ extension MPDPlayerBackend {
     }
 
     /// Starts the song with `id` (from `start`, or an episode's saved place), with everything that
-    /// follows it in play order queued behind it, so the player crossfades from song to song.
+    /// follows it in play order queued behind it, so the player crossfades from song to song. A
+    /// session with layers plays alone, its bed and bells with it (`upcomingItems`).
     func play(songID id: Int, start: Double? = nil) async throws(MPDAck) {
         var song = try queue.song(id: id)
         song.entry = catalog.refreshedEpisode(song.entry)
         queue.update(id: id) { $0 = song.entry }
         let first = withCrossfades(song.entry.items(songID: id))
-        let rest = upcomingItems(after: id)
-        guard let request = PlayRequest(items: first + rest, startPosition: start ?? first.first?.startPosition ?? 0) else {
+        let rest = song.entry.layers == nil ? upcomingItems(after: id) : []
+        guard
+            let request = PlayRequest(
+                items: first + rest, startPosition: start ?? first.first?.startPosition ?? 0, layers: song.entry.layers)
+        else {
             throw MPDAck(.noExist, "Nothing to play in this song")
         }
         logger.info("MPD play", metadata: ["position": "\(queue.position(ofID: id) ?? -1)", "items": "\(request.items.count)"])
         try await send(.replace(.play(request)))
+        requestEnd = RequestEndWatch(lastItemID: request.items.last?.track.id)
         stopping = false
         let left = queue.currentID
         queue.setCurrent(id)
@@ -167,7 +172,9 @@ extension MPDPlayerBackend {
             return
         }
         // The player already holds what follows: a skip crossfades into it as the listener set.
-        if state.allows(.skip), state.currentTrack != nil { return try await send(.skip) }
+        // It does not across a session with layers, which is a request of its own.
+        let acrossLayers = hasLayers(id) || hasLayers(nextID)
+        if !acrossLayers, state.allows(.skip), state.currentTrack != nil { return try await send(.skip) }
         try await play(songID: nextID)
     }
 
@@ -213,15 +220,23 @@ extension MPDPlayerBackend {
     static let songsAhead = 8
 
     /// The items of the songs that play after `id` (the next `songsAhead`), each from its start
-    /// (an episode from its saved place).
+    /// (an episode from its saved place), up to the first session with layers: its bed and bells
+    /// belong to it alone, so it starts as a request of its own once what is before it has played
+    /// to its end (`requestEnd`), and nothing follows it in its request.
     func upcomingItems(after id: Int) -> [QueueItem] {
-        queue.upcoming(after: id).prefix(Self.songsAhead).flatMap { next -> [QueueItem] in
-            guard let song = try? queue.song(id: next) else { return [] }
+        var items: [QueueItem] = []
+        for next in queue.upcoming(after: id).prefix(Self.songsAhead) {
+            guard let song = try? queue.song(id: next) else { continue }
+            if song.entry.layers != nil { break }
             // The song again (`single` with `repeat`, a queue of one with `repeat`) is another
             // play of it: its tracks get ids of their own, as the player plays a track once in a row.
-            return withCrossfades(catalog.refreshedEpisode(song.entry).items(songID: next, play: next == id ? 1 : 0))
+            items += withCrossfades(catalog.refreshedEpisode(song.entry).items(songID: next, play: next == id ? 1 : 0))
         }
+        return items
     }
+
+    /// Whether the song `id` is a session with layers.
+    func hasLayers(_ id: Int) -> Bool { (try? queue.song(id: id))?.entry.layers != nil }
 
     /// Tells the player what now follows the item it is playing: the rest of the current song
     /// (a session's later stages) and the songs after it. Nothing to tell when no song of the
@@ -233,7 +248,8 @@ extension MPDPlayerBackend {
         else { return }
         let items = withCrossfades(song.entry.items(songID: id))
         guard let index = items.firstIndex(where: { $0.track.id == track.id }) else { return }
-        let upcoming = Array(items[(index + 1)...]) + upcomingItems(after: id)
+        let upcoming = Array(items[(index + 1)...]) + (song.entry.layers == nil ? upcomingItems(after: id) : [])
         try await send(.setUpcoming(UpcomingChange(items: upcoming, crossfadeFromCurrent: items[index].crossfadeIntoNext)))
+        requestEnd.expect(lastItemID: (upcoming.last ?? items[index]).track.id)
     }
 }

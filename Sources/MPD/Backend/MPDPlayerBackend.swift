@@ -35,6 +35,9 @@ package actor MPDPlayerBackend: MPDBackend {
     /// A client's `stop` is on its way: the song stays current once the player finishes, as MPD
     /// keeps it (the end of the queue leaves none).
     var stopping = false
+    /// Whether the player's request played to its own end: then the queue goes on with the song
+    /// after it, which the request stopped short of (a session with layers plays alone).
+    var requestEnd = RequestEndWatch(lastItemID: nil)
 
     private let broadcast = SubsystemBroadcast()
     private let updates: AsyncStream<PlayerUpdate>.Continuation
@@ -103,11 +106,18 @@ package actor MPDPlayerBackend: MPDBackend {
     private func apply(_ update: PlayerUpdate) async {
         audioTime = update.audioTime
         var subsystems = view.apply(update)
+        let requestEnded = requestEnd.observe(update)
         switch update {
         case .state(let state, _, _):
             let before = queue.currentID
+            let continuation = requestEnded ? queue.currentID.flatMap { queue.upcoming(after: $0).first } : nil
             subsystems.formUnion(follow(state))
-            if let current = queue.currentID, current != before {
+            if let continuation, queue.position(ofID: continuation) != nil {
+                logger.info("MPD: the queue goes on after a request of its own", metadata: ["position": "\(queue.position(ofID: continuation) ?? -1)"])
+                do { try await play(songID: continuation) } catch {
+                    logger.warning("MPD: the next song could not start", metadata: ["ack": "\(error.code.rawValue)"])
+                }
+            } else if let current = queue.currentID, current != before {
                 // The player holds only the next few songs: tell it what follows the new one.
                 do { try await sendUpcoming() } catch {
                     logger.warning("MPD: the songs after the current one could not be queued", metadata: ["ack": "\(error.code.rawValue)"])

@@ -135,7 +135,7 @@ package struct MPDCatalog: Sendable {
             }
             let request = try read({ () throws(PlaybackError) in try SessionLoader.request(for: session.path) })
             let duration = request.items.allSatisfy { $0.track.duration != nil } ? request.items.compactMap(\.track.duration).reduce(0, +) : nil
-            return [MPDEntry(uri: uri, items: request.items, title: session.name, duration: duration)]
+            return [MPDEntry(uri: uri, items: request.items, title: session.name, duration: duration, layers: request.layers)]
         case (.music, _):
             let path = try musicPath(Array(parts.dropFirst()), directory: nil)
             return try musicEntries(path, uri: parts.joined(separator: "/"))

@@ -17,13 +17,17 @@ package struct MPDEntry: Sendable, Hashable {
     package var name: String?
     /// Nil for a live stream and when unknown.
     package var duration: Double?
+    /// A session's bed and bells. A song with layers plays as a request of its own: its layers
+    /// start with its first stage and close after its last, never under another song.
+    package var layers: LayerPlan?
 
     package init(
         uri: String, items: [QueueItem], episodeID: Int64? = nil, title: String? = nil, artist: String? = nil, album: String? = nil,
-        name: String? = nil, duration: Double? = nil
+        name: String? = nil, duration: Double? = nil, layers: LayerPlan? = nil
     ) {
         self.uri = uri
         self.items = items
+        self.layers = layers
         self.episodeID = episodeID
         self.title = title
         self.artist = artist

@@ -14,6 +14,8 @@ package struct MPDPlayerView: Sendable, Equatable {
     package var error: PlaybackError?
     /// What a live stream says plays now.
     package var metadata: NowPlayingMetadata?
+    /// The layers of the session that plays (its clock, bed and next bell); nil for anything else.
+    package var layers: SessionLayersStatus?
 
     package init() {}
 
@@ -45,6 +47,13 @@ package struct MPDPlayerView: Sendable, Equatable {
             // A stream's new title changes what `currentsong` says, which clients learn from
             // `player` (MPD raises it for a tag change of the song playing).
             return [.player]
+        case .layers(let layers, _):
+            let old = self.layers
+            self.layers = layers
+            // A bed's new phase or a bell rung is news to a client in `idle`; the clock's progress is not.
+            let changed = (old == nil) != (layers == nil) || old?.bed?.phase != layers?.bed?.phase
+                || old?.strikesRung != layers?.strikesRung || old?.nextBell != layers?.nextBell
+            return changed ? [.player] : []
         case .notice(.nonFatal(let failure), _):
             error = failure
             return [.player]

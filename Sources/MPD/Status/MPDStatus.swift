@@ -6,7 +6,8 @@ import Presentation
 /// `status` as MPD clients read it, and Tonearm's own keys beside it. MPD knows only play, pause
 /// and stop; the states it has no word for are not hidden but told in `tonearm_*` keys, which
 /// clients ignore and scripts can read: the state's own name, a reconnect's attempt and countdown,
-/// the buffer's fill, a crossfade's progress, and what kind of retry an error allows.
+/// the buffer's fill, a crossfade's progress, what kind of retry an error allows, and a session's
+/// layers (its clock, its bed, its next bell).
 package enum MPDStatus {
     /// MPD's three states for Tonearm's: everything on its way to sound or sounding is `play`
     /// (a reconnect included: the player is still trying to play), a pause is `pause`, and no
@@ -81,10 +82,29 @@ package enum MPDStatus {
             break
         }
         if player.volume.percent > 100 { r.append("tonearm_volume", String(player.volume.percent)) }
+        if let layers = player.layers { r.append(contentsOf: layerFields(layers)) }
         if let error = player.error {
             r.append("tonearm_error", error.errorType)
             r.append("tonearm_error_retry", error.disposition.rawValue)
         }
+        return r
+    }
+
+    /// A session's layers: seconds on its clock and left to its end, the bed's phase and level,
+    /// the next bell's session time and kind, and the strikes rung so far.
+    static func layerFields(_ layers: SessionLayersStatus) -> MPDResponse {
+        var r = MPDResponse()
+        r.append("tonearm_session_elapsed", String(format: "%.1f", layers.elapsed))
+        if let remaining = layers.remaining { r.append("tonearm_session_remaining", String(format: "%.1f", remaining)) }
+        if let bed = layers.bed {
+            r.append("tonearm_bed", bed.phase.rawValue)
+            r.append("tonearm_bed_level", String(format: "%.2f", bed.level))
+        }
+        if let bell = layers.nextBell {
+            r.append("tonearm_next_bell", String(format: "%.1f", bell.at))
+            r.append("tonearm_next_bell_kind", bell.kind.rawValue)
+        }
+        r.append("tonearm_bells_rung", String(layers.strikesRung))
         return r
     }
 

@@ -5,13 +5,15 @@ import Synchronization
 
 /// Keeps the library's queue in step with what the player does with a queue's request: each
 /// episode's place is saved as when it plays alone (`EpisodeProgressRecorder`, one per episode),
-/// an episode that plays to its end is marked played and leaves the queue, and any entry the
-/// player moves past (its end, or Next) leaves it too. Stopping leaves the queue as it is.
+/// an entry that plays to its end (an episode, marked played; a session's last stage) leaves the
+/// queue, and so does any entry the player moves past (Next). Stopping leaves the queue as it is.
 ///
 /// Feed it every update of the player, in order, like `EpisodeProgressRecorder`.
 package final class QueueRecorder: Sendable {
     private let store: LibraryStore
     private let targets: [String: QueueTarget]
+    /// The track id of each entry's last item: when it ends by itself, so has the entry.
+    private let lastTracks: Set<String>
     private struct State {
         var current: String?
         var episodes: [Int64: EpisodeProgressRecorder] = [:]
@@ -23,6 +25,9 @@ package final class QueueRecorder: Sendable {
     package init(store: LibraryStore, plan: QueuePlan) {
         self.store = store
         self.targets = plan.targets
+        var last: [QueueTarget: String] = [:]
+        for item in plan.request?.items ?? [] { if let target = plan.targets[item.track.id] { last[target] = item.track.id } }
+        lastTracks = Set(last.values)
     }
 
     /// The first store failure, if any (playback went on regardless).
@@ -46,7 +51,7 @@ package final class QueueRecorder: Sendable {
             recorder(for: track.id)?.observe(update)
         case .notice(.trackFinished(let track), _):
             recorder(for: track.id)?.observe(update)
-            if let target = targets[track.id], case .episode = target {
+            if let target = targets[track.id], lastTracks.contains(track.id) {
                 write { () throws(PlaybackError) in _ = try store.removeFromQueue(target) }
             }
         default:

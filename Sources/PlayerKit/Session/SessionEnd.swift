@@ -17,16 +17,20 @@ public struct SessionEnd: Sendable {
 
     public let onFailure: FailurePolicy
     public private(set) var started = false
+    /// Asked at `finished`: true when something plays next on the same player (the next part of
+    /// a queue that plays in parts), so this `finished` is no end.
+    public let continues: (@Sendable () -> Bool)?
 
-    public init(onFailure: FailurePolicy) {
+    public init(onFailure: FailurePolicy, continues: (@Sendable () -> Bool)? = nil) {
         self.onFailure = onFailure
+        self.continues = continues
     }
 
     /// Sees the next state; true when the session is over.
     public mutating func isOver(after state: PlayerState) -> Bool {
         defer { if state.name != .idle { started = true } }
         switch state {
-        case .finished: return true
+        case .finished: return !(continues?() ?? false)
         case .idle: return started
         case .failed(_, let recoverable, _):
             switch onFailure {

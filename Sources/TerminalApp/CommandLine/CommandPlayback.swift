@@ -1,3 +1,4 @@
+import AudioEngine
 import Foundation
 import PlayerCore
 import PlayerKit
@@ -63,6 +64,11 @@ package struct CommandPlayback {
     package var observer: (@Sendable (PlayerUpdate) -> Void)?
     /// The podcast of the episode played, whose own speed applies.
     package var podcast: Int64?
+    /// Asked at `finished`: true when the next part of a queue starts on the same player.
+    package var continues: (@Sendable () -> Bool)?
+    /// Told the player once its output is open, before anything plays (a queue's later parts
+    /// are sent to it).
+    package var opened: (@Sendable (AudioPlayer) -> Void)?
 
     package init(
         _ settings: Settings, fallbackWAV: String? = nil, rendering: Bool = false, services: TonearmPlayer.Services = .init(),
@@ -124,6 +130,7 @@ package struct CommandPlayback {
                 asked: settings.output, also: settings.alsoOutput, fallbackWAV: fallbackWAV, fast: settings.fast || rendering, configuration: configuration,
                 services: services)
             if let notice { FileHandle.standardError.write(Data((notice + "\n").utf8)) }
+            opened?(session.player)
         } catch {
             if let analytics = services.analytics { await analytics.record(error, operation: "openOutput") }
             // A running daemon is named with its pid and how to reach it.
@@ -139,6 +146,7 @@ package struct CommandPlayback {
         console.connectivity = services.connectivity
         console.mpris = !(rendering || fast)
         console.like = like
+        console.continues = continues
         do throws(PlaybackError) {
             if let failure = try await console.run(.replace(item), on: session, observer: observer) { CommandFailure.exit(failure) }
         } catch {

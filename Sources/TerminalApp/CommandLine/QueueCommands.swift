@@ -1,7 +1,9 @@
+import AudioEngine
 import Foundation
 import Library
 import PlayerCore
 import PlayerKit
+import Synchronization
 
 /// What `tonearm queue ...` does once its arguments are parsed: the listener's "up next" queue,
 /// kept in the library.
@@ -61,9 +63,20 @@ extension CommandPlayback {
             print("The queue is empty. Add to it with: tonearm queue add --episode ID")
             return
         }
-        let recorder = QueueRecorder(store: library.store, plan: plan)
-        await CommandPlayback(
-            settings, services: services(request.items.map(\.track)), library: library, observer: { recorder.observe($0) }
-        ).run(.play(request), configuration: configuration)
+        let player = Mutex<AudioPlayer?>(nil)
+        let queue = QueuePlayback(
+            library: library, plan: plan, logger: CommandLog.logger,
+            start: { request in
+                guard let player = player.withLock({ $0 }) else { return }
+                let store = LibraryLoudnessStore(store: library.store, logger: CommandLog.logger)
+                let replacement = await SessionLoudness.prepared(.play(request), mode: await player.loudness.mode, store: store)
+                do throws(PlaybackError) { try await player.send(.replace(replacement)) } catch { CommandFailure.warn(error, about: request.items.first?.track.title ?? "the queue") }
+            },
+            skipped: { entry, error in CommandFailure.warn(error, about: entry.title) })
+        var playback = CommandPlayback(
+            settings, services: services(request.items.map(\.track)), library: library, observer: { queue.observe($0) })
+        playback.continues = { queue.continuesAfterFinish() }
+        playback.opened = { opened in player.withLock { $0 = opened } }
+        await playback.run(.play(request), configuration: configuration)
     }
 }

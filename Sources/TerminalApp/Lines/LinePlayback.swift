@@ -17,10 +17,14 @@ package struct LinePlayback: Sendable {
     let progress: RenderProgress?
     let language: Language
     let bindings: KeyBindings
+    /// Asked at `finished`: true when the next part of a queue starts instead.
+    let continues: (@Sendable () -> Bool)?
 
     package init(
-        player: AudioPlayer, style: Style, jsonEvents: Bool, progress: RenderProgress?, language: Language, bindings: KeyBindings
+        player: AudioPlayer, style: Style, jsonEvents: Bool, progress: RenderProgress?, language: Language, bindings: KeyBindings,
+        continues: (@Sendable () -> Bool)? = nil
     ) {
+        self.continues = continues
         self.player = player
         self.style = style
         self.jsonEvents = jsonEvents
@@ -35,7 +39,7 @@ package struct LinePlayback: Sendable {
     package func run(observer: (@Sendable (PlayerUpdate) -> Void)?) async -> PlaybackError? {
         var announcer = PlainAnnouncer(language: language, bindings: bindings)
         var latest = NowPlayingModel()
-        var ending = SessionEnd(onFailure: style == .plain ? .waitsWhenRecoverable : .ends)
+        var ending = SessionEnd(onFailure: style == .plain ? .waitsWhenRecoverable : .ends, continues: continues)
         var lastName: PlayerState.Name?
         var failure: PlaybackError?
         // Bells struck, said with the layers' next status (which tells the bell after them).

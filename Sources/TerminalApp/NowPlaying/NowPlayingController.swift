@@ -22,14 +22,18 @@ package final class NowPlayingController: Sendable {
     private let bindings: KeyBindings
     private let model = Mutex(NowPlayingModel())
     private let quit = Mutex(false)
-    private let ending = Mutex(SessionEnd(onFailure: .waits))
+    private let ending: Mutex<SessionEnd>
     private let like: (@Sendable () -> Bool)?
 
-    /// - Parameter like: likes the song playing (`l`); true when there was one to like.
+    /// - Parameters:
+    ///   - like: likes the song playing (`l`); true when there was one to like.
+    ///   - continues: asked at `finished`: true when the next part of a queue starts instead.
     package init(
-        player: AudioPlayer, connectivity: ConnectivityMonitor?, language: Language, bindings: KeyBindings, like: (@Sendable () -> Bool)? = nil
+        player: AudioPlayer, connectivity: ConnectivityMonitor?, language: Language, bindings: KeyBindings, like: (@Sendable () -> Bool)? = nil,
+        continues: (@Sendable () -> Bool)? = nil
     ) {
         self.like = like
+        ending = Mutex(SessionEnd(onFailure: .waits, continues: continues))
         self.player = player
         self.connectivity = connectivity
         self.language = language

@@ -82,6 +82,57 @@ struct QueuePlaybackTests {
         #expect(try s.library.store.queue().map(\.title) == ["Silent"], "what ended left; what could not play stays")
     }
 
+    /// A session with bells between two episodes: a part of its own, so its bells ring at its
+    /// start and end and never under an episode; each part starts once the one before has played
+    /// to its end, on the same player, and everything that ended leaves the queue.
+    @Test func aSessionWithLayersIsAPartOfItsOwnAndTheQueueGoesOnAfterIt() async throws {
+        let s = try await Setup()
+        defer { s.server.stop() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-queue-sit-\(UUID().uuidString).json")
+        let json = #"{"name": "Sit", "stages": [{"title": "Sit", "source": "tonearm:silence", "duration": 1}], "bells": {"sound": "bowl"}}"#
+        try Data(json.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let session = try s.library.store.addSession(name: "Sit", path: file.path, json: json)
+        let (one, two) = (s.episode("Episode 1"), s.episode("Episode 2"))
+        try s.library.store.enqueue(.episode(one.id))
+        try s.library.store.enqueue(.session(session.id))
+        try s.library.store.enqueue(.episode(two.id))
+
+        let plan = try s.library.queueToPlay()
+        let first = try #require(plan.request)
+        #expect(first.items.map(\.track.id) == ["episode:\(one.id)"])
+        #expect(first.layers == nil)
+        #expect(plan.continuesFrom == (try s.library.store.queue())[1].id)
+        let alone = try #require(try s.library.queueToPlay(from: plan.continuesFrom).request)
+        #expect(alone.layers?.bells != nil && alone.items.count == 1, "the session alone, with its bells")
+
+        let radio = try await RadioHarness(
+            configuration: PlayerStateMachine.Configuration(fadeOutAtEnd: false), output: CapturingSink(), mode: .asFastAsPossible)
+        let parts = QueuePlayback(
+            library: s.library, plan: plan, logger: .silent, start: { request in try? await radio.player.send(.replace(.play(request))) })
+        radio.observe { parts.observe($0) }
+        try await radio.player.play(first)
+        await radio.waitFor("the last episode playing", timeout: 60) { $0.currentTrack?.id == "episode:\(two.id)" }
+        let lastPart = try #require(radio.states.firstIndex { $0.currentTrack?.id == "episode:\(two.id)" })
+        await radio.waitFor("the queue's end", timeout: 60, after: lastPart) { $0.name == .finished }
+        #expect(await radio.waitUntil("the queue emptied", timeout: 30) { (try? s.library.store.queue().isEmpty) ?? false })
+        await radio.shutdown()
+
+        // In order: the first episode, the session's two bells, the last episode.
+        let order: [String] = radio.updates.compactMap { update in
+            switch update {
+            case .notice(.trackFinished(let track), _): track.id
+            case .notice(.bell(let strike), _): "bell \(strike.cue.kind.rawValue)"
+            default: nil
+            }
+        }
+        #expect(order.first == "episode:\(one.id)" && order.last == "episode:\(two.id)", "\(order)")
+        #expect(order.filter { $0.hasPrefix("bell") } == ["bell start", "bell end"], "\(order)")
+        let layered = radio.updates.compactMap { if case .layers(let status, _) = $0 { status } else { nil } }
+        #expect(!layered.isEmpty)
+        #expect(try s.library.store.episode(id: one.id).played && s.library.store.episode(id: two.id).played)
+    }
+
     @Test func anEntrySkippedPastLeavesTheQueueUnplayedAndStoppingKeepsTheRest() async throws {
         // Long enough that the skip's short crossfade ends well before the first episode would.
         let s = try await Setup(seconds: 8)

@@ -73,8 +73,19 @@ final class RadioHarness: @unchecked Sendable {
         return try await analytics.events()
     }
 
+    private var observer: (@Sendable (PlayerUpdate) -> Void)?
+
     private func append(_ update: PlayerUpdate) {
-        lock.withLock { log.append((update, Date().timeIntervalSince(started))) }
+        let observer = lock.withLock {
+            log.append((update, Date().timeIntervalSince(started)))
+            return self.observer
+        }
+        observer?(update)
+    }
+
+    /// Hands every later update to `body` as well, in order, as a front end's observer sees them.
+    func observe(_ body: @escaping @Sendable (PlayerUpdate) -> Void) {
+        lock.withLock { observer = body }
     }
 
     /// Plays one live stream (or `kind`) at `url`.

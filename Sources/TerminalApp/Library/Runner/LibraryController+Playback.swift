@@ -34,8 +34,19 @@ extension LibraryController {
     func play(_ playback: Playback) {
         let observe: (@Sendable (PlayerUpdate) -> Void)?
         if let queue = playback.queue {
-            let recorder = QueueRecorder(store: library.store, plan: queue)
-            observe = { recorder.observe($0) }
+            // The queue plays part after part (a session with layers is a part of its own).
+            let parts = QueuePlayback(
+                library: library, plan: queue, logger: logger,
+                start: { [self] request in
+                    guard let player = self.playback.withLock({ $0.session })?.player else { return }
+                    let store = LibraryLoudnessStore(store: self.library.store, logger: self.logger)
+                    let replacement = await SessionLoudness.prepared(.play(request), mode: await player.loudness.mode, store: store)
+                    do throws(PlaybackError) { try await player.send(.replace(replacement)) } catch {
+                        self.dispatch(.queueEntryFailed(error))
+                    }
+                },
+                skipped: { [self] _, error in self.dispatch(.queueEntryFailed(error)) })
+            observe = { parts.observe($0) }
         } else if let episode = playback.episode {
             let recorder = EpisodeProgressRecorder(store: library.store, episodeID: episode)
             observe = { recorder.observe($0) }

@@ -59,4 +59,6 @@ enum LibraryEvent: Sendable {
     case player(PlayerUpdate)
     /// Playback could not start.
     case playFailed(PlaybackError, operation: AnalyticsIdentifier)
+    /// A later part of the queue left an entry out, or could not start: told, the rest plays on.
+    case queueEntryFailed(PlaybackError)
 }

@@ -66,6 +66,9 @@ struct LibraryStateMachine: Sendable {
         case .downloadFinished(let episode, let failure): return downloadFinished(episode, failure: failure)
         case .player(let update): return received(update)
         case .playFailed(let error, let operation): return fail(error, operation: operation)
+        case .queueEntryFailed(let error):
+            alert(error, operation: .playback)
+            return [.record(error, operation: "playQueue")]
         }
     }
 
