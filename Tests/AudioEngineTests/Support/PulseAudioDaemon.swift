@@ -199,6 +199,18 @@ final class PulseAudioDaemon: @unchecked Sendable {
         }
     }
 
+    /// The recording so far, interleaved stereo float samples, read while parecord still writes
+    /// it (the header's sizes are not final yet: everything after the `data` chunk's header counts,
+    /// up to the last whole frame).
+    func recordedSamples() throws -> [Float] {
+        guard let path = lock.withLock({ recorder?.path }) else { throw Failure(description: "not recording") }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard let data = bytes.range(of: Data("data".utf8)) else { return [] }
+        let body = bytes[(data.upperBound + 4)...]
+        let frames = body.count / 8
+        return body.prefix(frames * 8).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
     private static func size(of path: String) -> Int {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
