@@ -150,8 +150,9 @@ extension MPDPlayerBackend {
             throw MPDAck(.noExist, "Nothing to play in this song")
         }
         logger.info("MPD play", metadata: ["position": "\(queue.position(ofID: id) ?? -1)", "items": "\(request.items.count)"])
-        try await send(.replace(.play(request)))
+        // Watched from before it is sent: a late end of the request it replaces is not its end.
         requestEnd = RequestEndWatch(lastItemID: request.items.last?.track.id)
+        try await send(.replace(.play(request)))
         stopping = false
         let left = queue.currentID
         queue.setCurrent(id)

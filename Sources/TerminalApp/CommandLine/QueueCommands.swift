@@ -73,8 +73,15 @@ extension CommandPlayback {
                 do throws(PlaybackError) { try await player.send(.replace(replacement)) } catch { CommandFailure.warn(error, about: request.items.first?.track.title ?? "the queue") }
             },
             skipped: { entry, error in CommandFailure.warn(error, about: entry.title) })
-        var playback = CommandPlayback(
-            settings, services: services(request.items.map(\.track)), library: library, observer: { queue.observe($0) })
+        // The services for every part's tracks (a station in a later part needs the network's).
+        var tracks = request.items.map(\.track)
+        var seen: Set<Int64> = []
+        var from = plan.continuesFrom
+        while let next = from, seen.insert(next).inserted, let later = try? library.queueToPlay(from: next) {
+            tracks += later.request?.items.map(\.track) ?? []
+            from = later.continuesFrom
+        }
+        var playback = CommandPlayback(settings, services: services(tracks), library: library, observer: { queue.observe($0) })
         playback.continues = { queue.continuesAfterFinish() }
         playback.opened = { opened in player.withLock { $0 = opened } }
         await playback.run(.play(request), configuration: configuration)
