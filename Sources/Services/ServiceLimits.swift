@@ -26,3 +26,9 @@ extension ServiceLimits {
     /// under 100 kB).
     public static let maxChaptersBytes = 1024 * 1024
 }
+
+extension ServiceLimits {
+    /// Largest transcript document, bytes (a three-hour episode's WebVTT is about 300 kB; a
+    /// word-by-word JSON transcript of it a few MB).
+    public static let maxTranscriptBytes = 8 * 1024 * 1024
+}
