@@ -49,6 +49,12 @@ struct MPDComparisonTests {
         let real = try MPDLineClient("127.0.0.1:\(mpd.port)")
         _ = try real.command("update")
         try #require(eventuallyBlocking(timeout: 30) { (try? real.command("listall").fields.filter { $0.key == "file" }.count) == 3 })
+        // The files are listed before the update has ended: until it has, `status` says
+        // `updating_db` and `stats` has no `db_update` yet, which is mpd's state, not its answer.
+        try #require(eventuallyBlocking(timeout: 30) {
+            guard let status = try? real.status(), let stats = try? real.command("stats") else { return false }
+            return status["updating_db"] == nil && stats.fields.contains { $0.key == "db_update" }
+        })
         let daemon = try ServeDaemon(music: URL(fileURLWithPath: mpd.musicDirectory))
 
         let theirs = try Self.record(real, prefix: "Album/")
