@@ -1,4 +1,5 @@
 import Foundation
+import PlayerCore
 
 /// A podcast feed as parsed from RSS: what the store keeps of a podcast and its episodes.
 ///
@@ -50,11 +51,15 @@ package struct FeedEpisode: Sendable, Equatable {
     package var enclosure: Enclosure?
     /// Podcasting 2.0 `podcast:chapters` document, when the feed names one.
     package var chaptersURL: URL?
+    /// The transcript to fetch when the feed names one or more (`podcast:transcript`): the best
+    /// format Tonearm reads (`TranscriptFormat`'s order), timed before HTML.
+    package var transcript: TranscriptLink?
 
     package init(
         guid: String, title: String, summary: String? = nil, publishedAt: Date? = nil, duration: TimeInterval? = nil,
-        enclosure: Enclosure? = nil, chaptersURL: URL? = nil
+        enclosure: Enclosure? = nil, chaptersURL: URL? = nil, transcript: TranscriptLink? = nil
     ) {
+        self.transcript = transcript
         self.guid = guid
         self.title = title
         self.summary = summary
@@ -62,6 +67,17 @@ package struct FeedEpisode: Sendable, Equatable {
         self.duration = duration
         self.enclosure = enclosure
         self.chaptersURL = chaptersURL
+    }
+}
+
+/// A transcript a feed names: where it is and in which format.
+package struct TranscriptLink: Sendable, Hashable, Codable {
+    package var url: URL
+    package var format: TranscriptFormat
+
+    package init(url: URL, format: TranscriptFormat) {
+        self.url = url
+        self.format = format
     }
 }
 

@@ -47,6 +47,8 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         /// Every `<enclosure>`'s attributes, in order.
         var enclosures: [(url: String?, length: String?, type: String?)] = []
         var chaptersURL: String?
+        /// Every `<podcast:transcript url type language rel>`, in order (at most a few kept).
+        var transcripts: [(url: String?, type: String?, language: String?)] = []
     }
 
     /// The lowercased local name of the root element; nil when no element was seen (not XML).
@@ -184,6 +186,11 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
             return .other
         case (.item, .podcast, "chapters"):
             if item.chaptersURL == nil { item.chaptersURL = attribute("url", in: attributes) }
+            return .other
+        case (.item, .podcast, "transcript"):
+            if item.transcripts.count < 8 {
+                item.transcripts.append((attribute("url", in: attributes), attribute("type", in: attributes), attribute("language", in: attributes)))
+            }
             return .other
         case (_, .atom, _):
             return classifyAtom(name, parent: parent, attributes: attributes)

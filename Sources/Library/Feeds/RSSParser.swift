@@ -127,7 +127,21 @@ struct EpisodeBuilder {
             publishedAt: item.pubDate.flatMap(FeedDate.parse) ?? item.updated.flatMap(FeedDate.parse),
             duration: item.duration.flatMap(ITunesDuration.seconds),
             enclosure: enclosure,
-            chaptersURL: item.chaptersURL.flatMap { FeedURL.resolve($0, against: feedURL) })
+            chaptersURL: item.chaptersURL.flatMap { FeedURL.resolve($0, against: feedURL) },
+            transcript: transcript(item.transcripts, feedURL: feedURL))
+    }
+
+    /// The best transcript of those named: a format Tonearm reads (by its `type`, else the
+    /// address's extension), at an http(s) address, the preferred format first; among equals the
+    /// first named.
+    static func transcript(_ links: [(url: String?, type: String?, language: String?)], feedURL: URL?) -> TranscriptLink? {
+        let readable = links.compactMap { link -> TranscriptLink? in
+            guard let raw = link.url, let url = FeedURL.resolve(raw, against: feedURL) else { return nil }
+            guard let format = link.type.flatMap(TranscriptFormat.init(mimeType:)) ?? TranscriptFormat(pathExtension: url.pathExtension)
+            else { return nil }
+            return TranscriptLink(url: url, format: format)
+        }
+        return readable.enumerated().min { ($0.element.format, $0.offset) < ($1.element.format, $1.offset) }?.element
     }
 
     /// The item's `guid`; else its enclosure URL; else a stable hash of its title and date text

@@ -15,6 +15,8 @@ struct EpisodeFields: Equatable {
     var audioLength: Int64?
     var audioType: String?
     var chaptersURL: String?
+    var transcriptURL: String?
+    var transcriptType: String?
 
     init(_ episode: FeedEpisode) {
         title = TextSanitizer.singleLine(episode.title)
@@ -25,6 +27,8 @@ struct EpisodeFields: Equatable {
         audioLength = episode.enclosure?.length.flatMap { $0 >= 0 ? $0 : nil }
         audioType = LibraryText.optional(episode.enclosure?.type, maxLength: LibraryText.headerLength)
         chaptersURL = LibraryValue.url(episode.chaptersURL)
+        transcriptURL = LibraryValue.url(episode.transcript?.url)
+        transcriptType = transcriptURL == nil ? nil : episode.transcript?.format.rawValue
         // The parser always gives a guid; should one clean to nothing, the audio URL (else the
         // title and date) is the next most stable identity, as in `FeedEpisode.guid`'s rule.
         guid = TextSanitizer.singleLine(episode.guid, maxLength: LibraryText.guidLength)
@@ -43,6 +47,8 @@ struct EpisodeFields: Equatable {
         audioLength = try row.decode(Int64?.self, forColumn: "audioLength")
         audioType = try row.decode(String?.self, forColumn: "audioType")
         chaptersURL = try row.decode(String?.self, forColumn: "chaptersURL")
+        transcriptURL = try row.decode(String?.self, forColumn: "transcriptURL")
+        transcriptType = try row.decode(String?.self, forColumn: "transcriptType")
     }
 
     /// The feed's episodes in order, each guid once (the first occurrence wins: feeds do repeat
@@ -53,15 +59,15 @@ struct EpisodeFields: Equatable {
     }
 
     /// The column list the statements below bind, in order.
-    static let columns = "guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL"
+    static let columns = "guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType"
 
     var arguments: StatementArguments {
-        [guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL]
+        [guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType]
     }
 
     func insert(_ db: Database, podcastID: Int64, feedOrder: Int) throws {
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO episode (podcastId, feedOrder, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO episode (podcastId, feedOrder, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try statement.execute(arguments: [podcastID, feedOrder] + arguments)
     }
@@ -69,7 +75,7 @@ struct EpisodeFields: Equatable {
     func update(_ db: Database, episodeID: Int64, feedOrder: Int) throws {
         let statement = try db.cachedStatement(sql: """
             UPDATE episode SET feedOrder = ?, guid = ?, title = ?, summary = ?, publishedAt = ?, duration = ?,
-                audioURL = ?, audioLength = ?, audioType = ?, chaptersURL = ?
+                audioURL = ?, audioLength = ?, audioType = ?, chaptersURL = ?, transcriptURL = ?, transcriptType = ?
             WHERE id = ?
             """)
         try statement.execute(arguments: [feedOrder] + arguments + [episodeID])

@@ -21,6 +21,8 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
     package var audioLength: Int64?
     package var audioType: String?
     package var chaptersURL: URL?
+    /// The transcript the feed names, when it names one in a format Tonearm reads.
+    package var transcript: TranscriptLink?
     /// Seconds into the episode where the listener stopped; 0 when never played.
     package var position: TimeInterval
     /// Finished (or marked so by the listener).
@@ -35,9 +37,10 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
     package init(
         id: Int64, podcastID: Int64, podcastTitle: String, guid: String, title: String, summary: String? = nil,
         publishedAt: Date? = nil, duration: TimeInterval? = nil, audioURL: URL? = nil, audioLength: Int64? = nil,
-        audioType: String? = nil, chaptersURL: URL? = nil, position: TimeInterval = 0, played: Bool = false,
+        audioType: String? = nil, chaptersURL: URL? = nil, transcript: TranscriptLink? = nil, position: TimeInterval = 0, played: Bool = false,
         download: DownloadState? = nil, downloadProgress: Double? = nil
     ) {
+        self.transcript = transcript
         self.id = id
         self.podcastID = podcastID
         self.podcastTitle = podcastTitle
@@ -65,6 +68,13 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
 }
 
 extension EpisodeRecord {
+    private static func transcript(_ row: Row) throws -> TranscriptLink? {
+        guard let url = try row.url("transcriptURL"),
+            let format = try row.decode(String?.self, forColumn: "transcriptType").flatMap(TranscriptFormat.init(rawValue:))
+        else { return nil }
+        return TranscriptLink(url: url, format: format)
+    }
+
     /// Columns: the episode table plus `podcastTitle`, `position`, `played`, `knownDuration` and the
     /// download's `downloadState`, `downloadReceived` and `downloadTotal` (see `EpisodeQueries`).
     init(row: Row) throws {
@@ -90,6 +100,7 @@ extension EpisodeRecord {
             audioLength: try row.decode(Int64?.self, forColumn: "audioLength"),
             audioType: try row.decode(String?.self, forColumn: "audioType"),
             chaptersURL: try row.url("chaptersURL"),
+            transcript: try Self.transcript(row),
             position: try row.decode(Double.self, forColumn: "position"),
             played: try row.decode(Bool.self, forColumn: "played"),
             download: download, downloadProgress: progress)

@@ -21,6 +21,7 @@ enum LibrarySchema {
         migrator.registerMigration("v8", migrate: addDownloads)
         migrator.registerMigration("v9", migrate: addPodcastGUID)
         migrator.registerMigration("v10", migrate: addQueue)
+        migrator.registerMigration("v11", migrate: addTranscripts)
         return migrator
     }
 
@@ -227,6 +228,22 @@ enum LibrarySchema {
                 CHECK ((episodeId IS NOT NULL) + (stationId IS NOT NULL) + (sessionId IS NOT NULL) = 1)
             );
             CREATE INDEX queueEntry_byPosition ON queueEntry(position);
+            """)
+    }
+
+    /// The transcript a feed names for each episode, and the transcripts fetched: kept with the
+    /// episode (gone with it), their cues as the JSON of `Transcript`.
+    private static func addTranscripts(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE episode ADD COLUMN transcriptURL TEXT;
+            ALTER TABLE episode ADD COLUMN transcriptType TEXT;
+            CREATE TABLE transcript (
+                episodeId INTEGER PRIMARY KEY REFERENCES episode(id) ON DELETE CASCADE,
+                url TEXT NOT NULL,
+                format TEXT NOT NULL,
+                cues TEXT NOT NULL,
+                fetchedAt REAL NOT NULL
+            );
             """)
     }
 }

@@ -14,4 +14,6 @@ public enum ErrorOperation: String, Sendable, Hashable, Codable, CaseIterable {
     case download
     /// Fetching a station's or episode's artwork.
     case artwork
+    /// Fetching an episode's transcript.
+    case transcript
 }

@@ -14,6 +14,8 @@ extension PlaybackError {
         /// An alarm was found past its time by more than its grace (the machine was asleep or
         /// off): it was not played late, and this says so.
         case alarmMissed = 1006
+        /// An episode whose feed names no transcript Tonearm can read.
+        case noTranscript = 1007
         // Network and I/O
         case offline = 2001
         case connectionFailed = 2002
@@ -87,7 +89,7 @@ extension PlaybackError {
                 return .authorization
             case .libraryCorrupt, .libraryUnavailable, .diskFull:
                 return .system
-            case .notInLibrary, .invalidFeed, .documentTooLarge:
+            case .notInLibrary, .invalidFeed, .documentTooLarge, .noTranscript:
                 return .resource
             case .alreadyInLibrary, .alarmMissed:
                 return .operation
@@ -126,7 +128,7 @@ extension PlaybackError {
                 return .userRetry
             case .missingAudioURL, .invalidTransition, .httpUnauthorized, .httpClientError, .fileNotFound,
                 .permissionDenied, .malformedData, .unsupportedFormat, .hlsNotSupported, .corruptData, .notInLibrary,
-                .alreadyInLibrary, .libraryUnavailable, .invalidFeed, .documentTooLarge, .alarmMissed:
+                .alreadyInLibrary, .libraryUnavailable, .invalidFeed, .documentTooLarge, .alarmMissed, .noTranscript:
                 return .final
             }
         }

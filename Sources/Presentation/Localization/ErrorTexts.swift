@@ -79,7 +79,7 @@ enum ErrorTexts {
             .connectionTimeout, .connectionLost, .dnsFailure, .tlsFailure, .fileNotFound, .permissionDenied,
             .streamUnavailable, .bufferingTimeout, .stalled, .wrongContentType, .libraryCorrupt, .libraryUnavailable,
             .sourceChanged, .malformedData, .unsupportedFormat, .hlsNotSupported, .invalidFeed, .documentTooLarge,
-            .corruptData, .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .seekFailed, .diskFull, .alarmMissed, .sourceSilent:
+            .corruptData, .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .seekFailed, .diskFull, .alarmMissed, .sourceSilent, .noTranscript:
             return LocalizedErrorText(title: title, message: t("message"), recoverySuggestion: t("suggestion"))
         }
     }
@@ -111,7 +111,7 @@ enum ErrorTexts {
         case .invalidTransition, .missingAudioURL, .notInLibrary, .alreadyInLibrary, .tlsFailure, .fileNotFound,
             .permissionDenied, .libraryCorrupt, .libraryUnavailable, .sourceChanged, .unsupportedFormat, .hlsNotSupported,
             .invalidFeed, .documentTooLarge, .corruptData, .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .seekFailed, .diskFull,
-            .alarmMissed, .sourceSilent:
+            .alarmMissed, .sourceSilent, .noTranscript:
             false
         }
     }
@@ -157,7 +157,7 @@ enum ErrorTexts {
         case .invalidTransition, .missingAudioURL, .notInLibrary, .alreadyInLibrary, .tlsFailure, .fileNotFound,
             .permissionDenied, .libraryCorrupt, .libraryUnavailable, .sourceChanged, .unsupportedFormat, .hlsNotSupported,
             .invalidFeed, .documentTooLarge, .corruptData, .audioOutputUnavailable, .audioOutputLost, .daemonRunning, .seekFailed, .diskFull,
-            .alarmMissed, .sourceSilent:
+            .alarmMissed, .sourceSilent, .noTranscript:
             return playback(error, in: language)
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Library
 import PlayerCore
 import PlayerKit
+import Presentation
 
 /// What `tonearm podcast refresh` and `tonearm podcast import` do once their arguments are
 /// parsed: each feed's outcome on a line of its own, failures on stderr, and whether all went well.
@@ -40,5 +41,24 @@ package enum PodcastCommands {
         for failure in report.failures { CommandFailure.warn(failure.error, about: failure.about, operation: .feed) }
         print(report.summary)
         return report.failures.isEmpty
+    }
+}
+
+extension PodcastCommands {
+    /// `podcast transcript ID`: the episode's transcript with times (`[00:01:02] Speaker: text`),
+    /// or JSON for scripts (`{"timed": true, "cues": [{"start", "end", "text", "speaker"}]}`).
+    package static func transcript(episodeID: Int64, json: Bool, library: LibraryContext) async {
+        let transcript: Transcript
+        do throws(PlaybackError) {
+            transcript = try await library.transcript(episodeID: episodeID)
+        } catch {
+            // The library's own failures read as themselves; the fetch's in the transcript's words.
+            CommandFailure.exit(error, operation: error.code == .noTranscript || error.category == .system ? .playback : .transcript)
+        }
+        if json {
+            JSONOutput.print(transcript)
+        } else {
+            print(TranscriptListing.text(transcript), terminator: "")
+        }
     }
 }

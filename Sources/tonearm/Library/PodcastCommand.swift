@@ -11,11 +11,23 @@ struct PodcastCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "podcast",
         abstract:
-            "Podcast subscriptions: add, list, episodes, refresh, remove, import, export, download, downloads, auto-download, mark, mark-all-played, trim-silence, stats.",
+            "Podcast subscriptions: add, list, episodes, refresh, remove, import, export, download, downloads, auto-download, mark, mark-all-played, trim-silence, stats, transcript.",
         subcommands: [
             Add.self, List.self, Episodes.self, Refresh.self, Remove.self, Import.self, Export.self, Download.self, Downloads.self,
-            AutoDownload.self, Mark.self, MarkAllPlayed.self, TrimSilence.self, Stats.self,
+            AutoDownload.self, Mark.self, MarkAllPlayed.self, TrimSilence.self, Stats.self, Transcript.self,
         ])
+
+    struct Transcript: LibrarySubcommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print an episode's transcript with times (fetched once from its feed's podcast:transcript, then kept).")
+        @Argument(help: "The episode's id.") var episode: Int64
+        @Flag(help: "Print JSON (the cues with start, end, text, speaker) for scripts.") var json = false
+        @OptionGroup var logging: LoggingOptions
+
+        func run(on library: LibraryContext) async throws {
+            await PodcastCommands.transcript(episodeID: episode, json: json, library: library)
+        }
+    }
 
     struct Mark: LibrarySubcommand {
         static let configuration = CommandConfiguration(abstract: "Mark an episode played or unplayed.")

@@ -20,7 +20,7 @@ struct StoreOpeningTests {
         let (migrations, journalMode) = try store.pool.read { db in
             (try LibrarySchema.migrator.appliedMigrations(db), try String.fetchOne(db, sql: "PRAGMA journal_mode"))
         }
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"])
         #expect(journalMode == "wal")
     }
 
@@ -51,6 +51,8 @@ struct StoreOpeningTests {
         #expect(try store.station(named: "found fm").directoryID == "abcd-1234-ef" && found.directoryID == "abcd-1234-ef")
         #expect(try store.podcast(matching: "7").title == "Old Show")
         #expect(try store.resumePosition(episodeID: 70) == 42.5)
+        // v11: an episode from before transcripts names none.
+        #expect(try store.episode(id: 70).transcript == nil)
         #expect(try store.session(named: "Calm").stageCount == 1)
         #expect(try store.setting("output") == "pulse")
         // v2's additions are there and usable.
@@ -60,7 +62,7 @@ struct StoreOpeningTests {
         let event = ErrorEvent(PlaybackError(.offline), operation: "playEpisode", timestamp: Date(timeIntervalSince1970: 100))
         try await store.errorEvents.append(event)
         #expect(try await store.errorEvents.allEvents() == [event])
-        #expect(try await store.pool.read { db in try LibrarySchema.migrator.appliedMigrations(db) } == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"])
+        #expect(try await store.pool.read { db in try LibrarySchema.migrator.appliedMigrations(db) } == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"])
     }
 
     @Test func randomBytesAreMovedAsideAndANewLibraryStarts() throws {
