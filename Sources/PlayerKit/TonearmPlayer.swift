@@ -28,6 +28,10 @@ public final class TonearmPlayer: Sendable {
         public var logger: Logger
         /// Where measured loudness is kept between runs (the library's); nil measures every run.
         public var loudnessStore: (any LoudnessStore)?
+        /// An episode's transcript: the same address rules as its chapters.
+        public var transcripts: TranscriptService.Configuration
+        /// Where fetched transcripts are kept between runs (the library's); nil fetches every run.
+        public var transcriptStore: (any TranscriptStore)?
         /// How much of a network track is held before it sounds (`--buffer`).
         public var buffering: NetworkBuffering
 
@@ -36,8 +40,10 @@ public final class TonearmPlayer: Sendable {
             artwork: ArtworkService.Configuration = .init(), chapters: ChaptersService.Configuration? = nil,
             streaming: StreamingDecoderFactory.Options = .init(),
             connectivity: ConnectivityMonitor? = nil, analytics: ErrorAnalytics? = nil, logger: Logger = .silent,
-            loudnessStore: (any LoudnessStore)? = nil, buffering: NetworkBuffering = NetworkBuffering()
+            loudnessStore: (any LoudnessStore)? = nil, buffering: NetworkBuffering = NetworkBuffering(),
+            transcriptStore: (any TranscriptStore)? = nil
         ) {
+            self.transcriptStore = transcriptStore
             self.buffering = buffering
             self.loudnessStore = loudnessStore
             self.logger = logger
@@ -47,6 +53,7 @@ public final class TonearmPlayer: Sendable {
             self.artwork = artwork
             // Unless told otherwise, chapters may come from where artwork may.
             self.chapters = chapters ?? ChaptersService.Configuration(allowPrivateAddresses: artwork.allowPrivateAddresses)
+            self.transcripts = TranscriptService.Configuration(allowPrivateAddresses: self.chapters.allowPrivateAddresses)
             self.streaming = streaming
             self.connectivity = connectivity
         }
@@ -78,7 +85,10 @@ public final class TonearmPlayer: Sendable {
             output: output, options: options, decoders: factory, clock: clock, random: random, analytics: services.analytics,
             logger: services.logger,
             chapterSource: FeedChapters(
-                service: ChaptersService(network: services.network, configuration: services.chapters, analytics: services.analytics)))
+                service: ChaptersService(network: services.network, configuration: services.chapters, analytics: services.analytics)),
+            transcriptSource: PlayerTranscripts(
+                service: TranscriptService(network: services.network, configuration: services.transcripts), store: services.transcriptStore,
+                maxSidecarBytes: ServiceLimits.maxTranscriptBytes))
         self.player = player
         let pipeline = NowPlayingPipeline(
             metadata: MetadataService(network: services.network, configuration: services.metadata, analytics: services.analytics),

@@ -16,6 +16,8 @@ extension AudioPlayer {
         deckTracks[node] = track.id
         chapters.keep(only: Set(deckTracks.values))
         askChapters(for: track)
+        transcripts.keep(only: Set(deckTracks.values))
+        askTranscript(for: track)
         let mailbox = connections
         let wakeUps = connectionWakeUps
         let clock = self.clock

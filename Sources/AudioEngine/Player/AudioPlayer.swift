@@ -91,6 +91,9 @@ public actor AudioPlayer {
     /// Where feed chapters come from; nil: only a file's own.
     let chapterSource: (any ChapterSource)?
     var chapters = KnownChapters()
+    /// Where transcripts come from; nil: none are looked for.
+    let transcriptSource: (any TranscriptSource)?
+    var transcripts = KnownTranscripts()
     /// The track on each deck, so chapters of items no longer on one are forgotten.
     var deckTracks: [DeckID: String] = [:]
 
@@ -103,10 +106,12 @@ public actor AudioPlayer {
         analytics: ErrorAnalytics? = nil,
         logger: Logger = Logger(label: "tonearm.player", factory: { _ in SwiftLogNoOpLogHandler() }),
         chapterSource: (any ChapterSource)? = nil,
+        transcriptSource: (any TranscriptSource)? = nil,
         executor: ThreadExecutor = ThreadExecutor(name: "tonearm.player")
     ) {
         self.executor = executor
         self.chapterSource = chapterSource
+        self.transcriptSource = transcriptSource
         self.analytics = analytics.map(PlayerAnalytics.init)
         self.log = PlayerLog(logger: logger)
         // A sink that does not pace itself (a file) is rendered: in real-time mode nothing would
@@ -177,6 +182,8 @@ public actor AudioPlayer {
 
     /// The current item's chapters, as last published (nil: none known).
     public var currentChapters: ChapterList? { chapters.publishedList }
+    /// The transcript of the item playing, as last told (`PlayerNotice.transcript`).
+    public var currentTranscript: Transcript? { transcripts.published }
 
     /// The current item's position as last reported, with the item's id.
     var lastPosition: (trackID: String?, seconds: Double)?
@@ -295,6 +302,7 @@ public actor AudioPlayer {
             if node == machine.activeDeck {
                 lastPosition = (machine.state.currentTrack?.id, position)
                 if let change = chapters.positionChange(at: position) { continuation.yield(.notice(.chapter(change), audioTime: audioTime)) }
+                if let change = transcripts.cueChange(at: position) { continuation.yield(.notice(.cue(change), audioTime: audioTime)) }
             }
             continuation.yield(.position(seconds: position, duration: duration ?? machine.currentDuration, audioTime: audioTime))
             if node == machine.activeDeck {
@@ -361,6 +369,7 @@ public actor AudioPlayer {
             continuation.yield(.state(state, audioTime: audioTime, now: PlayerTime(seconds: clock.now())))
             publishLoudness()
             publishChapters()
+            publishTranscript()
         }
     }
 

@@ -96,6 +96,15 @@ struct PlayerLog: Sendable {
         logger.notice("chapters unavailable; playing without them", metadata: Self.metadata(LogFields.error(error)))
     }
 
+    func transcript(cues: Int, timed: Bool) {
+        logger.info("transcript", metadata: Self.metadata(["cues": String(cues), "timed": String(timed)]))
+    }
+
+    /// An item's transcript could not be had: it plays without one.
+    func transcriptUnavailable(_ error: PlaybackError) {
+        logger.notice("transcript unavailable; playing without it", metadata: Self.metadata(LogFields.error(error)))
+    }
+
     func serviceProblem(_ error: PlaybackError) {
         logger.warning("service problem", metadata: Self.metadata(LogFields.error(error)))
     }

@@ -107,6 +107,7 @@ package struct DaemonRunner: Sendable {
         services.network = library.network
         services.analytics = library.analytics
         services.loudnessStore = LibraryLoudnessStore(store: library.store, logger: log.logger)
+        services.transcriptStore = LibraryTranscriptStore(store: library.store, logger: log.logger)
         do throws(PlaybackError) {
             return try await PlaybackSession.open(asked: options.output, also: options.alsoOutput, fast: false, configuration: configuration, services: services).session
         } catch {

@@ -70,17 +70,6 @@ package struct FeedEpisode: Sendable, Equatable {
     }
 }
 
-/// A transcript a feed names: where it is and in which format.
-package struct TranscriptLink: Sendable, Hashable, Codable {
-    package var url: URL
-    package var format: TranscriptFormat
-
-    package init(url: URL, format: TranscriptFormat) {
-        self.url = url
-        self.format = format
-    }
-}
-
 /// An RSS `<enclosure url length type>`: the episode's audio file.
 package struct Enclosure: Sendable, Equatable {
     package var url: URL

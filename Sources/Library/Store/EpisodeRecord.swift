@@ -63,7 +63,9 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
     /// The episode as the player knows it; its id is the library id, so a saved position can be
     /// written back with `LibraryStore.savePosition(episodeID:)`.
     package var episode: Episode {
-        Episode(id: String(id), title: title, podcastTitle: podcastTitle, audioURL: audioURL, duration: duration, chaptersURL: chaptersURL)
+        Episode(
+            id: String(id), title: title, podcastTitle: podcastTitle, audioURL: audioURL, duration: duration, chaptersURL: chaptersURL,
+            transcript: transcript)
     }
 }
 

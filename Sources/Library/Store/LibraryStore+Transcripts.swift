@@ -38,4 +38,23 @@ extension LibraryStore {
                 arguments: [episodeID, url.absoluteString, format.rawValue, cues, date.timeIntervalSince1970])
         }
     }
+
+    /// The transcript kept from `url` for any episode (the player knows the address, not the
+    /// episode); nil when none is.
+    package func keptTranscript(url: URL) throws(PlaybackError) -> Transcript? {
+        try read { db in
+            guard let cues = try String.fetchOne(db, sql: "SELECT cues FROM transcript WHERE url = ? LIMIT 1", arguments: [url.absoluteString])
+            else { return nil }
+            return try? JSONDecoder().decode(Transcript.self, from: Data(cues.utf8))
+        }
+    }
+
+    /// Keeps a transcript fetched from `url` with every episode whose feed names that address;
+    /// nothing when none does (the episode is gone).
+    package func keepTranscript(_ transcript: Transcript, format: TranscriptFormat, url: URL, at date: Date = Date()) throws(PlaybackError) {
+        let episodes = try read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM episode WHERE transcriptURL = ?", arguments: [url.absoluteString])
+        }
+        for episodeID in episodes { try keepTranscript(transcript, format: format, episodeID: episodeID, url: url, at: date) }
+    }
 }

@@ -10,10 +10,14 @@ public struct Episode: Sendable, Hashable, Codable, Identifiable {
     public let duration: TimeInterval?
     /// The feed's `podcast:chapters` document, when it names one.
     public let chaptersURL: URL?
+    /// The feed's transcript, when it names one Tonearm reads.
+    public let transcript: TranscriptLink?
 
     public init(
-        id: String, title: String, podcastTitle: String? = nil, audioURL: URL?, duration: TimeInterval? = nil, chaptersURL: URL? = nil
+        id: String, title: String, podcastTitle: String? = nil, audioURL: URL?, duration: TimeInterval? = nil, chaptersURL: URL? = nil,
+        transcript: TranscriptLink? = nil
     ) {
+        self.transcript = transcript
         self.id = id
         self.title = TextSanitizer.singleLine(title)
         self.podcastTitle = TextSanitizer.optionalSingleLine(podcastTitle)
@@ -29,7 +33,7 @@ public struct Episode: Sendable, Hashable, Codable, Identifiable {
         }
         return Track(
             id: "episode:\(id)", url: audioURL, kind: .episode, title: title, artist: nil,
-            album: podcastTitle, duration: duration, chaptersURL: chaptersURL)
+            album: podcastTitle, duration: duration, chaptersURL: chaptersURL, transcript: transcript)
     }
 }
 

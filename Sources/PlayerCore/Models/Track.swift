@@ -41,6 +41,9 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     /// An episode's Podcasting 2.0 JSON chapters document (the feed's `podcast:chapters`), fetched
     /// while it plays; nil for everything else.
     public let chaptersURL: URL?
+    /// An episode's transcript as its feed names it, fetched (or read from the library) while it
+    /// plays; nil for everything else (a local file's transcript beside it is found by the app).
+    public let transcript: TranscriptLink?
 
     public init(
         id: String,
@@ -54,7 +57,8 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         loop: SourceLoop? = nil,
         loudness: Loudness? = nil,
         sessionLoudness: Loudness? = nil,
-        chaptersURL: URL? = nil
+        chaptersURL: URL? = nil,
+        transcript: TranscriptLink? = nil
     ) {
         self.id = id
         self.url = url
@@ -68,6 +72,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         self.loudness = kind == .liveStream ? nil : loudness
         self.sessionLoudness = kind == .liveStream ? nil : sessionLoudness
         self.chaptersURL = kind == .liveStream ? nil : chaptersURL
+        self.transcript = kind == .liveStream ? nil : transcript
     }
 
     /// A live stream has no end; its connection ending is a drop, not a finish.

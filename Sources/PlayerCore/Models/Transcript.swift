@@ -69,3 +69,22 @@ public struct Transcript: Sendable, Hashable, Codable {
         return nil
     }
 }
+
+/// Which cue is spoken, as front ends show and announce it.
+public struct TranscriptCuePosition: Sendable, Hashable, Codable {
+    /// From 0, in the transcript's `cues`.
+    public let index: Int
+    public let cue: TranscriptCue
+
+    public init(index: Int, cue: TranscriptCue) {
+        self.index = index
+        self.cue = cue
+    }
+}
+
+extension Transcript {
+    /// The cue spoken at `position`, for showing it; nil between cues and for an untimed transcript.
+    public func current(at position: TimeInterval) -> TranscriptCuePosition? {
+        index(at: position).map { TranscriptCuePosition(index: $0, cue: cues[$0]) }
+    }
+}

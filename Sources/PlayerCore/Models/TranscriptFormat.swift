@@ -40,3 +40,14 @@ public enum TranscriptFormat: String, Sendable, Hashable, Codable, CaseIterable,
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }
+
+/// A transcript a feed names for an episode: where it is and in which format.
+public struct TranscriptLink: Sendable, Hashable, Codable {
+    public var url: URL
+    public var format: TranscriptFormat
+
+    public init(url: URL, format: TranscriptFormat) {
+        self.url = url
+        self.format = format
+    }
+}

@@ -62,6 +62,12 @@ public enum PlayerNotice: Sendable, Equatable {
     /// The chapter the current item's position is in, when that changes (nil: none, or before the
     /// first chapter). Told just before the position update that moved into it.
     case chapter(ChapterPosition?)
+    /// The current item's transcript, when it becomes known and when the item changes (nil: the
+    /// new item has none). Not told for an item without one after another without one.
+    case transcript(Transcript?)
+    /// The cue spoken at the current item's position, when that changes (nil: between cues, or
+    /// no transcript). Told just before the position update that moved into it.
+    case cue(TranscriptCuePosition?)
     /// Which item of the request is current (the one heard: the incoming one once a crossfade has
     /// begun), so a front end tells two identical tracks in its queue apart: its index in the
     /// request's items, where the items of a later `setUpcoming` count on from the current one's.

@@ -15,7 +15,7 @@ extension LibraryContext {
         if let file = downloads.playableFile(episodeID: id) {
             episode = Episode(
                 id: episode.id, title: episode.title, podcastTitle: episode.podcastTitle, audioURL: file, duration: episode.duration,
-                chaptersURL: episode.chaptersURL)
+                chaptersURL: episode.chaptersURL, transcript: episode.transcript)
         }
         do throws(PlaybackError) {
             return .play(PlayRequest(track: try episode.track(), startPosition: start))

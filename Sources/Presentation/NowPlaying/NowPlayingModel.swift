@@ -46,6 +46,10 @@ package struct NowPlayingModel: Sendable {
     package var chapters: ChapterList?
     /// The chapter the position is in, as the player said (nil: none, or before the first).
     package var chapter: ChapterPosition?
+    /// The current item's transcript, once the player has said it (nil: none).
+    package var transcript: Transcript?
+    /// The cue spoken at the position, as the player said (nil: between cues, or none).
+    package var cue: TranscriptCuePosition?
     /// The listener opened the list of chapters (`c`); it closes with the same key.
     package private(set) var showsChapters = false
 
@@ -96,6 +100,10 @@ package struct NowPlayingModel: Sendable {
             if list?.isEmpty ?? true { showsChapters = false }
         case .notice(.chapter(let position), _):
             chapter = position
+        case .notice(.transcript(let transcript), _):
+            self.transcript = transcript
+        case .notice(.cue(let position), _):
+            cue = position
         case .notice(.nonFatal(let error), _), .notice(.serviceProblem(let error), _):
             inlineError = error
         case .notice:

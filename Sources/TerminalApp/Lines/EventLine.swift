@@ -34,6 +34,12 @@ import Presentation
 ///   when the position moves into another chapter (`chapter` null before the first). While an
 ///   item with chapters plays, every position and state event carries the same `chapter` field
 ///   (`index` from 0, `count`, `title` or null).
+/// - `{"t": 0.4, "event": "transcript", "timed": true, "cues": 212}` — the current item's
+///   transcript when it becomes known and when the item changes (`cues` 0 and `timed` null: the new
+///   item has none; `podcast transcript` prints one whole).
+/// - `{"t": 62.6, "event": "cue", "cue": {"index": 3, "start": 62.5, "end": 64.0, "text": "Welcome
+///   back.", "speaker": "Alice"}}` — each line of a timed transcript as it is spoken (`cue` null
+///   between lines; `speaker` null when not named): a listener who cannot hear reads along.
 /// - `{"t": 300.0, "event": "layers", "elapsed": 300.0, "length": 1200, "remaining": 900,
 ///   "bed": {"phase": "ducked", "level": 0.151}, "nextBell": {"at": 600, "kind": "interval"},
 ///   "strikes": 2}` — a session's layers (its clock, which stops while paused; its bed's phase and
@@ -105,6 +111,10 @@ package enum EventLine {
             ]
         case .notice(.chapter(let position), let t):
             return ["t": rounded(t), "event": "chapter", "chapter": position.map(chapterFields) ?? NSNull()]
+        case .notice(.transcript(let transcript), let t):
+            return ["t": rounded(t), "event": "transcript", "timed": transcript.map(\.timed) ?? NSNull(), "cues": transcript?.cues.count ?? 0]
+        case .notice(.cue(let position), let t):
+            return ["t": rounded(t), "event": "cue", "cue": position.map(cueFields) ?? NSNull()]
         case .notice(let notice, let t):
             var o = noticeFields(notice, language: language)
             o["t"] = rounded(t)
@@ -213,6 +223,8 @@ package enum EventLine {
         case .serviceProblem(let e): return ["notice": "serviceProblem", "error": error(e, language: language)]
         case .silenceTrimmed(let t, let seconds): return ["notice": "silenceTrimmed", "track": track(t), "seconds": rounded(seconds)]
         case .chapters(let list): return ["notice": "chapters", "count": list?.count ?? 0]
+        case .transcript(let transcript): return ["notice": "transcript", "cues": transcript?.cues.count ?? 0]
+        case .cue(let position): return ["notice": "cue", "cue": position.map(cueFields) ?? NSNull()]
         case .chapter(let position): return ["notice": "chapter", "chapter": position.map(chapterFields) ?? NSNull()]
         case .currentItem(let index): return ["notice": "currentItem", "index": index]
         case .bell(let strike):
@@ -233,6 +245,13 @@ package enum EventLine {
                 ?? NSNull(),
             "nextBell": layers.nextBell.map { ["at": rounded($0.at), "kind": $0.kind.rawValue] as [String: Any] } ?? NSNull(),
             "strikes": layers.strikesRung,
+        ]
+    }
+
+    static func cueFields(_ position: TranscriptCuePosition) -> [String: Any] {
+        [
+            "index": position.index, "start": rounded(position.cue.start), "end": rounded(position.cue.end), "text": position.cue.text,
+            "speaker": position.cue.speaker ?? NSNull(),
         ]
     }
 

@@ -80,6 +80,10 @@ package struct LinePlayback: Sendable {
                     // Not a state, but the listener should know: the buffer covers a reconnect.
                     Self.write((quality.reconnecting ? Texts.string(UIString.connectionReconnecting, in: language) : latest.connectionText(language: language) ?? "") + "\n")
                 }
+                if case .notice(.cue(let position?), _) = update, !jsonEvents, progress == nil {
+                    // A transcript's line as it is spoken: a listener who cannot hear reads along.
+                    Self.write(position.cue.lineText + "\n")
+                }
                 if case .volume = update, volumeBefore != nil, !jsonEvents, progress == nil, let text = latest.volumeText(language: language) {
                     // A change the listener made (the volume at the start goes without saying).
                     Self.write(text + "\n")

@@ -25,7 +25,7 @@ struct StreamOptions: ParsableArguments {
     @Option(help: "The station's logo image URL (shown when the title is the station's identity).")
     var stationLogo: String?
 
-    @Flag(help: "Allow artwork and episode chapters from loopback and private addresses (refused by default).")
+    @Flag(help: "Allow artwork, episode chapters and transcripts from loopback and private addresses (refused by default).")
     var allowPrivateArtwork = false
 
     @Option(help: "Seconds of a stream's audio held before it sounds, 1-30 (default 1). More rides out longer outages, such as a server restart, unheard; it starts that much later.")

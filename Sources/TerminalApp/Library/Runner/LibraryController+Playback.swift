@@ -106,7 +106,8 @@ extension LibraryController {
             configuration: configuration,
             services: TonearmPlayer.Services(
                 network: library.network, connectivity: connectivity, analytics: library.analytics, logger: logger,
-                loudnessStore: LibraryLoudnessStore(store: library.store, logger: logger)))
+                loudnessStore: LibraryLoudnessStore(store: library.store, logger: logger),
+                transcriptStore: LibraryTranscriptStore(store: library.store, logger: logger)))
         playback.withLock { $0.session = made }
         let player = made.player
         let mpris = MPRISBridge.start(
