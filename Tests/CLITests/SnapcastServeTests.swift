@@ -43,8 +43,13 @@ struct SnapcastServeTests {
             return control.lines.contains { $0.contains(#""id":1"#) && $0.contains(#""title":"first""#) }
         }
         #expect(first, "the title never reached Snapcast: \(control.lines.suffix(2)) \(server.log())")
-        // The stream is fed: snapserver sees its source playing.
-        #expect(control.lines.contains { $0.contains(#""status":"playing""#) }, "\(control.lines.suffix(1))")
+        // The stream is fed: snapserver sees its source playing (it says so once data has come
+        // in for a while, which may be after the title: asked again until it does).
+        let fed = eventuallyBlocking(timeout: Self.patience, every: .milliseconds(200)) {
+            control.send(status)
+            return control.lines.contains { $0.contains(#""id":1"#) && $0.contains(#""status":"playing""#) }
+        }
+        #expect(fed, "\(control.lines.suffix(1))")
 
         #expect(try daemon.mpc("next").status == 0)
         let changed = control.waitForLine(timeout: Self.patience) { $0.contains("Stream.OnProperties") && $0.contains(#""title":"second""#) }
