@@ -32,7 +32,8 @@ struct MPDClientTests {
         #expect(try daemon.mpc("playlist").out.split(separator: "\n") == ["first", "second", "third"])
 
         let play = try daemon.mpc("play")
-        #expect(play.out.contains("[playing] #1/3"), "\(play.out)")
+        // (What the daemon said and its status then, should mpc not have seen it playing.)
+        #expect(play.out.contains("[playing] #1/3"), "\(play.out) status: \(String(describing: try? client.status())) log: \(daemon.stderr)")
         #expect(try waitFor(client, "tonearm_state", "playing"))
         #expect(try daemon.mpc("current").out.trimmingCharacters(in: .whitespacesAndNewlines) == "first")
 

@@ -201,6 +201,34 @@ struct LibraryStateMachineTests {
         #expect(m.model.alert?.code == .fileNotFound && m.model.nowPlayingOpen)
     }
 
+    /// On Now Playing, `t` opens the transcript; the arrows choose a line instead of moving the
+    /// library's selection, and Enter plays from that line.
+    @Test func theTranscriptOpensOnNowPlayingAndEnterSeeksToTheChosenLine() {
+        var m = Self.machine([Self.station(1, "Alpha FM"), Self.station(2, "Beta FM")])
+        let track = Track(id: "talk", url: URL(fileURLWithPath: "/tmp/talk.wav"), kind: .file, title: "Talk", duration: 60)
+        let transcript = Transcript(cues: (0..<4).map { TranscriptCue(start: Double($0) * 10 + 0.5, end: Double($0) * 10 + 8, text: "Line \($0)")! })
+        _ = m.handle(.player(.state(.playing(track: track), audioTime: 0, now: .zero)))
+        _ = m.handle(.player(.notice(.transcript(transcript), audioTime: 0)))
+        _ = m.handle(.player(.notice(.cue(TranscriptCuePosition(index: 1, cue: transcript.cues[1])), audioTime: 11)))
+        #expect(m.handle(.key(.character("t"))).isEmpty, "t is nothing over the library")
+        #expect(!m.model.player.showsTranscript)
+        m.model.nowPlayingOpen = true
+        _ = m.handle(.key(.character("t")))
+        #expect(m.model.player.showsTranscript)
+        let selectionBefore = m.model.selection
+        _ = m.handle(.key(.down))
+        _ = m.handle(.key(.down))
+        #expect(m.model.player.transcriptSelection == 3 && m.model.selection == selectionBefore)
+        let seek = m.handle(.key(.enter))
+        guard case .send(.seek(let to))? = seek.first else {
+            Issue.record("Enter on a line seeks: \(seek)")
+            return
+        }
+        #expect(to == 30.5)
+        _ = m.handle(.key(.character("t")))
+        #expect(!m.model.player.showsTranscript)
+    }
+
     /// A session whose file cannot be read is an alert over the library; an episode the library
     /// cannot read still plays, as a failure its error view shows.
     @Test func whatCannotBeReadIsAnAlertForASessionAndTheErrorViewForAnEpisode() {

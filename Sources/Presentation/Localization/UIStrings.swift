@@ -61,6 +61,8 @@ package enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKe
     case chapter
     case chapterUntitled
     case chapters
+    /// The heading of the transcript pane (`t` on Now Playing).
+    case transcript
     /// A session's layers on Now Playing: its clock, the next bell, the bed (`SessionLayersViewState`).
     case sessionElapsed
     case sessionRemaining

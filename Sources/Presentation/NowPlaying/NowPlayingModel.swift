@@ -50,6 +50,42 @@ package struct NowPlayingModel: Sendable {
     package var transcript: Transcript?
     /// The cue spoken at the position, as the player said (nil: between cues, or none).
     package var cue: TranscriptCuePosition?
+    /// The listener opened the transcript (`t`); it closes with the same key.
+    package private(set) var showsTranscript = false
+    /// The line the listener moved to in the open transcript; nil: the pane follows the voice.
+    package private(set) var transcriptSelection: Int?
+
+    /// Opens or closes the transcript; there is nothing to open for an item without one. It opens
+    /// following the voice.
+    package mutating func toggleTranscript() {
+        showsTranscript = !showsTranscript && transcript?.isEmpty == false
+        transcriptSelection = nil
+        version += 1
+    }
+
+    /// Moves the chosen line by `offset` (from the line spoken, or the first, when none is chosen).
+    package mutating func moveTranscriptSelection(by offset: Int) {
+        guard showsTranscript, let transcript, !transcript.isEmpty else { return }
+        let from = transcriptSelection ?? cue?.index ?? (offset > 0 ? -1 : transcript.cues.count)
+        transcriptSelection = min(transcript.cues.count - 1, max(0, from + offset))
+        version += 1
+    }
+
+    /// Where Enter on the chosen line seeks: its start, in a timed transcript; nil otherwise. The
+    /// pane follows the voice again from there.
+    package mutating func takeTranscriptSelection() -> TimeInterval? {
+        guard showsTranscript, let transcript, transcript.timed, let index = transcriptSelection, transcript.cues.indices.contains(index)
+        else { return nil }
+        transcriptSelection = nil
+        version += 1
+        return transcript.cues[index].start
+    }
+
+    /// The transcript pane for the current item; nil without a transcript.
+    package func transcriptView(language: Language) -> TranscriptViewState? {
+        TranscriptViewState(transcript: transcript, current: cue, selection: transcriptSelection, language: language)
+    }
+
     /// The listener opened the list of chapters (`c`); it closes with the same key.
     package private(set) var showsChapters = false
 
@@ -102,6 +138,8 @@ package struct NowPlayingModel: Sendable {
             chapter = position
         case .notice(.transcript(let transcript), _):
             self.transcript = transcript
+            transcriptSelection = nil
+            if transcript?.isEmpty ?? true { showsTranscript = false }
         case .notice(.cue(let position), _):
             cue = position
         case .notice(.nonFatal(let error), _), .notice(.serviceProblem(let error), _):

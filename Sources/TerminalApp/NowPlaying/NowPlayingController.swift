@@ -141,6 +141,20 @@ package final class NowPlayingController: Sendable {
         case .chapters:
             model.withLock { $0.toggleChapters() }
             return
+        case .transcript:
+            model.withLock { $0.toggleTranscript() }
+            return
+        case .up where model.withLock({ $0.showsTranscript }):
+            model.withLock { $0.moveTranscriptSelection(by: -1) }
+            return
+        case .down where model.withLock({ $0.showsTranscript }):
+            model.withLock { $0.moveTranscriptSelection(by: 1) }
+            return
+        case .play where model.withLock({ $0.showsTranscript }):
+            // Enter on a line of the transcript: play from where it is said.
+            guard let start = model.withLock({ $0.takeTranscriptSelection() }), state.allows(.seek) else { return }
+            Task(executorPreference: player.executor) { [player] in try? await player.send(.seek(to: start)) }
+            return
         case .levelMeter:
             // The render thread copies its blocks only while a meter is shown.
             player.outputTap.isWatched = model.withLock {

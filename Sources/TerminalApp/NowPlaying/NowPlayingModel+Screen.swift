@@ -7,7 +7,7 @@ extension NowPlayingModel {
     /// average colour as accent, and the inline error.
     func screen(language: Language, bindings: KeyBindings, tick: Int) -> NowPlayingScreen {
         let picture = metadata?.picture
-        return NowPlayingScreen(
+        var screen = NowPlayingScreen(
             view: view(language: language), artwork: picture.flatMap(ArtworkPixels.init),
             accent: picture.map(TerminalColor.accent) ?? .indexed(39),
             inlineError: inlineError.map { InlineErrorViewState(error: $0, language: language) }, language: language, bindings: bindings,
@@ -16,5 +16,7 @@ extension NowPlayingModel {
             likedText: liked ? "♥ " + Texts.string("terminal.liked", in: language) : nil,
             connection: connectionText(language: language).map { ($0, connection?.rating ?? .good) },
             chapters: chapterView(language: language), showsChapterList: showsChapters, layers: layersView(language: language))
+        if showsTranscript { screen.transcript = transcriptView(language: language) }
+        return screen
     }
 }

@@ -33,6 +33,8 @@ package enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     case chapters
     /// Show or hide the level meter of what is sent to the output (Now Playing).
     case levelMeter
+    /// Show or hide the transcript, which follows the voice; Enter on a line seeks there (Now Playing).
+    case transcript
 
     /// The player command this key stands for, if it is one (Enter opens what is selected, so it
     /// is the screens' own).
@@ -57,7 +59,7 @@ package enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .slower: .speed(.by(-PlaybackSpeed.step))
         case .loudness: .loudness(.cycle)
         case .play, .up, .down, .add, .search, .help, .quit, .directory, .like, .download, .refreshAll, .enqueue, .moveUp, .moveDown, .remove, .markPlayed,
-            .markAllPlayed, .undo, .rename, .chapters, .levelMeter: nil
+            .markAllPlayed, .undo, .rename, .chapters, .levelMeter, .transcript: nil
         }
     }
 }

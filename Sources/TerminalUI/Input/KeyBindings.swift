@@ -14,7 +14,8 @@ package struct KeyBindings: Sendable, Hashable {
     /// episode played (or not), M marks all of a podcast's episodes played,
     /// R refresh every podcast (capital, as a batch of network requests should not be a slip of r),
     /// p the previous chapter and c the list of chapters (n is the next chapter in an item with
-    /// chapters, see `KeyAction.command`), v the level meter (a visualiser's letter).
+    /// chapters, see `KeyAction.command`), v the level meter (a visualiser's letter), t the
+    /// transcript.
     package static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
         .stop: [.character("s")], .next: [.character("n")], .seekBackward: [.left],
@@ -28,6 +29,7 @@ package struct KeyBindings: Sendable, Hashable {
         .rename: [.character("e")],
         .refreshAll: [.character("R")],
         .previousChapter: [.character("p")], .chapters: [.character("c")], .levelMeter: [.character("v")],
+        .transcript: [.character("t")],
     ])
 
     private init(uncheckedKeys: [KeyAction: [Key]]) {

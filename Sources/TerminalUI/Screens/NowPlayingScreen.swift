@@ -36,6 +36,8 @@ package struct NowPlayingScreen: Sendable {
     package var chapters: ChapterViewState?
     /// The list of chapters is open: drawn in a box over the screen.
     package var showsChapterList: Bool
+    /// The transcript pane (`t`), drawn over the screen when open; nil hides it.
+    package var transcript: TranscriptViewState?
     /// The level meter (`v`), under the details; nil hides it.
     package var levelMeter: LevelMeterViewState?
     /// A session's layers (its clock and remaining time, the next bell, the bed), under the
@@ -90,7 +92,75 @@ package struct NowPlayingScreen: Sendable {
         }
         drawHints(&canvas, row: height - 1)
         if showsChapterList, let chapters, view.errorView == nil { drawChapterList(chapters, on: &canvas) }
+        if let transcript, view.errorView == nil { drawTranscript(transcript, on: &canvas) }
         return canvas
+    }
+
+    /// The transcript in a box over the screen: each line with its time and speaker, wrapped to
+    /// the box; the line spoken marked ▶ in the accent, the one the listener chose in reverse;
+    /// scrolled so that the focused line sits a third of the way down.
+    private func drawTranscript(_ transcript: TranscriptViewState, on canvas: inout Canvas) {
+        let width = min(100, canvas.width - 4)
+        let height = canvas.height - 4
+        guard width > 20, height > 5 else { return }
+        let top = 2
+        let left = max(0, (canvas.width - width) / 2)
+        let frame = CellStyle(foreground: accent, bold: true)
+        canvas.put("┌" + String(repeating: "─", count: width - 2) + "┐", row: top, column: left, style: frame)
+        for y in 1..<(height - 1) {
+            canvas.put("│" + String(repeating: " ", count: width - 2) + "│", row: top + y, column: left, style: frame)
+        }
+        canvas.put("└" + String(repeating: "─", count: width - 2) + "┘", row: top + height - 1, column: left, style: frame)
+        canvas.putCentered(transcript.heading, row: top + 1, style: .bold, in: left..<(left + width))
+        let startWidth = transcript.rows.compactMap { $0.start?.count }.max() ?? 0
+        let textWidth = max(8, width - 8 - (startWidth > 0 ? startWidth + 2 : 0))
+        // Every row's wrapped lines, in order, with the row they belong to.
+        var lines: [(row: Int, text: String)] = []
+        var firstLine: [Int] = []
+        for (index, row) in transcript.rows.enumerated() {
+            firstLine.append(lines.count)
+            let said = (row.speaker.map { "\($0): " } ?? "") + row.text
+            for (n, piece) in Self.wrap(said, width: textWidth).enumerated() {
+                let time = startWidth == 0 ? "" : (n == 0 ? String(repeating: " ", count: startWidth - (row.start?.count ?? 0)) + (row.start ?? "") : String(repeating: " ", count: startWidth)) + "  "
+                let marker = n == 0 && row.isCurrent ? "▶ " : "  "
+                lines.append((index, marker + time + piece))
+            }
+        }
+        let visible = height - 4
+        let focus = transcript.focusIndex.map { firstLine[$0] } ?? 0
+        let first = max(0, min(focus - visible / 3, lines.count - visible))
+        for (offset, line) in lines.dropFirst(first).prefix(visible).enumerated() {
+            let row = transcript.rows[line.row]
+            let style =
+                row.isSelected ? CellStyle(foreground: .indexed(16), background: accent, bold: true)
+                : row.isCurrent ? CellStyle(foreground: accent, bold: true) : CellStyle.plain
+            canvas.put(line.text, row: top + 3 + offset, column: left + 2, style: style, maxWidth: width - 4)
+        }
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces (a word longer than a line
+    /// is cut).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            var word = Substring(word)
+            while word.count > width {
+                if !current.isEmpty { lines.append(current); current = "" }
+                lines.append(String(word.prefix(width)))
+                word = word.dropFirst(width)
+            }
+            if current.isEmpty {
+                current = String(word)
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = String(word)
+            }
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        return lines
     }
 
     /// The list of chapters in a box over the screen, scrolled so the playing one (marked ▶)

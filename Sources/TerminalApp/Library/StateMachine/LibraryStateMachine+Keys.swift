@@ -32,10 +32,18 @@ extension LibraryStateMachine {
         case .help:
             model.helpShown = true
             model.changed()
+        case .up where open && model.player.showsTranscript, .down where open && model.player.showsTranscript:
+            model.player.moveTranscriptSelection(by: action == .up ? -1 : 1)
+            model.changed()
         case .up, .down:
             model.moveSelection(by: action == .up ? -1 : 1)
         case .seekBackward where !open, .seekForward where !open:
             return switchTab(by: action == .seekForward ? 1 : -1)
+        case .play where open && model.player.showsTranscript:
+            // Enter on a line of the transcript: play from where it is said.
+            guard let start = model.player.takeTranscriptSelection(), state.allows(.seek) else { return [] }
+            model.changed()
+            return [.send(.seek(to: start))]
         case .play:
             if open { return [] }
             return openSelection()
@@ -70,6 +78,9 @@ extension LibraryStateMachine {
             return markPodcastPlayed()
         case .chapters where open:
             model.player.toggleChapters()
+            model.changed()
+        case .transcript where open:
+            model.player.toggleTranscript()
             model.changed()
         case .refreshAll where !open && model.tab == .podcasts:
             return refreshPodcasts()
