@@ -289,6 +289,7 @@ let package = Package(
         fuzzTarget("FuzzImage", ["Media"]),
         fuzzTarget("FuzzDecoder", ["Media"]),
         fuzzTarget("FuzzMPD", ["MPDProtocol"]),
+        fuzzTarget("FuzzTranscript", ["Services"]),
     ]
 )
 

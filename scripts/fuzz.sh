@@ -2,7 +2,7 @@
 # Builds Tonearm's libFuzzer targets (the Fuzz* products, with -sanitize=fuzzer,address, in their
 # own scratch path Fuzz/.build) and runs each for a bounded time. See docs/FUZZING.md.
 #
-#   bash scripts/fuzz.sh [target...]      targets: icy playlist rss opml session image decoder mpd
+#   bash scripts/fuzz.sh [target...]      targets: icy playlist rss opml session image decoder mpd transcript
 #
 # Environment:
 #   FUZZ_SECONDS   seconds per target (default 60)
@@ -25,7 +25,7 @@ seconds="${FUZZ_SECONDS:-60}"
 rss="${FUZZ_RSS_MB:-2048}"
 timeout="${FUZZ_TIMEOUT:-25}"
 scratch="$root/Fuzz/.build"
-all=(icy playlist rss opml session image decoder mpd)
+all=(icy playlist rss opml session image decoder mpd transcript)
 targets=("$@")
 [ "${#targets[@]}" -eq 0 ] && targets=("${all[@]}")
 
@@ -33,6 +33,7 @@ executable() {
     case "$1" in
         icy) echo FuzzIcy ;; playlist) echo FuzzPlaylist ;; rss) echo FuzzRSS ;; opml) echo FuzzOPML ;;
         session) echo FuzzSession ;; image) echo FuzzImage ;; decoder) echo FuzzDecoder ;; mpd) echo FuzzMPD ;;
+        transcript) echo FuzzTranscript ;;
         *) echo "fuzz: unknown target '$1' (known: ${all[*]})" >&2; return 1 ;;
     esac
 }
