@@ -74,20 +74,4 @@ enum TranscriptJSONParser {
             speaker = (try? container.decodeIfPresent(String.self, forKey: .speaker)) ?? nil
         }
     }
-
-    /// A JSON number, or a string holding one.
-    private struct LenientNumber: Decodable {
-        let value: Double?
-
-        init(from decoder: any Decoder) throws {
-            let single = try decoder.singleValueContainer()
-            if let number = try? single.decode(Double.self) {
-                value = number
-            } else if let text = try? single.decode(String.self), text.utf8.count <= 32 {
-                value = Double(text.trimmingCharacters(in: .whitespaces))
-            } else {
-                value = nil
-            }
-        }
-    }
 }

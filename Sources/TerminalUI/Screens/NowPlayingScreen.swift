@@ -105,12 +105,7 @@ package struct NowPlayingScreen: Sendable {
         guard width > 20, height > 5 else { return }
         let top = 2
         let left = max(0, (canvas.width - width) / 2)
-        let frame = CellStyle(foreground: accent, bold: true)
-        canvas.put("┌" + String(repeating: "─", count: width - 2) + "┐", row: top, column: left, style: frame)
-        for y in 1..<(height - 1) {
-            canvas.put("│" + String(repeating: " ", count: width - 2) + "│", row: top + y, column: left, style: frame)
-        }
-        canvas.put("└" + String(repeating: "─", count: width - 2) + "┘", row: top + height - 1, column: left, style: frame)
+        drawBox(on: &canvas, top: top, left: left, width: width, height: height)
         canvas.putCentered(transcript.heading, row: top + 1, style: .bold, in: left..<(left + width))
         let startWidth = transcript.rows.compactMap { $0.start?.count }.max() ?? 0
         let textWidth = max(8, width - 8 - (startWidth > 0 ? startWidth + 2 : 0))
@@ -120,7 +115,7 @@ package struct NowPlayingScreen: Sendable {
         for (index, row) in transcript.rows.enumerated() {
             firstLine.append(lines.count)
             let said = (row.speaker.map { "\($0): " } ?? "") + row.text
-            for (n, piece) in Self.wrap(said, width: textWidth).enumerated() {
+            for (n, piece) in TextWrap.lines(said, width: textWidth).enumerated() {
                 let time = startWidth == 0 ? "" : (n == 0 ? String(repeating: " ", count: startWidth - (row.start?.count ?? 0)) + (row.start ?? "") : String(repeating: " ", count: startWidth)) + "  "
                 let marker = n == 0 && row.isCurrent ? "▶ " : "  "
                 lines.append((index, marker + time + piece))
@@ -138,29 +133,14 @@ package struct NowPlayingScreen: Sendable {
         }
     }
 
-    /// `text` in lines of at most `width` characters, broken at spaces (a word longer than a line
-    /// is cut).
-    static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ") {
-            var word = Substring(word)
-            while word.count > width {
-                if !current.isEmpty { lines.append(current); current = "" }
-                lines.append(String(word.prefix(width)))
-                word = word.dropFirst(width)
-            }
-            if current.isEmpty {
-                current = String(word)
-            } else if current.count + 1 + word.count <= width {
-                current += " " + word
-            } else {
-                lines.append(current)
-                current = String(word)
-            }
+    /// An empty box in the accent colour, over what is drawn below it.
+    private func drawBox(on canvas: inout Canvas, top: Int, left: Int, width: Int, height: Int) {
+        let frame = CellStyle(foreground: accent, bold: true)
+        canvas.put("┌" + String(repeating: "─", count: width - 2) + "┐", row: top, column: left, style: frame)
+        for y in 1..<(height - 1) {
+            canvas.put("│" + String(repeating: " ", count: width - 2) + "│", row: top + y, column: left, style: frame)
         }
-        if !current.isEmpty || lines.isEmpty { lines.append(current) }
-        return lines
+        canvas.put("└" + String(repeating: "─", count: width - 2) + "┘", row: top + height - 1, column: left, style: frame)
     }
 
     /// The list of chapters in a box over the screen, scrolled so the playing one (marked ▶)
@@ -171,12 +151,7 @@ package struct NowPlayingScreen: Sendable {
         guard width > 10, height > 4 else { return }
         let top = max(0, (canvas.height - height) / 2)
         let left = max(0, (canvas.width - width) / 2)
-        let frame = CellStyle(foreground: accent, bold: true)
-        canvas.put("┌" + String(repeating: "─", count: width - 2) + "┐", row: top, column: left, style: frame)
-        for y in 1..<(height - 1) {
-            canvas.put("│" + String(repeating: " ", count: width - 2) + "│", row: top + y, column: left, style: frame)
-        }
-        canvas.put("└" + String(repeating: "─", count: width - 2) + "┘", row: top + height - 1, column: left, style: frame)
+        drawBox(on: &canvas, top: top, left: left, width: width, height: height)
         canvas.putCentered(chapters.heading, row: top + 1, style: .bold, in: left..<(left + width))
         let visible = height - 4
         let first = max(0, min((chapters.currentIndex ?? 0) - visible / 2, chapters.rows.count - visible))
