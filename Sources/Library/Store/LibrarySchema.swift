@@ -22,6 +22,7 @@ enum LibrarySchema {
         migrator.registerMigration("v9", migrate: addPodcastGUID)
         migrator.registerMigration("v10", migrate: addQueue)
         migrator.registerMigration("v11", migrate: addTranscripts)
+        migrator.registerMigration("v12", migrate: LibrarySearchSchema.addSearch)
         return migrator
     }
 
