@@ -7,10 +7,12 @@ extension LibraryContext {
     /// What playing an episode means: its audio from the saved position (0 once it was finished),
     /// from its downloaded file when it is whole on disk (no network needed), or, for an episode
     /// without audio, its own failure (no Retry). The track's identity is the episode either way,
-    /// so its place is saved the same. A library that cannot be read throws.
-    package func episodeToPlay(id: Int64) throws(PlaybackError) -> PlayerEvent.Replacement {
+    /// so its place is saved the same. `start` (a search hit's time) replaces the saved position.
+    /// A library that cannot be read throws.
+    package func episodeToPlay(id: Int64, from start: TimeInterval? = nil) throws(PlaybackError) -> PlayerEvent.Replacement {
         let record = try store.episode(id: id)
-        let start = try store.resumePosition(episodeID: id)
+        var position = start ?? 0
+        if start == nil { position = try store.resumePosition(episodeID: id) }
         var episode = record.episode
         if let file = downloads.playableFile(episodeID: id) {
             episode = Episode(
@@ -18,7 +20,7 @@ extension LibraryContext {
                 chaptersURL: episode.chaptersURL, transcript: episode.transcript)
         }
         do throws(PlaybackError) {
-            return .play(PlayRequest(track: try episode.track(), startPosition: start))
+            return .play(PlayRequest(track: try episode.track(), startPosition: position))
         } catch {
             return .cannotPlay(error)
         }

@@ -6,14 +6,15 @@ import PlayerKit
 /// Playing one thing kept in the library from the command line: an episode (resuming where the
 /// listener stopped, its position kept while it plays), a station, a session; and a session file.
 extension CommandPlayback {
-    /// An episode without audio fails with its own error (no Retry); any other starts at the saved
-    /// position (0 once it was finished).
+    /// An episode without audio fails with its own error (no Retry); any other starts at `start`
+    /// (a search hit's time) or else the saved position (0 once it was finished).
     package static func playEpisode(
-        _ id: Int64, settings: Settings, services: TonearmPlayer.Services, configuration: PlayerStateMachine.Configuration
+        _ id: Int64, from start: TimeInterval? = nil, settings: Settings, services: TonearmPlayer.Services,
+        configuration: PlayerStateMachine.Configuration
     ) async {
         let library = await LibraryContext.openForCommand()
         let (episode, podcast) = await library.attempt("playEpisode") { () throws(PlaybackError) in
-            (try library.episodeToPlay(id: id), try library.store.episode(id: id).podcastID)
+            (try library.episodeToPlay(id: id, from: start), try library.store.episode(id: id).podcastID)
         }
         let recorder = EpisodeProgressRecorder(store: library.store, episodeID: id)
         await CommandPlayback(settings, services: services, library: library, podcast: podcast, observer: { recorder.observe($0) })
