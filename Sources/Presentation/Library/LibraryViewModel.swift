@@ -14,6 +14,9 @@ package struct LibraryViewModel<Entry: Sendable>: Sendable {
     package var episodesOf: (entry: Entry, title: String)?
     /// The directory search whose results the Stations tab lists instead of the library's stations.
     package var directoryQuery: String?
+    /// The library search (titles, notes, transcripts) whose hits the Podcasts tab lists instead
+    /// of the podcasts: `/`, words, then Enter.
+    package var libraryQuery: String?
     /// Counts directory searches, so the answer of one the listener has left is dropped.
     package var directorySearches = 0
     package var selection = 0

@@ -19,6 +19,9 @@ enum LibraryEntry: Sendable {
     case favourite(FavouriteSong)
     /// An entry of the queue.
     case queued(QueueEntryRecord)
+    /// An episode, or a line of its transcript, the library search found (a podcast it found is
+    /// listed as `.podcast`).
+    case hit(LibrarySearchHit)
 }
 
 extension LibraryEntry {
@@ -61,7 +64,7 @@ extension LibraryViewModel where Entry == LibraryEntry {
         let context = PlaybackContext(connectivity: player.connectivity, now: player.now, language: language, nowPlaying: player.metadata)
         let mini = player.started ? MiniPlayerViewState(state: player.state, context: context) : nil
         return LibraryScreen(
-            tab: tab, list: list, episodesOf: episodesOf?.title, directoryQuery: directoryQuery, selection: selection, search: search, diagnostics: diagnostics,
+            tab: tab, list: list, episodesOf: episodesOf?.title, directoryQuery: directoryQuery, libraryQuery: libraryQuery, selection: selection, search: search, diagnostics: diagnostics,
             retries: retries, miniPlayer: mini, connectivity: player.connectivity,
             alert: alert.map { ErrorAlertViewState(error: $0, language: language, operation: alertOperation) },
             prompt: prompt, confirmation: confirmation?.question, undo: pendingRemoval?.name, language: language, bindings: bindings,

@@ -15,6 +15,8 @@ package struct LibraryScreen: Sendable {
     package var episodesOf: String?
     /// The directory search whose results are listed (Stations tab), nil for the library's stations.
     package var directoryQuery: String?
+    /// The library search whose hits are listed (Podcasts tab), nil for the podcasts themselves.
+    package var libraryQuery: String?
     package var selection: Int
     /// The `/` search being typed or applied; nil when not searching.
     package var search: String?
@@ -35,7 +37,8 @@ package struct LibraryScreen: Sendable {
     package var spinnerTick: Int
 
     package init(
-        tab: Tab, list: ListScreenState<Row> = .initial, episodesOf: String? = nil, directoryQuery: String? = nil, selection: Int = 0,
+        tab: Tab, list: ListScreenState<Row> = .initial, episodesOf: String? = nil, directoryQuery: String? = nil,
+        libraryQuery: String? = nil, selection: Int = 0,
         search: String? = nil,
         diagnostics: ErrorAnalyticsSummary? = nil, retries: RetryStatisticsSummary? = nil, miniPlayer: MiniPlayerViewState? = nil,
         connectivity: Connectivity = .unknown,
@@ -48,6 +51,7 @@ package struct LibraryScreen: Sendable {
         self.list = list
         self.episodesOf = episodesOf
         self.directoryQuery = directoryQuery
+        self.libraryQuery = libraryQuery
         self.selection = selection
         self.search = search
         self.diagnostics = diagnostics
@@ -116,7 +120,9 @@ package struct LibraryScreen: Sendable {
 
     private func drawList(_ canvas: inout Canvas, rows: Range<Int>) {
         var top = rows.lowerBound
-        if let heading = episodesOf ?? directoryQuery.map({ TerminalStrings.directoryHeading($0, in: language) }) {
+        let heading = episodesOf ?? directoryQuery.map { TerminalStrings.directoryHeading($0, in: language) }
+            ?? libraryQuery.map { TerminalStrings.searchHeading($0, in: language) }
+        if let heading {
             canvas.put("◂ \(heading)", row: top, column: 2, style: .bold, maxWidth: canvas.width - 4)
             top += 1
         }
@@ -168,7 +174,7 @@ package struct LibraryScreen: Sendable {
     private var emptyPreset: EmptyStateViewState.Preset {
         switch tab {
         case .stations: directoryQuery.map { .noSearchResults(query: $0) } ?? .stations
-        case .podcasts: episodesOf == nil ? .podcasts : .episodes
+        case .podcasts: libraryQuery.map { .noSearchResults(query: $0) } ?? (episodesOf == nil ? .podcasts : .episodes)
         case .sessions, .diagnostics: .sessions
         case .history: .history
         case .favourites: .favourites
@@ -279,7 +285,7 @@ package struct LibraryScreen: Sendable {
             if [.history, .favourites].contains(tab), !visibleItems.isEmpty { hint(.like, TerminalStrings.text(.like, in: language)) }
             if directoryQuery != nil {
                 hint(.add, TerminalStrings.text(.addToLibrary, in: language))
-            } else if tab == .stations || (tab == .podcasts && episodesOf == nil) {
+            } else if tab == .stations || (tab == .podcasts && episodesOf == nil && libraryQuery == nil) {
                 hint(.add, TerminalStrings.text(.add, in: language))
             } else if tab == .sessions {
                 hint(.add, TerminalStrings.text(.timer, in: language))

@@ -62,6 +62,11 @@ package enum TerminalStrings {
         Texts.format("terminal.directory.heading", in: language, TextSanitizer.singleLine(query, maxLength: 60))
     }
 
+    /// The heading over the library search's hits.
+    package static func searchHeading(_ query: String, in language: Language) -> String {
+        Texts.format("terminal.search.heading", in: language, TextSanitizer.singleLine(query, maxLength: 60))
+    }
+
     /// The label of the add prompt, or of the directory's search prompt.
     package static func prompt(_ prompt: Prompt, in language: Language) -> String {
         Texts.string(prompt, in: language)

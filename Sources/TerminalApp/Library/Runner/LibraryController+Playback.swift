@@ -20,8 +20,8 @@ extension LibraryController {
     /// What a row plays, read from the library (or a session's file).
     func resolve(_ target: PlayTarget) -> LibraryEvent {
         switch target {
-        case .episode(let id):
-            .episodeResolved(id, Result { () throws(PlaybackError) in try library.episodeToPlay(id: id) })
+        case .episode(let id, let start):
+            .episodeResolved(id, Result { () throws(PlaybackError) in try library.episodeToPlay(id: id, from: start) })
         case .session(let path):
             .sessionResolved(Result { () throws(PlaybackError) in try SessionLoader.request(for: path) })
         case .queue(let entry):

@@ -26,6 +26,7 @@ extension LibraryViewModel where Entry == LibraryEntry {
             }
             return try store.stations().map { (LibraryRow(title: $0.name, detail: $0.genre), .station($0)) }
         case .podcasts:
+            if episodesOf == nil, let libraryQuery { return try Self.searchRows(libraryQuery, in: store) }
             if case .podcast(let podcast)? = episodesOf?.entry {
                 return try store.episodes(podcastID: podcast.id).map { episode in
                     let place = episode.played ? "✓" : episode.position > 0
@@ -64,6 +65,26 @@ extension LibraryViewModel where Entry == LibraryEntry {
         case .diagnostics:
             return []
         }
+    }
+
+    /// The library search's hits: a podcast opens (its episodes), an episode plays, a line of a
+    /// transcript plays from its time. The row says what was found, then where.
+    private static func searchRows(_ query: String, in store: LibraryStore) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
+        var rows: [(LibraryRow, LibraryEntry)] = []
+        for hit in try store.search(query) {
+            switch hit.match {
+            case .podcastTitle, .podcastDetails:
+                let podcast = try store.podcast(matching: String(hit.podcastID))
+                rows.append((LibraryRow(title: hit.text, detail: hit.match == .podcastTitle ? nil : podcast.title), .podcast(podcast)))
+            case .episodeTitle, .episodeNotes:
+                rows.append((LibraryRow(title: hit.text, detail: hit.match == .episodeTitle ? hit.podcastTitle : hit.episodeTitle), .hit(hit)))
+            case .transcript:
+                let time = hit.time.map { "\(TimeText.clock($0)) " } ?? ""
+                let speaker = hit.speaker.map { "\($0): " } ?? ""
+                rows.append((LibraryRow(title: time + speaker + hit.text, detail: hit.episodeTitle), .hit(hit)))
+            }
+        }
+        return rows
     }
 
     /// "offline", "downloading 45%" or "download failed"; nil for an episode never downloaded.

@@ -85,7 +85,8 @@ enum LibraryChange: Sendable, Equatable {
 
 /// A row whose playable form the library must read first.
 enum PlayTarget: Sendable, Equatable {
-    case episode(Int64)
+    /// An episode, from `from` (a search hit's time) or where the listener stopped.
+    case episode(Int64, from: TimeInterval? = nil)
     /// A session, from its file.
     case session(path: String)
     /// The queue from this entry on, in order.

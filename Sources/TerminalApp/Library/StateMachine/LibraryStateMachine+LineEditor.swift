@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import PlayerCore
 import Presentation
 import TerminalUI
@@ -17,6 +18,13 @@ extension LibraryStateMachine {
                     return findStations(prompt.text)
                 }
                 effects = submit(prompt.text)
+            } else if model.tab == .podcasts, model.episodesOf == nil, let words = model.search, SearchQuery(words) != nil {
+                // On the podcast list, the words typed are looked for in the whole library.
+                model.libraryQuery = words
+                model.search = nil
+                model.selection = 0
+                model.list = .initial
+                effects = [.reload]
             }
             model.typingSearch = false
         case .escape:

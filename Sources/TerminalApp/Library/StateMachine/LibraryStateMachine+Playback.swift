@@ -3,7 +3,8 @@ import PlayerCore
 import PlayerKit
 
 extension LibraryStateMachine {
-    /// Enter: a podcast opens its episodes; a station, an episode, a session or a queue entry plays.
+    /// Enter: a podcast opens its episodes; a station, an episode, a session or a queue entry
+    /// plays; a search hit plays its episode from where its words are said.
     mutating func openSelection() -> [LibraryEffect] {
         guard let entry = model.selectedEntry else { return [] }
         switch entry {
@@ -25,6 +26,9 @@ extension LibraryStateMachine {
             return [.resolve(.session(path: record.path))]
         case .queued(let entry):
             return [.resolve(.queue(from: entry.id))]
+        case .hit(let hit):
+            guard let episode = hit.episodeID else { return [] }
+            return [.resolve(.episode(episode, from: hit.time))]
         case .heard, .favourite:
             return []
         }

@@ -8,14 +8,15 @@ extension LibraryStateMachine {
         model.tab = all[(all.firstIndex(of: model.tab)! + step + all.count) % all.count]
         model.episodesOf = nil
         model.directoryQuery = nil
+        model.libraryQuery = nil
         model.search = nil
         model.selection = 0
         model.list = .initial
         return model.tab == .diagnostics ? [.reload, .loadDiagnostics] : [.reload]
     }
 
-    /// Esc and Backspace: Now Playing closes, else the search ends, else the directory's results
-    /// or a podcast's episodes give way to the list they came from.
+    /// Esc and Backspace: Now Playing closes, else the search ends, else the directory's results,
+    /// the library search's hits or a podcast's episodes give way to the list they came from.
     mutating func back() -> [LibraryEffect] {
         var effects: [LibraryEffect] = []
         if model.nowPlayingOpen {
@@ -29,8 +30,14 @@ extension LibraryStateMachine {
             model.list = .initial
             effects = [.reload]
         } else if model.episodesOf != nil {
+            // A podcast opened from the search's hits goes back to the hits.
             model.episodesOf = nil
             model.selection = 0
+            effects = [.reload]
+        } else if model.libraryQuery != nil {
+            model.libraryQuery = nil
+            model.selection = 0
+            model.list = .initial
             effects = [.reload]
         }
         model.changed()
