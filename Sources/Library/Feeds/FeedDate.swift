@@ -5,7 +5,9 @@ import Foundation
 /// RSS asks for RFC 822 (`Tue, 10 Jun 2003 04:00:00 GMT`), and feeds bend it every way: numeric
 /// zones (`+0000`, `-0500`, `+05:30`), the US zone names, no weekday or a wrong one, one-digit days,
 /// two-digit years, no seconds, full month names, the month before the day, extra spaces or commas,
-/// a zone comment (`+0000 (UTC)`), `AM`/`PM`; some write ISO 8601 (`2024-03-01T10:00:00Z`) instead.
+/// a zone comment (`+0000 (UTC)`), `AM`/`PM`; some write ISO 8601 (`2024-03-01T10:00:00Z`) instead,
+/// read where that reader is written down. `24:00` with nothing after it is the end of the day, as
+/// ISO 8601 says; any other impossible date or time (`31 Feb`, `25:00`) is nil, not rolled over.
 ///
 /// Parsed by hand, not with `DateFormatter`: one fixed pattern per shape would need a dozen
 /// formatters tried in turn (slow for a 5,000-item feed), and `DateFormatter` is not `Sendable`,
@@ -45,13 +47,13 @@ package enum FeedDate {
 
     /// Zone names and their offsets from UTC in minutes: RFC 822's own, plus the European and
     /// Australian ones generators also write.
-    private static let zoneOffsets: [String: Int] = [
+    static let zoneOffsets: [String: Int] = [
         "gmt": 0, "ut": 0, "utc": 0, "z": 0, "est": -300, "edt": -240, "cst": -360, "cdt": -300, "mst": -420,
         "mdt": -360, "pst": -480, "pdt": -420, "bst": 60, "cet": 60, "cest": 120, "eet": 120, "eest": 180,
         "msk": 180, "ist": 330, "jst": 540, "aest": 600, "aedt": 660,
     ]
 
-    private struct Parts {
+    struct Parts {
         var year: Int?
         var month: Int?
         var day: Int?
@@ -136,7 +138,7 @@ package enum FeedDate {
     }
 
     /// `HH:MM`, `HH:MM:SS`, `HH:MM:SS.fff`.
-    private static func readClock(_ text: Substring, into parts: inout Parts) -> Bool {
+    static func readClock(_ text: Substring, into parts: inout Parts) -> Bool {
         let fields = text.split(separator: ":", omittingEmptySubsequences: false)
         guard fields.count == 2 || fields.count == 3, fields[0].count <= 2, fields[1].count == 2 || fields[1].count == 1,
             let hour = Int(fields[0]), let minute = Int(fields[1])
@@ -157,7 +159,7 @@ package enum FeedDate {
     }
 
     /// `0500`, `05`, `05:30` -> minutes.
-    private static func numericOffset(_ text: Substring) -> Int? {
+    static func numericOffset(_ text: Substring) -> Int? {
         let digits = text.filter { $0 != ":" }
         guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count == 4 || digits.count == 2 || digits.count == 1,
             let value = Int(digits)
@@ -178,47 +180,13 @@ package enum FeedDate {
         return out
     }
 
-    // MARK: - ISO 8601
-
-    /// `YYYY-` at the start.
-    private static func looksLikeISO8601(_ text: String) -> Bool {
-        let bytes = Array(text.utf8.prefix(5))
-        return bytes.count == 5 && bytes[0..<4].allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && bytes[4] == UInt8(ascii: "-")
-    }
-
-    /// `2024-03-01`, `2024-03-01T10:00`, `2024-03-01T10:00:00.5Z`, `2024-03-01 10:00:00+02:00`.
-    /// No zone means UTC.
-    private static func parseISO8601(_ text: String) -> Date? {
-        var parts = Parts()
-        let dateAndRest = text.split(maxSplits: 1, whereSeparator: { $0 == "T" || $0 == "t" || $0 == " " })
-        let dateFields = dateAndRest[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard dateFields.count == 3, dateFields[0].count == 4, dateFields[1].count == 2, dateFields[2].count == 2,
-            let year = Int(dateFields[0]), let month = Int(dateFields[1]), let day = Int(dateFields[2])
-        else { return nil }
-        parts.year = year
-        parts.month = month
-        parts.day = day
-        if dateAndRest.count == 2 {
-            var rest = dateAndRest[1].trimmingCharacters(in: .whitespaces)[...]
-            if rest.hasSuffix("Z") || rest.hasSuffix("z") {
-                parts.offsetMinutes = 0
-                rest = rest.dropLast()
-            } else if let sign = rest.lastIndex(where: { $0 == "+" || $0 == "-" }) {
-                guard let offset = numericOffset(rest[rest.index(after: sign)...]) else { return nil }
-                parts.offsetMinutes = rest[sign] == "-" ? -offset : offset
-                rest = rest[..<sign]
-            }
-            guard readClock(rest, into: &parts) else { return nil }
-        }
-        return makeDate(parts)
-    }
-
     // MARK: - Calendar arithmetic
 
-    private static func makeDate(_ parts: Parts) -> Date? {
+    static func makeDate(_ parts: Parts) -> Date? {
+        let endOfDay = parts.hour == 24 && parts.minute == 0 && parts.second == 0 && parts.fraction == 0
         guard let year = parts.year, let month = parts.month, let day = parts.day, (1900...9999).contains(year),
-            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), (0...23).contains(parts.hour),
-            (0...59).contains(parts.minute), (0...60).contains(parts.second)
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+            (0...23).contains(parts.hour) || endOfDay, (0...59).contains(parts.minute), (0...60).contains(parts.second)
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + parts.hour * 3600 + parts.minute * 60 + min(parts.second, 59)
