@@ -41,6 +41,26 @@ struct FeedDateFormsTests {
 
     static let instant = utc(2015, 3, 28, 6, 31, 4)
 
+    /// Every pattern AntennaPod tries, and the text it rewrites before trying them (`/` for `-`,
+    /// `+07:00` for `+0700`, `CEST`, `Sept`, fractions of any length, a leading `word, `), and
+    /// what its first, lenient RFC 822 pass reads (trailing text, spelled-out zones).
+    @Test(arguments: [
+        "28 Mar 15 01:31:04 -0500", "28 Mar 15 01:31:04 EST", "Sat, 28 Mar 2015 06:31:04 +0000",
+        "Sat, 28 Mar 2015 06:31:04", "Sat, 28 March 2015 06:31:04 GMT", "Sat, 28 March 2015 06:31:04",
+        "Saturday, 28 Mar 2015 01:31:04 -0500", "Saturday, 28 Mar 15 01:31:04 -0500", "Saturday, 28 Mar 2015 06:31:04",
+        "Saturday, 28 Mar 15 06:31:04", "Sat Mar 28 06:31:04 2015", "Sat Mar 28 06:31:04 UTC 2015",
+        "2015-03-28T06:31:04", "2015-03-28T06:31:04Z", "2015-03-28T01:31:04-0500", "2015-03-28T01:31:04-05:00",
+        "2015-03-28T07:31:04+01", "2015/03/28T06:31:04Z", "2015-03-28T06:31:04.000Z", "2015-03-28T06:31:04.000 +0000",
+        "2015-03-28T08:31:04 CEST", "Sat, 28 Mar 2015 07:31:04 CET", "Sat, 28 Mar 2015 08:31:04 +02:00",
+        "Samstag, 28 Mar 2015 06:31:04 GMT", "sáb., 28 Mar 2015 06:31:04 GMT", "Sat, 28 Mar 2015 06:31:04 +0000 garbage",
+        "Sat, 28 Mar 2015 06:31:04 GMT by the feed", "Sat, 28 Mar 2015 01:31:04 Eastern Standard Time",
+        "Sat, 28 Mar 2015 02:31:04 Eastern Daylight Time", "Sat, 28 Mar 2015 02:31:04 GMT-04:00",
+        "Sat, 28 Mar 2015 06:31:04.000 GMT",
+    ])
+    func antennaPodPattern(text: String) {
+        #expect(FeedDate.parse(text) == Self.instant, "\(text)")
+    }
+
     @Test(arguments: [
         ("2015-03-28", utc(2015, 3, 28)), ("2015/03/28", utc(2015, 3, 28)), ("2015-03-28+0100", utc(2015, 3, 27, 23)),
         ("2015-03-28-05:00", utc(2015, 3, 28, 5)), ("2015-03-28Z", utc(2015, 3, 28)), ("Sat Mar 28 06:31 2015", utc(2015, 3, 28, 6, 31)),
@@ -59,6 +79,30 @@ struct FeedDateFormsTests {
     func fractionsOfAnyLength(text: String, fraction: Double) throws {
         let date = try #require(FeedDate.parse(text), "\(text)")
         #expect(abs(date.timeIntervalSince(Self.instant) - fraction) < 0.000_001, "\(text)")
+    }
+
+    /// Named zones, each read to its offset (`12:00` local).
+    @Test(arguments: [
+        ("GMT", 0), ("UT", 0), ("UTC", 0), ("Z", 0), ("EST", -300), ("EDT", -240), ("CST", -360), ("CDT", -300),
+        ("MST", -420), ("MDT", -360), ("PST", -480), ("PDT", -420), ("AKST", -540), ("HST", -600), ("AST", -240),
+        ("NST", -210), ("BST", 60), ("WET", 0), ("CET", 60), ("CEST", 120), ("EET", 120), ("EEST", 180), ("MSK", 180),
+        ("IST", 330), ("JST", 540), ("AEST", 600), ("AEDT", 660), ("NZST", 720), ("NZDT", 780),
+        ("Pacific Daylight Time", -420), ("Central European Summer Time", 120), ("+0530", 330), ("+05:30", 330),
+        ("-0930", -570), ("+05", 300), ("GMT+2", 120), ("UTC-05:00", -300), ("GMT +0200", 120), ("-0500 (EST)", -300),
+        ("+0000 UTC", 0), ("EST -0800", -480),
+    ])
+    func zones(zone: String, minutes: Int) {
+        let text = "Sat, 28 Mar 2015 12:00:00 \(zone)"
+        #expect(FeedDate.parse(text) == Self.utc(2015, 3, 28, 12).addingTimeInterval(Double(-minutes * 60)), "\(text)")
+    }
+
+    /// US and RFC 850 shapes: month first with an ordinal day, `at`, `AM`, `10-Jun-2003`.
+    @Test(arguments: [
+        "Tuesday, June 10th, 2003 at 4:00 AM GMT", "June 10, 2003 4:00am", "Jun 10 2003 04:00:00 GMT", "10-Jun-2003 04:00:00 GMT",
+        "Tuesday, 10-Jun-03 04:00:00 GMT", "Mon, 9 Jun 2003 24:00 -0400",
+    ])
+    func usAndRFC850Shapes(text: String) {
+        #expect(FeedDate.parse(text) == FeedDateTests.june10, "\(text)")
     }
 
     /// ISO 8601 with a space, trailing text, one-digit fields and `24:00`.

@@ -91,6 +91,14 @@ struct FeedDateTests {
         #expect(FeedDate.parse("Sat, 28 Mar 2099 06:31:04 GMT") == Self.utc(2099, 3, 28, 6, 31, 4))
     }
 
+    /// Text after a complete date is ignored, but a word that fits nowhere before it makes the
+    /// text no date, and of two offsets the first counts.
+    @Test func trailingTextEndsOnlyACompleteDate() {
+        #expect(FeedDate.parse("Sat, 28 Mar 2015 06:31:04 GMT Mar 1999 12:00") == Self.utc(2015, 3, 28, 6, 31, 4))
+        #expect(FeedDate.parse("Sat, 28 Mar 2015 06:31:04 +0100 +0500") == Self.utc(2015, 3, 28, 5, 31, 4))
+        #expect(FeedDate.parse("Sat, 28 Mar #5 2015 06:31:04 GMT") == nil)
+    }
+
     @Test func rfc822OutputMatchesFoundationAndReadsBack() {
         let dates = [Self.june10, Self.utc(1970, 1, 1), Self.utc(2024, 2, 29, 23, 59, 59), Self.utc(1999, 12, 31, 0, 0, 1), Self.utc(2100, 3, 1, 12)]
         for date in dates {
