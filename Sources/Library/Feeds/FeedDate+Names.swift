@@ -3,7 +3,10 @@ extension FeedDate {
     static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     static let weekdayAbbreviations = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
-    /// The month a word names, or nil: full and abbreviated (`June`, `Jun`, `Sept`).
+    /// The month a word names, or nil: English full and abbreviated (`June`, `Jun`, `Sept`), and
+    /// the names feeds from generators set to another language write (German, French, Spanish,
+    /// Italian, Portuguese, Dutch and Russian, full, abbreviated, with and without accents).
+    /// No word here means another month in another language, so one table serves them all.
     static func monthNumber(_ word: String) -> Int? { monthsByName[word] }
 
     /// True for an English weekday, full or cut short after three letters (`Tue`, `Tues`, `Tuesday`).
@@ -15,9 +18,24 @@ extension FeedDate {
 
     private static let monthsByName: [String: Int] = {
         let names: [[String]] = [
-            ["jan", "january"], ["feb", "february"], ["mar", "march"], ["apr", "april"], ["may"], ["jun", "june"],
-            ["jul", "july"], ["aug", "august"], ["sep", "sept", "september"], ["oct", "october"], ["nov", "november"],
-            ["dec", "december"],
+            ["jan", "january", "januar", "jänner", "jän", "janvier", "janv", "enero", "ene", "gennaio", "gen", "janeiro", "januari",
+             "января", "январь", "янв"],
+            ["feb", "february", "februar", "février", "fevrier", "févr", "fevr", "fév", "fev", "febrero", "febbraio", "fevereiro",
+             "februari", "февраля", "февраль", "фев"],
+            ["mar", "march", "märz", "marz", "maerz", "mär", "mrz", "mars", "marzo", "março", "marco", "maart", "mrt", "марта",
+             "март", "мар"],
+            ["apr", "april", "avril", "avr", "abril", "abr", "aprile", "апреля", "апрель", "апр"],
+            ["may", "mai", "mayo", "maggio", "mag", "maio", "mei", "мая", "май"],
+            ["jun", "june", "juni", "juin", "junio", "giugno", "giu", "junho", "июня", "июнь", "июн"],
+            ["jul", "july", "juli", "juillet", "juil", "julio", "luglio", "lug", "julho", "июля", "июль", "июл"],
+            ["aug", "august", "août", "aout", "agosto", "ago", "augustus", "августа", "август", "авг"],
+            ["sep", "sept", "september", "septembre", "septiembre", "setiembre", "settembre", "setembro", "set", "сентября",
+             "сентябрь", "сен", "сент"],
+            ["oct", "october", "oktober", "okt", "octobre", "octubre", "ottobre", "ott", "outubro", "out", "октября", "октябрь",
+             "окт"],
+            ["nov", "november", "novembre", "noviembre", "novembro", "ноября", "ноябрь", "ноя"],
+            ["dec", "december", "dezember", "dez", "décembre", "decembre", "déc", "diciembre", "dic", "dicembre", "dezembro",
+             "декабря", "декабрь", "дек"],
         ]
         var table: [String: Int] = [:]
         for (index, words) in names.enumerated() {

@@ -5,8 +5,8 @@ import Foundation
 /// Read: numeric zones (`+0000`, `-0500`, `+05:30`, `GMT+0200`, `UTC-5`), zone names (`GMT`, `EST`,
 /// `PDT`, `CEST`, spelled out as `Eastern Daylight Time`), a zone comment (`+0000 (UTC)`), no
 /// weekday or a wrong one, a weekday in any language before a comma, one-digit days, ordinal days
-/// (`June 10th`), two-digit years, no seconds, fractions of a second, full month names and `Sept`,
-/// the month before the day, the year last
+/// (`June 10th`), two-digit years, no seconds, fractions of a second, full month names and the
+/// names of other languages (`Sept`, `März`, `juin`), the month before the day, the year last
 /// (`Wed May 25 12:33:00 2011`), `10-Jun-2003`, extra spaces or commas, `AM`/`PM`, words that are
 /// none of these (`at`), and anything after a complete date.
 ///

@@ -96,6 +96,20 @@ struct FeedDateFormsTests {
         #expect(FeedDate.parse(text) == Self.utc(2015, 3, 28, 12).addingTimeInterval(Double(-minutes * 60)), "\(text)")
     }
 
+    /// Month names as generators set to other languages write them, with or without accents, a
+    /// weekday of that language before a comma, and a day with a dot after it.
+    @Test(arguments: [
+        ("Di, 10. Juni 2003 04:00:00 GMT", 6), ("10 März 2003 04:00:00 GMT", 3), ("10 Maerz 2003 04:00:00 GMT", 3),
+        ("mar., 10 juin 2003 04:00:00 GMT", 6), ("martes, 10 junio 2003 04:00:00 GMT", 6), ("10 giugno 2003 04:00:00 GMT", 6),
+        ("10 dicembre 2003 04:00:00 GMT", 12), ("10 outubro 2003 04:00:00 GMT", 10), ("10 mei 2003 04:00:00 GMT", 5),
+        ("Вт, 10 июня 2003 04:00:00 GMT", 6), ("10 ИЮН 2003 04:00:00 GMT", 6), ("10 Sept. 2003 04:00:00 GMT", 9),
+        ("10 fevrier 2003 04:00:00 GMT", 2), ("10 février 2003 04:00:00 GMT", 2), ("10 déc 2003 04:00:00 GMT", 12),
+        ("10 août 2003 04:00:00 GMT", 8),
+    ])
+    func localisedMonthNames(text: String, month: Int) {
+        #expect(FeedDate.parse(text) == FeedDateTests.utc(2003, month, 10, 4), "\(text)")
+    }
+
     /// US and RFC 850 shapes: month first with an ordinal day, `at`, `AM`, `10-Jun-2003`.
     @Test(arguments: [
         "Tuesday, June 10th, 2003 at 4:00 AM GMT", "June 10, 2003 4:00am", "Jun 10 2003 04:00:00 GMT", "10-Jun-2003 04:00:00 GMT",
