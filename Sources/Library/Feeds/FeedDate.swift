@@ -1,23 +1,30 @@
 import Foundation
 
-/// Reads the dates feeds write (`<pubDate>`, OPML `dateCreated`) and writes RFC 822 dates.
+/// Reads the dates feeds write (`<pubDate>`, Atom's `<updated>`, `dc:date`, OPML `dateCreated`)
+/// and writes RFC 822 dates.
 ///
-/// RSS asks for RFC 822 (`Tue, 10 Jun 2003 04:00:00 GMT`), and feeds bend it every way: numeric
-/// zones (`+0000`, `-0500`, `+05:30`), the US zone names, no weekday or a wrong one, one-digit days,
-/// two-digit years, no seconds, full month names, the month before the day, extra spaces or commas,
-/// a zone comment (`+0000 (UTC)`), `AM`/`PM`; some write ISO 8601 (`2024-03-01T10:00:00Z`) instead.
+/// RSS asks for RFC 822 (`Tue, 10 Jun 2003 04:00:00 GMT`), and feeds bend it every way; some write
+/// ISO 8601 (`2024-03-01T10:00:00Z`) instead. Each form is read where it is written down (the RFC
+/// 822 reader and the ISO 8601 reader). The aim is to read at least every date the widest-reading
+/// podcast apps read, so that no episode is undated here that is dated there.
 ///
-/// Parsed by hand, not with `DateFormatter`: one fixed pattern per shape would need a dozen
+/// Parsed by hand, not with `DateFormatter`: one fixed pattern per shape would need dozens of
 /// formatters tried in turn (slow for a 5,000-item feed), and `DateFormatter` is not `Sendable`,
-/// whereas these pure functions are safe from any thread under Swift 6. The weekday is ignored
-/// (the date is what counts, and generators get the weekday wrong). Unknown zone names count as
-/// UTC, as RFC 2822 says of unknown military zones. Anything else unreadable gives nil: a feed's
-/// bad date is tolerated, never an error.
+/// whereas these pure functions are safe from any thread under Swift 6. Anything unreadable
+/// gives nil: a feed's bad date is tolerated, never an error.
+///
+/// Decisions:
+/// - No zone, or an unknown zone name, means UTC, as RFC 2822 says of unknown military zones.
+/// - An impossible date or time (`31 Feb`, `25:00`, `10:61`) is nil, not rolled over into the next
+///   month or day the way lenient parsers do: the text is wrong, and a guess would sort the episode
+///   among the wrong ones. `24:00` with nothing after it is the end of the day, as ISO 8601 says.
+/// - Years run from 1900 to 9999; anything else is a typo or a placeholder.
 package enum FeedDate {
     /// The date `text` names, or nil.
     package static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { return nil }
+        // Long enough for a weekday, month and zone all spelled out, plus a comment.
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 128 else { return nil }
         if looksLikeISO8601(trimmed) { return parseISO8601(trimmed) }
         return parseRFC822(trimmed)
     }
@@ -30,28 +37,12 @@ package enum FeedDate {
         let (year, month, day) = civil(fromDays: days)
         let weekday = ((days % 7) + 7 + 4) % 7  // 1970-01-01 was a Thursday (4; Sunday is 0)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekdayNames[weekday]), \(two(day)) \(monthNames[month - 1]) \(year) "
+        return "\(weekdayAbbreviations[weekday]), \(two(day)) \(monthAbbreviations[month - 1]) \(year) "
             + "\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60)) GMT"
     }
 
-    // MARK: - RFC 822 / 2822
-
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    private static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let fullMonthNames = [
-        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-        "december",
-    ]
-
-    /// Zone names and their offsets from UTC in minutes: RFC 822's own, plus the European and
-    /// Australian ones generators also write.
-    private static let zoneOffsets: [String: Int] = [
-        "gmt": 0, "ut": 0, "utc": 0, "z": 0, "est": -300, "edt": -240, "cst": -360, "cdt": -300, "mst": -420,
-        "mdt": -360, "pst": -480, "pdt": -420, "bst": 60, "cet": 60, "cest": 120, "eet": 120, "eest": 180,
-        "msk": 180, "ist": 330, "jst": 540, "aest": 600, "aedt": 660,
-    ]
-
-    private struct Parts {
+    /// The fields a reader found; `makeDate` checks them.
+    struct Parts {
         var year: Int?
         var month: Int?
         var day: Int?
@@ -62,81 +53,8 @@ package enum FeedDate {
         var offsetMinutes: Int?
     }
 
-    private static func parseRFC822(_ text: String) -> Date? {
-        var parts = Parts()
-        var hasTime = false
-        var sawPM = false
-        var sawAM = false
-        for raw in withoutComments(text).split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0.isNewline }) {
-            var token = Substring(raw)
-            if token.first?.isNumber == true, token.contains(":"), !hasTime {
-                // `04:00:00`, `4:00`, and the glued `04:00:00GMT` / `04:00:00+0000`.
-                let clockEnd = token.firstIndex { !($0.isNumber || $0 == ":" || $0 == ".") } ?? token.endIndex
-                guard readClock(token[..<clockEnd], into: &parts) else { return nil }
-                hasTime = true
-                token = token[clockEnd...]
-                if token.isEmpty { continue }
-            }
-            if token.first == "+" || token.first == "-" {
-                guard let offset = numericOffset(token.dropFirst()) else { return nil }
-                parts.offsetMinutes = token.first == "-" ? -offset : offset
-            } else if token.allSatisfy({ $0.isASCII && $0.isNumber }) {
-                guard let value = Int(token) else { return nil }
-                if token.count <= 2, parts.day == nil {
-                    parts.day = value
-                } else if parts.year == nil, token.count == 4 || token.count == 2 {
-                    // RFC 2822 4.3: two-digit years below 50 are 20xx, the rest 19xx.
-                    parts.year = token.count == 4 ? value : (value < 50 ? 2000 + value : 1900 + value)
-                } else {
-                    return nil
-                }
-            } else if token.allSatisfy({ $0.isASCII && $0.isLetter }) || token.contains("+") || token.contains("-") {
-                guard readWord(token, into: &parts, am: &sawAM, pm: &sawPM) else { return nil }
-            } else {
-                return nil
-            }
-        }
-        if sawPM || sawAM {
-            guard hasTime, (1...12).contains(parts.hour) else { return nil }
-            if sawPM, parts.hour < 12 { parts.hour += 12 }
-            if sawAM, parts.hour == 12 { parts.hour = 0 }
-        }
-        return makeDate(parts)
-    }
-
-    /// A word: a month, a weekday (ignored), `AM`/`PM`, a zone (`EST`, `GMT+0200`), or an unknown
-    /// zone-like word (UTC). False for a second month.
-    private static func readWord(_ token: Substring, into parts: inout Parts, am: inout Bool, pm: inout Bool) -> Bool {
-        let word = token.lowercased()
-        if let month = monthNumber(word) {
-            guard parts.month == nil else { return false }
-            parts.month = month
-            return true
-        }
-        if word.count >= 3, weekdayNames.contains(where: { word.hasPrefix($0.lowercased()) }) { return true }
-        if word == "am" { am = true; return true }
-        if word == "pm" { pm = true; return true }
-        // `GMT+0200`, `UTC-05:00`: a zone name followed by an offset.
-        if let sign = word.firstIndex(where: { $0 == "+" || $0 == "-" }) {
-            let name = String(word[..<sign])
-            guard zoneOffsets[name] != nil, let offset = numericOffset(word[word.index(after: sign)...]) else { return false }
-            parts.offsetMinutes = word[sign] == "-" ? -offset : offset
-            return true
-        }
-        parts.offsetMinutes = zoneOffsets[word] ?? 0
-        return true
-    }
-
-    /// `jun`, `june`, `sept` -> 6 / 6 / 9; nil for any other word.
-    private static func monthNumber(_ word: String) -> Int? {
-        if word == "sept" { return 9 }
-        if word.count == 3, let index = monthNames.firstIndex(where: { $0.lowercased() == word }) { return index + 1 }
-        if let index = fullMonthNames.firstIndex(of: word) { return index + 1 }
-        return nil
-    }
-
     /// `HH:MM`, `HH:MM:SS`, `HH:MM:SS.fff`.
-    private static func readClock(_ text: Substring, into parts: inout Parts) -> Bool {
+    static func readClock(_ text: Substring, into parts: inout Parts) -> Bool {
         let fields = text.split(separator: ":", omittingEmptySubsequences: false)
         guard fields.count == 2 || fields.count == 3, fields[0].count <= 2, fields[1].count == 2 || fields[1].count == 1,
             let hour = Int(fields[0]), let minute = Int(fields[1])
@@ -156,8 +74,8 @@ package enum FeedDate {
         return true
     }
 
-    /// `0500`, `05`, `05:30` -> minutes.
-    private static func numericOffset(_ text: Substring) -> Int? {
+    /// `0500`, `05`, `5`, `05:30` -> minutes east of UTC.
+    static func numericOffset(_ text: Substring) -> Int? {
         let digits = text.filter { $0 != ":" }
         guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count == 4 || digits.count == 2 || digits.count == 1,
             let value = Int(digits)
@@ -167,58 +85,13 @@ package enum FeedDate {
         return hours * 60 + minutes
     }
 
-    /// The text without `(comments)`.
-    private static func withoutComments(_ text: String) -> String {
-        guard text.contains("(") else { return text }
-        var out = ""
-        var depth = 0
-        for character in text {
-            if character == "(" { depth += 1 } else if character == ")" { depth = max(0, depth - 1) } else if depth == 0 { out.append(character) }
-        }
-        return out
-    }
-
-    // MARK: - ISO 8601
-
-    /// `YYYY-` at the start.
-    private static func looksLikeISO8601(_ text: String) -> Bool {
-        let bytes = Array(text.utf8.prefix(5))
-        return bytes.count == 5 && bytes[0..<4].allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && bytes[4] == UInt8(ascii: "-")
-    }
-
-    /// `2024-03-01`, `2024-03-01T10:00`, `2024-03-01T10:00:00.5Z`, `2024-03-01 10:00:00+02:00`.
-    /// No zone means UTC.
-    private static func parseISO8601(_ text: String) -> Date? {
-        var parts = Parts()
-        let dateAndRest = text.split(maxSplits: 1, whereSeparator: { $0 == "T" || $0 == "t" || $0 == " " })
-        let dateFields = dateAndRest[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard dateFields.count == 3, dateFields[0].count == 4, dateFields[1].count == 2, dateFields[2].count == 2,
-            let year = Int(dateFields[0]), let month = Int(dateFields[1]), let day = Int(dateFields[2])
-        else { return nil }
-        parts.year = year
-        parts.month = month
-        parts.day = day
-        if dateAndRest.count == 2 {
-            var rest = dateAndRest[1].trimmingCharacters(in: .whitespaces)[...]
-            if rest.hasSuffix("Z") || rest.hasSuffix("z") {
-                parts.offsetMinutes = 0
-                rest = rest.dropLast()
-            } else if let sign = rest.lastIndex(where: { $0 == "+" || $0 == "-" }) {
-                guard let offset = numericOffset(rest[rest.index(after: sign)...]) else { return nil }
-                parts.offsetMinutes = rest[sign] == "-" ? -offset : offset
-                rest = rest[..<sign]
-            }
-            guard readClock(rest, into: &parts) else { return nil }
-        }
-        return makeDate(parts)
-    }
-
     // MARK: - Calendar arithmetic
 
-    private static func makeDate(_ parts: Parts) -> Date? {
+    static func makeDate(_ parts: Parts) -> Date? {
+        let endOfDay = parts.hour == 24 && parts.minute == 0 && parts.second == 0 && parts.fraction == 0
         guard let year = parts.year, let month = parts.month, let day = parts.day, (1900...9999).contains(year),
-            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), (0...23).contains(parts.hour),
-            (0...59).contains(parts.minute), (0...60).contains(parts.second)
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+            (0...23).contains(parts.hour) || endOfDay, (0...59).contains(parts.minute), (0...60).contains(parts.second)
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + parts.hour * 3600 + parts.minute * 60 + min(parts.second, 59)

@@ -66,6 +66,39 @@ struct FeedDateTests {
         #expect(FeedDate.parse(text) == nil, "\(text)")
     }
 
+    /// Where lenient parsers (AntennaPod's first pass among them) roll an impossible date or time
+    /// over into the next month or day, it is no date here: the text is wrong, and a guess would
+    /// sort the episode among the wrong ones.
+    @Test(arguments: [
+        "Sat, 31 Feb 2015 06:31:04 GMT", "Sat, 28 Mar 2015 24:30:00 GMT", "Sat, 28 Mar 2015 06:31:04 +9900",
+        "2015-03-28T24:00:01Z", "2015-03-28T06:31:04+0000garbage", "2015-03-28X06:31:04Z", "Sat, 28 Mar 2015 06:31:04 -- 5",
+    ])
+    func impossibleOrMalformedIsNilNotRolledOver(text: String) {
+        #expect(FeedDate.parse(text) == nil, "\(text)")
+    }
+
+    /// Two-digit years follow RFC 2822 (below 50 is 20xx), with a weekday or without; Java's
+    /// `yyyy` reads `15` as the year 15 and its `yy` slides with today's date.
+    @Test func twoDigitYearsFollowRFC2822() {
+        #expect(FeedDate.parse("Sat, 28 Mar 15 06:31:04 GMT") == Self.utc(2015, 3, 28, 6, 31, 4))
+        #expect(FeedDate.parse("28 Mar 49 06:31:04 GMT") == Self.utc(2049, 3, 28, 6, 31, 4))
+        #expect(FeedDate.parse("28 Mar 50 06:31:04 GMT") == Self.utc(1950, 3, 28, 6, 31, 4))
+    }
+
+    /// A date in the future is read as written; whether an episode may be dated ahead is the
+    /// feed reader's decision, not the date reader's.
+    @Test func futureDatesAreReadAsWritten() {
+        #expect(FeedDate.parse("Sat, 28 Mar 2099 06:31:04 GMT") == Self.utc(2099, 3, 28, 6, 31, 4))
+    }
+
+    /// Text after a complete date is ignored, but a word that fits nowhere before it makes the
+    /// text no date, and of two offsets the first counts.
+    @Test func trailingTextEndsOnlyACompleteDate() {
+        #expect(FeedDate.parse("Sat, 28 Mar 2015 06:31:04 GMT Mar 1999 12:00") == Self.utc(2015, 3, 28, 6, 31, 4))
+        #expect(FeedDate.parse("Sat, 28 Mar 2015 06:31:04 +0100 +0500") == Self.utc(2015, 3, 28, 5, 31, 4))
+        #expect(FeedDate.parse("Sat, 28 Mar #5 2015 06:31:04 GMT") == nil)
+    }
+
     @Test func rfc822OutputMatchesFoundationAndReadsBack() {
         let dates = [Self.june10, Self.utc(1970, 1, 1), Self.utc(2024, 2, 29, 23, 59, 59), Self.utc(1999, 12, 31, 0, 0, 1), Self.utc(2100, 3, 1, 12)]
         for date in dates {

@@ -23,6 +23,35 @@ struct ITunesDurationTests {
         #expect(ITunesDuration.seconds(from: text) == nil)
     }
 
+    /// AntennaPod's duration tests (`DurationParserTest`, and `ConverterTest` for the long and the
+    /// minutes-and-seconds forms), case by case.
+    static let antennaPodCases: [(String, Double)] = [
+        ("00:45", 45), ("\(2 * 60 * 60)", 2 * 3600), ("05:10", 5 * 60 + 10), ("02:15:45", 2 * 3600 + 15 * 60 + 45),
+        ("00:00:00.123", 0.123), ("01:20:30", 4830), ("8:30", 510),
+    ]
+
+    @Test(arguments: antennaPodCases)
+    func antennaPodCase(text: String, seconds: Double) {
+        #expect(ITunesDuration.seconds(from: text) == seconds, "\(text)")
+    }
+
+    /// Milliseconds on any form, and whitespace of every kind around the text and the parts.
+    @Test(arguments: [
+        ("45.250", 45.25), ("05:10.5", 310.5), ("01:02:03.500", 3723.5), (" 45 ", 45),
+        ("\t01:02:03\r\n", 3723), ("01 :02: 03", 3723), ("\u{00A0}05:10\u{00A0}", 310), ("200:00", 12000), ("100:00:00", 360_000),
+    ])
+    func millisecondsAndSpaces(text: String, seconds: Double) {
+        #expect(ITunesDuration.seconds(from: text) == seconds, "\(text)")
+    }
+
+    /// Where AntennaPod reads a number but the text is no duration: later parts of 60 or more
+    /// (it adds them up), negatives (it keeps them), a sign, an exponent (its float parsing), and
+    /// zero (its "unknown" too, here nil), and more than `maxSeconds`.
+    @Test(arguments: ["1:75:00", "1:60", "-5", "-00:45", "+5", "1.5e3", "0", "0.0", "00:00", "00:00:00.000", "200:00:00"])
+    func antennaPodReadsButItIsNoDuration(text: String) {
+        #expect(ITunesDuration.seconds(from: text) == nil, "\(text)")
+    }
+
     @Test func sevenDaysIsTheLongestAccepted() {
         #expect(ITunesDuration.seconds(from: "\(Int(ITunesDuration.maxSeconds))") == ITunesDuration.maxSeconds)
         #expect(ITunesDuration.seconds(from: "168:00:00") == ITunesDuration.maxSeconds)
