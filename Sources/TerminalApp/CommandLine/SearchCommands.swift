@@ -8,9 +8,13 @@ import PlayerKit
 package enum SearchCommands {
     /// The hits for `text`, best first; a library that cannot be read ends the command.
     package static func hits(for text: String, limit: Int, library: LibraryContext) async -> [LibrarySearchHit] {
+        let clock = ContinuousClock()
+        let started = clock.now
         let hits = await library.attempt("search") { () throws(PlaybackError) in try library.store.search(text, limit: limit) }
-        // The count only: what the listener searches for is theirs.
-        CommandLog.logger.info("search answered", metadata: ["hits": "\(hits.count)"])
+        let elapsed = started.duration(to: clock.now)
+        // The count and the time only: what the listener searches for is theirs.
+        CommandLog.logger.info(
+            "search answered", metadata: ["hits": "\(hits.count)", "ms": "\((elapsed.inSeconds * 10_000).rounded() / 10)"])
         return hits
     }
 

@@ -106,6 +106,17 @@ struct LibrarySearchTests {
         for word in ["linux", "allocator", "entirely", "квантовая"] { #expect(try store.search(word).isEmpty, "\(word)") }
     }
 
+    @Test func linesWithTheWholeWordComeBeforeLinesWhereItBeginsALongerOne() throws {
+        let temporary = try TemporaryDirectory()
+        let cues = [
+            TranscriptCue(start: 1, end: 2, text: "Kernels everywhere, kernels all the way down.")!,
+            TranscriptCue(start: 3, end: 4, text: "The kernel.")!,
+        ]
+        let (store, _, _) = try library(temporary, lines: cues)
+        let lines = try store.search("kernel").filter { $0.match == .transcript }
+        #expect(lines.map(\.time) == [3, 1])
+    }
+
     @Test func anUntimedTranscriptIsFoundWithoutATime() throws {
         let temporary = try TemporaryDirectory()
         let (store, _, episodes) = try library(temporary)
@@ -137,6 +148,7 @@ struct LibrarySearchTests {
         #expect(SearchQuery(String(repeating: "w ", count: 100))?.expression.split(separator: " ").count == SearchQuery.maxWords)
         #expect(SearchQuery(String(repeating: "x", count: 500))?.expression.count == SearchQuery.maxWordLength + 3)
         #expect(SearchQuery("kernel")?.only("title") == #"{title} : ("kernel"*)"#)
+        #expect(SearchQuery("say \"the least\" now")?.only("text", whole: true) == #"{text} : ("say" "the least" "now")"#)
     }
 
     @Test func aLibraryFromBeforeSearchIsIndexedWhenItUpgrades() async throws {
