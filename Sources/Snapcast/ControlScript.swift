@@ -99,17 +99,13 @@ public final class ControlScript: Sendable {
 
     // MARK: Watching MPD
 
+    /// Follows MPD for as long as the process runs: connects, and after a failure says once that
+    /// MPD is gone and connects again a second later.
     private func watch() {
         var saidGone = false
         while true {
             do throws(MPDConnectionError) {
-                let connection = try MPDConnection(address)
-                logger.info("snapcast-control: connected to MPD \(connection.serverVersion) at \(address)")
-                saidGone = false
-                while true {
-                    send(StreamProperties.of(try Self.snapshot(connection)))
-                    _ = try connection.idle(Self.subsystems)
-                }
+                try follow { saidGone = false }
             } catch {
                 if !saidGone {
                     logger.warning("snapcast-control: \(error); retrying")
@@ -119,6 +115,18 @@ public final class ControlScript: Sendable {
                 }
                 Thread.sleep(forTimeInterval: Double(Self.reconnectDelay.components.seconds))
             }
+        }
+    }
+
+    /// Connects to MPD and sends the properties now and after every change it reports, until the
+    /// connection fails (the error is the only way out).
+    private func follow(connected: () -> Void) throws(MPDConnectionError) {
+        let connection = try MPDConnection(address)
+        logger.info("snapcast-control: connected to MPD \(connection.serverVersion) at \(address)")
+        connected()
+        while true {
+            send(StreamProperties.of(try Self.snapshot(connection)))
+            _ = try connection.idle(Self.subsystems)
         }
     }
 
