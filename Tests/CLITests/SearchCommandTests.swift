@@ -72,4 +72,35 @@ struct SearchCommandTests {
         r = try CLITests.run(["search", "penguin", "--play", "9"], dataHome: home)
         #expect(r.status != 0 && r.err.contains("there are 2 hits"), "\(r.err)")
     }
+
+    /// A downloaded episode's transcript comes with it: its words are found without playing it,
+    /// and without the server.
+    @Test func aDownloadedEpisodesTranscriptIsSearchable() throws {
+        let home = LibraryCommandTests.dataHome()
+        let audio = DownloadCommandTests.wav(seconds: 1)
+        let vtt = "WEBVTT\n\n00:07.000 --> 00:08.000\nLighthouses blink at night.\n"
+        let server = try TestHTTPServer { request in
+            switch request.path {
+            case "/feed":
+                let xml = """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Coasts</title>
+                    <item><guid>c</guid><title>Harbours</title><enclosure url="/c.wav" type="audio/wav"/>
+                      <podcast:transcript url="/c.vtt" type="text/vtt"/></item></channel></rss>
+                    """
+                return .complete(contentType: "application/rss+xml", body: Data(xml.utf8))
+            case "/c.vtt": return .complete(contentType: "text/vtt", body: Data(vtt.utf8))
+            default: return .file(audio, for: request, contentType: "audio/wav")
+            }
+        }
+        var r = try CLITests.run(["podcast", "add", server.url("/feed").absoluteString], dataHome: home)
+        #expect(r.status == 0, "stderr: \(r.err)")
+        #expect(try CLITests.run(["search", "lighthouses"], dataHome: home).out.isEmpty)
+        r = try CLITests.run(["podcast", "download", "Coasts"], dataHome: home)
+        #expect(r.status == 0, "stderr: \(r.err)")
+        server.stop()
+        r = try CLITests.run(["search", "lighthouses", "--json"], dataHome: home)
+        let hits = try LibraryCommandTests.json(r.out)
+        #expect(hits.count == 1 && hits.first?["time"] as? Double == 7 && hits.first?["episodeTitle"] as? String == "Harbours", "\(r.out) \(r.err)")
+    }
 }

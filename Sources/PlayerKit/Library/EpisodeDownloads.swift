@@ -17,7 +17,8 @@ import Synchronization
 /// the disk, so nothing named as complete ever holds a part; what a failed or cut try fetched stays
 /// for the next, which continues at the byte (`NetworkClient.download`). The store keeps where each
 /// stands, so `tonearm podcast episodes`, the Episodes list and a later run all see it. One
-/// episode is downloaded by one downloader at a time, across processes (`EpisodeFileLock`).
+/// episode is downloaded by one downloader at a time, across processes (`EpisodeFileLock`). An
+/// episode's transcript comes with it.
 ///
 /// A value type over shared, thread-safe parts, like `PodcastLibrary`.
 package struct EpisodeDownloads: Sendable {
@@ -116,12 +117,24 @@ package struct EpisodeDownloads: Sendable {
             let elapsed = started.duration(to: .now)
             let seconds = elapsed.inSeconds
             events(.finished(episodeID: id, bytes: record.receivedBytes, seconds: seconds))
+            if episode.transcript != nil { await keepTranscript(of: episode) }
             return Outcome(episode: episode, result: .success(record))
         } catch {
             logger.failure(error, "episode download failed", fields: ["episode": String(id)])
             if let analytics { await analytics.record(error, operation: "downloadEpisode") }
             events(.failed(episodeID: id, error))
             return Outcome(episode: episode, result: .failure(error))
+        }
+    }
+
+    /// A downloaded episode's transcript is fetched and kept with it: it reads offline, and
+    /// search finds its words. One that cannot be had leaves the download as it is (the failure
+    /// is in the analytics and the log).
+    private func keepTranscript(of episode: EpisodeRecord) async {
+        do throws(PlaybackError) {
+            _ = try await EpisodeTranscripts(store: store, network: network, analytics: analytics).transcript(episodeID: episode.id)
+        } catch {
+            logger.failure(error, "transcript not kept with the download", fields: ["episode": String(episode.id)])
         }
     }
 
