@@ -21,11 +21,18 @@ package struct PodcastFeed: Sendable, Equatable {
     /// The Podcasting 2.0 channel identity (`podcast:guid`), lowercased: the same podcast however
     /// many addresses it has had, so it is not subscribed twice under a moved URL.
     package var podcastGUID: String?
+    /// The show's people (`podcast:person` on the channel): its hosts, usually.
+    package var persons: [FeedPerson] = []
+    /// Ways to support the show (`podcast:funding`).
+    package var funding: [FundingLink] = []
 
     package init(
         title: String, author: String? = nil, summary: String? = nil, link: URL? = nil, imageURL: URL? = nil,
-        episodes: [FeedEpisode] = [], newFeedURL: URL? = nil, podcastGUID: String? = nil
+        episodes: [FeedEpisode] = [], newFeedURL: URL? = nil, podcastGUID: String? = nil, persons: [FeedPerson] = [],
+        funding: [FundingLink] = []
     ) {
+        self.persons = persons
+        self.funding = funding
         self.title = title
         self.author = author
         self.summary = summary
@@ -54,11 +61,21 @@ package struct FeedEpisode: Sendable, Equatable {
     /// The transcript to fetch when the feed names one or more (`podcast:transcript`): the best
     /// format Tonearm reads (`TranscriptFormat`'s order), timed before HTML.
     package var transcript: TranscriptLink?
+    /// `podcast:season` (else `itunes:season`).
+    package var season: Int?
+    /// `podcast:episode` (else `itunes:episode`); a decimal for a bonus between two episodes.
+    package var episodeNumber: Double?
+    /// The episode's people (`podcast:person` on the item): hosts and guests.
+    package var persons: [FeedPerson] = []
 
     package init(
         guid: String, title: String, summary: String? = nil, publishedAt: Date? = nil, duration: TimeInterval? = nil,
-        enclosure: Enclosure? = nil, chaptersURL: URL? = nil, transcript: TranscriptLink? = nil
+        enclosure: Enclosure? = nil, chaptersURL: URL? = nil, transcript: TranscriptLink? = nil, season: Int? = nil,
+        episodeNumber: Double? = nil, persons: [FeedPerson] = []
     ) {
+        self.season = season
+        self.episodeNumber = episodeNumber
+        self.persons = persons
         self.transcript = transcript
         self.guid = guid
         self.title = title

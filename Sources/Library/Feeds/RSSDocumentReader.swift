@@ -31,7 +31,22 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         var imageURL: String?
         var itunesNewFeedURL: String?
         var podcastGUID: String?
+        /// The show's `podcast:person`s, in order (at most `maxRawList`).
+        var persons: [Person] = []
+        /// Every `<podcast:funding url>` with its text, in order (at most `maxRawList`).
+        var funding: [(url: String?, text: String?)] = []
     }
+
+    /// A `<podcast:person role group img href>NAME</podcast:person>`, raw.
+    struct Person {
+        var name: String?
+        var role: String?
+        var href: String?
+        var image: String?
+    }
+
+    /// The most raw entries of one repeated tag kept per channel or item; the parser keeps fewer.
+    static let maxRawList = 64
 
     /// The raw fields of one `<item>`.
     struct Item {
@@ -49,6 +64,12 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         var chaptersURL: String?
         /// Every `<podcast:transcript url type language rel>`, in order (at most a few kept).
         var transcripts: [(url: String?, type: String?, language: String?)] = []
+        var podcastSeason: String?
+        var itunesSeason: String?
+        var podcastEpisode: String?
+        var itunesEpisode: String?
+        /// The episode's `podcast:person`s, in order (at most `maxRawList`).
+        var persons: [Person] = []
     }
 
     /// The lowercased local name of the root element; nil when no element was seen (not XML).
@@ -66,8 +87,9 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
 
     private enum Field {
         case channelTitle, channelLink, channelDescription, channelItunesSummary, channelItunesAuthor, channelAuthor
-        case channelManagingEditor, imageURL, channelNewFeedURL, channelPodcastGUID
+        case channelManagingEditor, imageURL, channelNewFeedURL, channelPodcastGUID, channelPerson, channelFunding
         case itemTitle, itemDescription, itemItunesSummary, itemContentEncoded, itemGUID, itemPubDate, itemUpdated, itemDuration
+        case itemPodcastSeason, itemItunesSeason, itemPodcastEpisode, itemItunesEpisode, itemPerson
     }
 
     private enum Namespace {
@@ -77,6 +99,9 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
     private var stack: [Node] = []
     private var item = Item()
     private var acceptsItems = true
+    /// The attributes of the `podcast:person` or `podcast:funding` whose text is being collected.
+    private var pendingPerson = Person()
+    private var pendingFundingURL: String?
     /// The stack depth of the field whose text is being collected, and that text.
     private var captureDepth: Int?
     private var captureLimit = 0
@@ -170,6 +195,12 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case (.channel, .itunes, "author"): return .field(.channelItunesAuthor)
         case (.channel, .itunes, "new-feed-url"): return .field(.channelNewFeedURL)
         case (.channel, .podcast, "guid"): return .field(.channelPodcastGUID)
+        case (.channel, .podcast, "person") where channel.persons.count < Self.maxRawList:
+            pendingPerson = person(attributes)
+            return .field(.channelPerson)
+        case (.channel, .podcast, "funding") where channel.funding.count < Self.maxRawList:
+            pendingFundingURL = attribute("url", in: attributes)
+            return .field(.channelFunding)
         case (.channel, .itunes, "image"):
             if channel.itunesImageHref == nil { channel.itunesImageHref = attribute("href", in: attributes) }
             return .other
@@ -180,6 +211,13 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case (.item, .itunes, "summary"): return .field(.itemItunesSummary)
         case (.item, .itunes, "duration"): return .field(.itemDuration)
         case (.item, .content, "encoded"): return .field(.itemContentEncoded)
+        case (.item, .podcast, "season"): return .field(.itemPodcastSeason)
+        case (.item, .itunes, "season"): return .field(.itemItunesSeason)
+        case (.item, .podcast, "episode"): return .field(.itemPodcastEpisode)
+        case (.item, .itunes, "episode"): return .field(.itemItunesEpisode)
+        case (.item, .podcast, "person") where item.persons.count < Self.maxRawList:
+            pendingPerson = person(attributes)
+            return .field(.itemPerson)
         case (.item, .plain, "enclosure"):
             item.enclosures.append(
                 (attribute("url", in: attributes), attribute("length", in: attributes), attribute("type", in: attributes)))
@@ -245,6 +283,10 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case .imageURL: channel.imageURL = channel.imageURL ?? value
         case .channelNewFeedURL: channel.itunesNewFeedURL = channel.itunesNewFeedURL ?? value
         case .channelPodcastGUID: channel.podcastGUID = channel.podcastGUID ?? value
+        case .channelPerson:
+            pendingPerson.name = value
+            channel.persons.append(pendingPerson)
+        case .channelFunding: channel.funding.append((pendingFundingURL, value))
         case .itemTitle: item.title = item.title ?? value
         case .itemDescription: item.description = item.description ?? value
         case .itemItunesSummary: item.itunesSummary = item.itunesSummary ?? value
@@ -253,6 +295,13 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case .itemPubDate: item.pubDate = item.pubDate ?? value
         case .itemUpdated: item.updated = item.updated ?? value
         case .itemDuration: item.duration = item.duration ?? value
+        case .itemPodcastSeason: item.podcastSeason = item.podcastSeason ?? value
+        case .itemItunesSeason: item.itunesSeason = item.itunesSeason ?? value
+        case .itemPodcastEpisode: item.podcastEpisode = item.podcastEpisode ?? value
+        case .itemItunesEpisode: item.itunesEpisode = item.itunesEpisode ?? value
+        case .itemPerson:
+            pendingPerson.name = value
+            item.persons.append(pendingPerson)
         }
     }
 
@@ -299,6 +348,10 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case "content": return .content
         default: return .other
         }
+    }
+
+    private func person(_ attributes: [String: String]) -> Person {
+        Person(role: attribute("role", in: attributes), href: attribute("href", in: attributes), image: attribute("img", in: attributes))
     }
 
     /// An attribute by name, ignoring case and any prefix (`URL`, `Href`).

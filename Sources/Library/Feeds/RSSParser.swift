@@ -22,6 +22,9 @@ import PlayerCore
 ///   and is dropped.
 /// - `itunes:new-feed-url` and `podcast:guid` are read in RSS and Atom; the new URL goes
 ///   through the same http(s) policy as every other URL of a feed.
+/// - Seasons and episode numbers from `podcast:season`/`podcast:episode`, else `itunes:`; people
+///   (`podcast:person`) and support links (`podcast:funding`) cleaned and bounded
+///   (`PodcastCredits`), their addresses under the same http(s) policy.
 /// - At most `LibraryLimits.maxEpisodesPerFeed` episodes, in feed order.
 /// - Encodings: libxml2 honours the declared encoding (`ISO-8859-1`, `windows-1251`, ...).
 package enum RSSParser {
@@ -69,7 +72,8 @@ package enum RSSParser {
         return PodcastFeed(
             title: title, author: author, summary: summary, link: channel.link.flatMap { FeedURL.resolve($0, against: feedURL) },
             imageURL: image, episodes: episodes, newFeedURL: channel.itunesNewFeedURL.flatMap { FeedURL.resolve($0, against: feedURL) },
-            podcastGUID: FeedText.line(channel.podcastGUID, maxLength: LibraryLimits.maxGUIDLength)?.lowercased())
+            podcastGUID: FeedText.line(channel.podcastGUID, maxLength: LibraryLimits.maxGUIDLength)?.lowercased(),
+            persons: PodcastCredits.persons(channel.persons, feedURL: feedURL), funding: PodcastCredits.funding(channel.funding, feedURL: feedURL))
     }
 
     /// `jane@example.com (Jane Doe)` -> `Jane Doe`; anything else as it is. RSS's
@@ -128,7 +132,10 @@ struct EpisodeBuilder {
             duration: item.duration.flatMap(ITunesDuration.seconds),
             enclosure: enclosure,
             chaptersURL: item.chaptersURL.flatMap { FeedURL.resolve($0, against: feedURL) },
-            transcript: transcript(item.transcripts, feedURL: feedURL))
+            transcript: transcript(item.transcripts, feedURL: feedURL),
+            season: PodcastCredits.season(item.podcastSeason, itunes: item.itunesSeason),
+            episodeNumber: PodcastCredits.episodeNumber(item.podcastEpisode, itunes: item.itunesEpisode),
+            persons: PodcastCredits.persons(item.persons, feedURL: feedURL))
     }
 
     /// The best transcript of those named: a format Tonearm reads (by its `type`, else the

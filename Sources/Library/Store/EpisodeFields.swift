@@ -17,8 +17,15 @@ struct EpisodeFields: Equatable {
     var chaptersURL: String?
     var transcriptURL: String?
     var transcriptType: String?
+    var season: Int?
+    var episodeNumber: Double?
+    /// JSON of `[FeedPerson]`; nil for none.
+    var persons: String?
 
     init(_ episode: FeedEpisode) {
+        season = episode.season
+        episodeNumber = episode.episodeNumber.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        persons = LibraryJSON.text(episode.persons)
         title = TextSanitizer.singleLine(episode.title)
         summary = LibraryText.optional(episode.summary, maxLength: LibraryText.summaryLength)
         publishedAt = LibraryValue.date(episode.publishedAt)
@@ -49,6 +56,9 @@ struct EpisodeFields: Equatable {
         chaptersURL = try row.decode(String?.self, forColumn: "chaptersURL")
         transcriptURL = try row.decode(String?.self, forColumn: "transcriptURL")
         transcriptType = try row.decode(String?.self, forColumn: "transcriptType")
+        season = try row.decode(Int?.self, forColumn: "season")
+        episodeNumber = try row.decode(Double?.self, forColumn: "episodeNumber")
+        persons = try row.decode(String?.self, forColumn: "persons")
     }
 
     /// The feed's episodes in order, each guid once (the first occurrence wins: feeds do repeat
@@ -59,15 +69,21 @@ struct EpisodeFields: Equatable {
     }
 
     /// The column list the statements below bind, in order.
-    static let columns = "guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType"
+    static let columns = """
+        guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType, \
+        season, episodeNumber, persons
+        """
 
     var arguments: StatementArguments {
-        [guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType]
+        [
+            guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType,
+            season, episodeNumber, persons,
+        ]
     }
 
     func insert(_ db: Database, podcastID: Int64, feedOrder: Int) throws {
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO episode (podcastId, feedOrder, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO episode (podcastId, feedOrder, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try statement.execute(arguments: [podcastID, feedOrder] + arguments)
     }
@@ -75,7 +91,8 @@ struct EpisodeFields: Equatable {
     func update(_ db: Database, episodeID: Int64, feedOrder: Int) throws {
         let statement = try db.cachedStatement(sql: """
             UPDATE episode SET feedOrder = ?, guid = ?, title = ?, summary = ?, publishedAt = ?, duration = ?,
-                audioURL = ?, audioLength = ?, audioType = ?, chaptersURL = ?, transcriptURL = ?, transcriptType = ?
+                audioURL = ?, audioLength = ?, audioType = ?, chaptersURL = ?, transcriptURL = ?, transcriptType = ?,
+                season = ?, episodeNumber = ?, persons = ?
             WHERE id = ?
             """)
         try statement.execute(arguments: [feedOrder] + arguments + [episodeID])

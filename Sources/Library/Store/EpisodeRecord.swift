@@ -23,6 +23,11 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
     package var chaptersURL: URL?
     /// The transcript the feed names, when it names one in a format Tonearm reads.
     package var transcript: TranscriptLink?
+    /// The season and the number in it, as the feed numbers them.
+    package var season: Int?
+    package var episodeNumber: Double?
+    /// The episode's people (hosts, guests), as its feed names them.
+    package var persons: [FeedPerson]
     /// Seconds into the episode where the listener stopped; 0 when never played.
     package var position: TimeInterval
     /// Finished (or marked so by the listener).
@@ -38,8 +43,12 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
         id: Int64, podcastID: Int64, podcastTitle: String, guid: String, title: String, summary: String? = nil,
         publishedAt: Date? = nil, duration: TimeInterval? = nil, audioURL: URL? = nil, audioLength: Int64? = nil,
         audioType: String? = nil, chaptersURL: URL? = nil, transcript: TranscriptLink? = nil, position: TimeInterval = 0, played: Bool = false,
-        download: DownloadState? = nil, downloadProgress: Double? = nil
+        download: DownloadState? = nil, downloadProgress: Double? = nil, season: Int? = nil, episodeNumber: Double? = nil,
+        persons: [FeedPerson] = []
     ) {
+        self.season = season
+        self.episodeNumber = episodeNumber
+        self.persons = persons
         self.transcript = transcript
         self.id = id
         self.podcastID = podcastID
@@ -105,6 +114,8 @@ extension EpisodeRecord {
             transcript: try Self.transcript(row),
             position: try row.decode(Double.self, forColumn: "position"),
             played: try row.decode(Bool.self, forColumn: "played"),
-            download: download, downloadProgress: progress)
+            download: download, downloadProgress: progress,
+            season: try row.decode(Int?.self, forColumn: "season"), episodeNumber: try row.decode(Double?.self, forColumn: "episodeNumber"),
+            persons: LibraryJSON.list(try row.decode(String?.self, forColumn: "persons")))
     }
 }

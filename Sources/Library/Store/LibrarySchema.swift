@@ -23,6 +23,7 @@ enum LibrarySchema {
         migrator.registerMigration("v10", migrate: addQueue)
         migrator.registerMigration("v11", migrate: addTranscripts)
         migrator.registerMigration("v12", migrate: LibrarySearchSchema.addSearch)
+        migrator.registerMigration("v13", migrate: addCredits)
         return migrator
     }
 
@@ -229,6 +230,18 @@ enum LibrarySchema {
                 CHECK ((episodeId IS NOT NULL) + (stationId IS NOT NULL) + (sessionId IS NOT NULL) = 1)
             );
             CREATE INDEX queueEntry_byPosition ON queueEntry(position);
+            """)
+    }
+
+    /// An episode's season, number and people, a podcast's people and support links, as the feed
+    /// names them (`podcast:` and `itunes:` tags); lists as JSON arrays.
+    private static func addCredits(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE episode ADD COLUMN season INTEGER;
+            ALTER TABLE episode ADD COLUMN episodeNumber REAL;
+            ALTER TABLE episode ADD COLUMN persons TEXT;
+            ALTER TABLE podcast ADD COLUMN persons TEXT;
+            ALTER TABLE podcast ADD COLUMN funding TEXT;
             """)
     }
 

@@ -18,8 +18,8 @@ extension LibraryStore {
             try FeedIdentity.requireNew(db, guid: feed.podcastGUID)
             try db.execute(
                 sql: """
-                    INSERT INTO podcast (title, author, summary, link, imageURL, etag, lastModified, feedURL, addedAt, lastCheckedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO podcast (title, author, summary, link, imageURL, etag, lastModified, persons, funding, feedURL, addedAt, lastCheckedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: header.arguments + [feedKey, addedAt.timeIntervalSince1970, addedAt.timeIntervalSince1970])
             let id = db.lastInsertedRowID
@@ -47,7 +47,7 @@ extension LibraryStore {
             try db.execute(
                 sql: """
                     UPDATE podcast SET title = ?, author = ?, summary = ?, link = ?, imageURL = ?, etag = ?, lastModified = ?,
-                        lastCheckedAt = ?
+                        persons = ?, funding = ?, lastCheckedAt = ?
                     WHERE id = ?
                     """,
                 arguments: header.arguments + [checkedAt.timeIntervalSince1970, id])
@@ -147,8 +147,12 @@ private struct PodcastHeader {
     var imageURL: String?
     var etag: String?
     var lastModified: String?
+    var persons: String?
+    var funding: String?
 
     init(feed: PodcastFeed, feedURL: URL?, validators: FeedValidators) {
+        persons = LibraryJSON.text(feed.persons)
+        funding = LibraryJSON.text(feed.funding)
         title = TextSanitizer.singleLine(feed.title)
         if title.isEmpty, let feedURL {
             // A feed without a title still needs a name the listener can type.
@@ -162,9 +166,9 @@ private struct PodcastHeader {
         lastModified = LibraryText.optional(validators.lastModified, maxLength: LibraryText.headerLength)
     }
 
-    /// title, author, summary, link, imageURL, etag, lastModified.
+    /// title, author, summary, link, imageURL, etag, lastModified, persons, funding.
     var arguments: StatementArguments {
-        [title, author, summary, link, imageURL, etag, lastModified]
+        [title, author, summary, link, imageURL, etag, lastModified, persons, funding]
     }
 }
 

@@ -22,12 +22,19 @@ package struct PodcastRecord: Sendable, Equatable, Codable {
     package var unplayedCount: Int
     /// Episodes never started and not marked played: what is new to the listener.
     package var newCount: Int
+    /// The show's people, as its feed names them.
+    package var persons: [FeedPerson]
+    /// Ways to support the show, as its feed names them; opened only when the listener asks.
+    package var funding: [FundingLink]
 
     package init(
         id: Int64, title: String, author: String? = nil, summary: String? = nil, feedURL: URL, link: URL? = nil,
         imageURL: URL? = nil, etag: String? = nil, lastModified: String? = nil, addedAt: Date,
-        lastCheckedAt: Date? = nil, episodeCount: Int = 0, unplayedCount: Int = 0, newCount: Int = 0
+        lastCheckedAt: Date? = nil, episodeCount: Int = 0, unplayedCount: Int = 0, newCount: Int = 0, persons: [FeedPerson] = [],
+        funding: [FundingLink] = []
     ) {
+        self.persons = persons
+        self.funding = funding
         self.id = id
         self.title = title
         self.author = author
@@ -67,6 +74,8 @@ extension PodcastRecord {
             lastCheckedAt: try row.date("lastCheckedAt"),
             episodeCount: try row.decode(Int.self, forColumn: "episodeCount"),
             unplayedCount: try row.decode(Int.self, forColumn: "unplayedCount"),
-            newCount: try row.decode(Int.self, forColumn: "newCount"))
+            newCount: try row.decode(Int.self, forColumn: "newCount"),
+            persons: LibraryJSON.list(try row.decode(String?.self, forColumn: "persons")),
+            funding: LibraryJSON.list(try row.decode(String?.self, forColumn: "funding")))
     }
 }

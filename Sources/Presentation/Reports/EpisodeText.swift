@@ -20,6 +20,16 @@ package enum EpisodeText {
         return "-"
     }
 
+    /// "S2 E5", "E12", "S3" or "E315.5" (a bonus between two episodes); nil when the feed numbers
+    /// neither.
+    package static func number(season: Int?, episode: Double?) -> String? {
+        let episodeText = episode.map { value in
+            value == value.rounded() && abs(value) < 1e9 ? "E\(Int(value))" : "E\(value)"
+        }
+        let parts = [season.map { "S\($0)" }, episodeText].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
     /// The publication day, in UTC: 2024-05-01.
     package static func day(_ date: Date) -> String {
         let components = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)

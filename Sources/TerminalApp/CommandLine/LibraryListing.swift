@@ -26,24 +26,34 @@ package enum LibraryListing {
 
     package static func podcasts(_ podcasts: [PodcastRecord]) -> String {
         guard !podcasts.isEmpty else { return "No podcasts yet. Add one with: tonearm podcast add FEED_URL" }
-        return TextTable.render(
+        let table = TextTable.render(
             header: ["ID", "EPISODES", "UNPLAYED", "NEW", "TITLE"],
             rows: podcasts.map { ["\($0.id)", "\($0.episodeCount)", "\($0.unplayedCount)", "\($0.newCount)", $0.title] })
+        // The shows' own support links, as their feeds name them: shown, never opened.
+        let support = podcasts.flatMap { podcast in
+            podcast.funding.map { "Support \(podcast.title): \($0.title.map { "\($0) " } ?? "")\($0.url.absoluteString)" }
+        }
+        return support.isEmpty ? table : table + "\n" + support.joined(separator: "\n")
     }
 
+    /// The episodes in the order given; a NO. column (S2 E5) when the feed numbers any, and the
+    /// guests the feed names after each title.
     package static func episodes(_ episodes: [EpisodeRecord]) -> String {
         guard !episodes.isEmpty else { return "This podcast has no episodes yet." }
+        let numbered = episodes.contains { $0.season != nil || $0.episodeNumber != nil }
         let table = TextTable.render(
-            header: ["ID", "DATE", "LENGTH", "STATUS", "OFFLINE", "TITLE"],
+            header: ["ID", "DATE", "LENGTH", "STATUS", "OFFLINE"] + (numbered ? ["NO."] : []) + ["TITLE"],
             rows: episodes.map { episode in
                 let status = EpisodeText.status(hasAudio: episode.audioURL != nil, played: episode.played, position: episode.position)
                 let offline = EpisodeText.offline(
                     downloaded: episode.downloaded, downloading: episode.download == .downloading, failed: episode.download == .failed,
                     fraction: episode.downloadProgress)
+                let number = numbered ? [EpisodeText.number(season: episode.season, episode: episode.episodeNumber) ?? "-"] : []
+                let guests = episode.persons.filter { $0.role == "guest" }.map(\.name)
                 return [
                     "\(episode.id)", episode.publishedAt.map(EpisodeText.day) ?? "-", episode.duration.map(EpisodeText.clock) ?? "-",
-                    status, offline, episode.title,
-                ]
+                    status, offline,
+                ] + number + [episode.title + (guests.isEmpty ? "" : " (with \(guests.joined(separator: ", ")))")]
             })
         return table + "\nPlay one with: tonearm play --episode ID; keep one for offline listening with: tonearm podcast download ID"
     }

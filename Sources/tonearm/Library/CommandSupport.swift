@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Library
 import PlayerCore
 import Services
 
@@ -10,3 +11,4 @@ func webURL(_ text: String, what: String) throws -> URL {
 }
 
 extension StationQuery.Order: ExpressibleByArgument {}
+extension EpisodeOrder: ExpressibleByArgument {}

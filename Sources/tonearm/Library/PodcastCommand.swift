@@ -183,14 +183,16 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Episodes: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "List a podcast's episodes, newest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "List a podcast's episodes (newest first; --sort season for seasons and episode numbers), with their guests.")
         @Argument(help: "The podcast's id or title.") var podcast: String
+        @Option(help: "newest, oldest, or season (by season and episode number, as the feed numbers them).") var sort: EpisodeOrder = .newest
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
             let episodes = await library.attempt("listEpisodes") { () throws(PlaybackError) in
-                try library.store.episodes(podcastID: try library.store.podcast(matching: podcast).id)
+                sort.sorted(try library.store.episodes(podcastID: try library.store.podcast(matching: podcast).id))
             }
             json ? JSONOutput.print(episodes) : print(LibraryListing.episodes(episodes))
         }

@@ -32,7 +32,8 @@ extension LibraryViewModel where Entry == LibraryEntry {
                     let place = episode.played ? "✓" : episode.position > 0
                         ? "\(TimeText.clock(episode.position))\(episode.duration.map { " / \(TimeText.clock($0))" } ?? "")"
                         : episode.duration.map(TimeText.clock)
-                    let detail = [Self.downloadText(episode, language: language), place].compactMap { $0 }.joined(separator: "  ")
+                    let number = EpisodeText.number(season: episode.season, episode: episode.episodeNumber)
+                    let detail = [number, Self.downloadText(episode, language: language), place].compactMap { $0 }.joined(separator: "  ")
                     return (LibraryRow(title: episode.title, detail: detail.isEmpty ? nil : detail), .episode(episode))
                 }
             }

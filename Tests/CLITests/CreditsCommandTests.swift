@@ -1,0 +1,52 @@
+import Foundation
+import TestProcesses
+import Testing
+
+/// A feed's seasons, episode numbers, guests and support links, served on loopback: listed by
+/// `podcast episodes` (sorted by season on request) and `podcast list` (and its JSON).
+@Suite("tonearm podcast: seasons, guests, funding", .serialized, .blocking)
+struct CreditsCommandTests {
+    @Test func numbersGuestsAndSupportLinksAreListed() throws {
+        let home = LibraryCommandTests.dataHome()
+        let server = try TestHTTPServer { _ in
+            let xml = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+                <channel><title>Seasons Show</title>
+                <podcast:funding url="https://patreon.example/seasons">Patreon</podcast:funding>
+                <podcast:person>Alice</podcast:person>
+                <item><guid>c</guid><title>Third</title><pubDate>Wed, 03 Jan 2024 10:00:00 GMT</pubDate>
+                  <itunes:season>2</itunes:season><itunes:episode>1</itunes:episode><enclosure url="/c.mp3" type="audio/mpeg"/></item>
+                <item><guid>b</guid><title>Second</title><pubDate>Tue, 02 Jan 2024 10:00:00 GMT</pubDate>
+                  <podcast:season>1</podcast:season><podcast:episode>2</podcast:episode>
+                  <podcast:person role="guest">Bob</podcast:person><enclosure url="/b.mp3" type="audio/mpeg"/></item>
+                <item><guid>a</guid><title>First</title><pubDate>Mon, 01 Jan 2024 10:00:00 GMT</pubDate>
+                  <podcast:season>1</podcast:season><podcast:episode>1</podcast:episode><enclosure url="/a.mp3" type="audio/mpeg"/></item>
+                </channel></rss>
+                """
+            return .complete(contentType: "application/rss+xml", body: Data(xml.utf8))
+        }
+        defer { server.stop() }
+        var r = try CLITests.run(["podcast", "add", server.url("/feed").absoluteString], dataHome: home)
+        #expect(r.status == 0, "stderr: \(r.err)")
+
+        r = try CLITests.run(["podcast", "episodes", "Seasons Show", "--sort", "season"], dataHome: home)
+        #expect(r.status == 0, "stderr: \(r.err)")
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("NO.") == true, "\(r.out)")
+        let titles = lines.dropFirst().prefix(3).map { line in ["First", "Second", "Third"].first { line.contains($0) } }
+        #expect(titles == ["First", "Second", "Third"], "\(r.out)")
+        #expect(lines.contains { $0.contains("S1 E2") && $0.contains("Second (with Bob)") }, "\(r.out)")
+        r = try CLITests.run(["podcast", "episodes", "Seasons Show"], dataHome: home)
+        #expect(r.out.split(separator: "\n").dropFirst().first?.contains("Third") == true, "newest first by default: \(r.out)")
+
+        r = try CLITests.run(["podcast", "list"], dataHome: home)
+        #expect(r.out.contains("Support Seasons Show: Patreon https://patreon.example/seasons"), "\(r.out)")
+        let podcasts = try LibraryCommandTests.json(try CLITests.run(["podcast", "list", "--json"], dataHome: home).out)
+        let funding = podcasts.first?["funding"] as? [[String: Any]]
+        #expect(funding?.first?["url"] as? String == "https://patreon.example/seasons" && funding?.first?["title"] as? String == "Patreon")
+        #expect((podcasts.first?["persons"] as? [[String: Any]])?.first?["name"] as? String == "Alice")
+        let episodes = try LibraryCommandTests.json(try CLITests.run(["podcast", "episodes", "Seasons Show", "--json"], dataHome: home).out)
+        #expect(episodes.first?["season"] as? Int == 2 && episodes.first?["episodeNumber"] as? Double == 1)
+    }
+}

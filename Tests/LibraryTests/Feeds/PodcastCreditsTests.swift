@@ -1,0 +1,77 @@
+import Foundation
+import Library
+import PlayerCore
+import TestProcesses
+import Testing
+
+/// Seasons, episode numbers, people and support links as feeds write them: `podcast:` first,
+/// `itunes:` in its absence, unusable values left out, lists bounded, addresses http(s) only.
+@Suite("Seasons, episodes, people and funding in feeds")
+struct PodcastCreditsTests {
+    static func feed(channel: String = "", item: String) throws -> PodcastFeed {
+        let xml = """
+            <rss xmlns:podcast="\(FeedFixtures.podcastNamespace)" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+            <channel><title>T</title>\(channel)
+            <item><guid>1</guid><title>One</title>\(item)</item></channel></rss>
+            """
+        return try RSSParser.parse(Data(xml.utf8), feedURL: URL(string: "https://feeds.example.org/show.xml"))
+    }
+
+    static func episode(_ item: String) throws -> FeedEpisode { try #require(try feed(item: item).episodes.first) }
+
+    @Test func seasonAndEpisodeFromEitherNamespace() throws {
+        var episode = try Self.episode("<podcast:season>2</podcast:season><podcast:episode>315.5</podcast:episode>")
+        #expect(episode.season == 2 && episode.episodeNumber == 315.5)
+        episode = try Self.episode("<itunes:season> 3 </itunes:season><itunes:episode>12</itunes:episode>")
+        #expect(episode.season == 3 && episode.episodeNumber == 12)
+        // podcast: wins; a bad podcast: value falls back to itunes:.
+        episode = try Self.episode("<itunes:season>9</itunes:season><podcast:season>4</podcast:season><podcast:episode>x</podcast:episode><itunes:episode>7</itunes:episode>")
+        #expect(episode.season == 4 && episode.episodeNumber == 7)
+    }
+
+    @Test(arguments: ["0", "-1", "1e3", "abc", "", "2.5", "100001", "NaN", "٣"])
+    func unusableSeasonsAreNone(text: String) throws {
+        #expect(try Self.episode("<podcast:season>\(text)</podcast:season>").season == nil)
+    }
+
+    @Test(arguments: ["0", "-3", "1e3", "abc", "", "inf", "1.2.3", "2000000", "٣"])
+    func unusableEpisodeNumbersAreNone(text: String) throws {
+        #expect(try Self.episode("<podcast:episode>\(text)</podcast:episode>").episodeNumber == nil)
+    }
+
+    @Test func peopleWithRolesLinksAndPictures() throws {
+        let feed = try Self.feed(
+            channel: """
+                <podcast:person href="https://example.org/alice" img="/alice.jpg">Alice Host</podcast:person>
+                <podcast:funding url="https://patreon.example/show">Support us on Patreon</podcast:funding>
+                <podcast:funding url="javascript:alert(1)">Evil</podcast:funding>
+                <podcast:funding url="https://patreon.example/show">Again</podcast:funding>
+                <podcast:funding url="/donate"/>
+                """,
+            item: """
+                <podcast:person role="Guest" href="ftp://nope/bob">Bob  Guest</podcast:person>
+                <podcast:person role="guest">Bob  Guest</podcast:person>
+                <podcast:person role="editor"></podcast:person>
+                <podcast:person group="writing" role="Editor">Carol&#x202E;</podcast:person>
+                """)
+        #expect(feed.persons == [FeedPerson(name: "Alice Host", role: "host", link: URL(string: "https://example.org/alice"), image: URL(string: "https://feeds.example.org/alice.jpg"))])
+        #expect(feed.funding == [
+            FundingLink(url: URL(string: "https://patreon.example/show")!, title: "Support us on Patreon"),
+            FundingLink(url: URL(string: "https://feeds.example.org/donate")!, title: nil),
+        ])
+        let people = try #require(feed.episodes.first).persons
+        // Roles lowercased; one entry per name and role; no name, no person; a link must be http(s); text cleaned.
+        #expect(people.map(\.role) == ["guest", "editor"])
+        #expect(people.first?.name == "Bob Guest" && people.first?.link == nil)
+        #expect(people.last?.name == "Carol")
+    }
+
+    @Test func aFeedNamingThousandsOfPeopleKeepsAFew() throws {
+        let many = (0..<5_000).map { "<podcast:person role=\"guest\">Person \($0)</podcast:person>" }.joined()
+        let feed = try Self.feed(channel: many.replacingOccurrences(of: "guest", with: "host"), item: many)
+        #expect(feed.persons.count == FeedPerson.maxPerList)
+        #expect(feed.episodes.first?.persons.count == FeedPerson.maxPerList)
+        let funding = (0..<100).map { "<podcast:funding url=\"https://e.org/\($0)\">f</podcast:funding>" }.joined()
+        #expect(try Self.feed(channel: funding, item: "").funding.count == FundingLink.maxPerShow)
+    }
+}
