@@ -49,4 +49,44 @@ struct CreditsCommandTests {
         let episodes = try LibraryCommandTests.json(try CLITests.run(["podcast", "episodes", "Seasons Show", "--json"], dataHome: home).out)
         #expect(episodes.first?["season"] as? Int == 2 && episodes.first?["episodeNumber"] as? Double == 1)
     }
+
+    /// A soundbite plays from its start for its length and leaves the listener's place alone.
+    @Test func aSoundbitePlaysItsClipAndKeepsThePlace() throws {
+        let home = LibraryCommandTests.dataHome()
+        let audio = DownloadCommandTests.wav(seconds: 8)
+        let server = try TestHTTPServer { request in
+            guard request.path == "/feed" else { return .file(audio, for: request, contentType: "audio/wav") }
+            let xml = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Bites</title>
+                <item><guid>s</guid><title>Long talk</title><enclosure url="/s.wav" type="audio/wav"/>
+                  <podcast:soundbite startTime="4.0" duration="2.0">The punchline</podcast:soundbite></item>
+                </channel></rss>
+                """
+            return .complete(contentType: "application/rss+xml", body: Data(xml.utf8))
+        }
+        defer { server.stop() }
+        var r = try CLITests.run(["podcast", "add", server.url("/feed").absoluteString], dataHome: home)
+        #expect(r.status == 0, "stderr: \(r.err)")
+        let id = try #require(try LibraryCommandTests.json(try CLITests.run(["podcast", "episodes", "Bites", "--json"], dataHome: home).out).first?["id"] as? Int)
+        r = try CLITests.run(["podcast", "soundbites", "\(id)"], dataHome: home)
+        let row = r.out.split(separator: "\n").first { $0.hasPrefix("1 ") }.map(String.init) ?? ""
+        #expect(row.contains("0:04") && row.contains("0:02") && row.contains("The punchline"), "\(r.out)")
+
+        let played = try PlaybackCommandTests.run(
+            // Real time: the clip's length is listening time, which a render outruns.
+            ["play", "--episode", "\(id)", "--soundbite", "1", "--output", "null", "--events", "jsonl"],
+            environment: ["XDG_DATA_HOME": home.path])
+        #expect(played.status == 0, "stderr: \(played.err)")
+        let positions = played.events.filter { $0["event"] as? String == "position" }.compactMap { $0["position"] as? Double }
+        #expect((positions.first ?? 0) >= 3.9 && (positions.first ?? 99) < 4.5, "\(positions.prefix(3))")
+        // Two seconds and the one-second fade, not the remaining four.
+        #expect((positions.last ?? 99) <= 7.2, "\(positions.suffix(3))")
+        #expect(PlaybackCommandTests.stateNames(played.events).contains("fadingOut"))
+        let after = try LibraryCommandTests.json(try CLITests.run(["podcast", "episodes", "Bites", "--json"], dataHome: home).out)
+        #expect(after.first?["position"] as? Double == 0 && after.first?["played"] as? Bool == false, "\(after)")
+
+        r = try CLITests.run(["play", "--episode", "\(id)", "--soundbite", "2", "--output", "null"], dataHome: home)
+        #expect(r.status != 0 && r.err.contains("Not in"), "\(r.err)")
+    }
 }

@@ -67,12 +67,15 @@ package struct FeedEpisode: Sendable, Equatable {
     package var episodeNumber: Double?
     /// The episode's people (`podcast:person` on the item): hosts and guests.
     package var persons: [FeedPerson] = []
+    /// Clips of the episode to hear first (`podcast:soundbite`).
+    package var soundbites: [Soundbite] = []
 
     package init(
         guid: String, title: String, summary: String? = nil, publishedAt: Date? = nil, duration: TimeInterval? = nil,
         enclosure: Enclosure? = nil, chaptersURL: URL? = nil, transcript: TranscriptLink? = nil, season: Int? = nil,
-        episodeNumber: Double? = nil, persons: [FeedPerson] = []
+        episodeNumber: Double? = nil, persons: [FeedPerson] = [], soundbites: [Soundbite] = []
     ) {
+        self.soundbites = soundbites
         self.season = season
         self.episodeNumber = episodeNumber
         self.persons = persons

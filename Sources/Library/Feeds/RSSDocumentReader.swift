@@ -37,6 +37,13 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         var funding: [(url: String?, text: String?)] = []
     }
 
+    /// A `<podcast:soundbite startTime duration>TITLE</podcast:soundbite>`, raw.
+    struct RawSoundbite {
+        var start: String?
+        var duration: String?
+        var title: String?
+    }
+
     /// A `<podcast:person role group img href>NAME</podcast:person>`, raw.
     struct Person {
         var name: String?
@@ -70,6 +77,8 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         var itunesEpisode: String?
         /// The episode's `podcast:person`s, in order (at most `maxRawList`).
         var persons: [Person] = []
+        /// The episode's `podcast:soundbite`s, in order (at most `maxRawList`).
+        var soundbites: [RawSoundbite] = []
     }
 
     /// The lowercased local name of the root element; nil when no element was seen (not XML).
@@ -89,7 +98,7 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case channelTitle, channelLink, channelDescription, channelItunesSummary, channelItunesAuthor, channelAuthor
         case channelManagingEditor, imageURL, channelNewFeedURL, channelPodcastGUID, channelPerson, channelFunding
         case itemTitle, itemDescription, itemItunesSummary, itemContentEncoded, itemGUID, itemPubDate, itemUpdated, itemDuration
-        case itemPodcastSeason, itemItunesSeason, itemPodcastEpisode, itemItunesEpisode, itemPerson
+        case itemPodcastSeason, itemItunesSeason, itemPodcastEpisode, itemItunesEpisode, itemPerson, itemSoundbite
     }
 
     private enum Namespace {
@@ -102,6 +111,7 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
     /// The attributes of the `podcast:person` or `podcast:funding` whose text is being collected.
     private var pendingPerson = Person()
     private var pendingFundingURL: String?
+    private var pendingSoundbite = RawSoundbite()
     /// The stack depth of the field whose text is being collected, and that text.
     private var captureDepth: Int?
     private var captureLimit = 0
@@ -215,6 +225,9 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case (.item, .itunes, "season"): return .field(.itemItunesSeason)
         case (.item, .podcast, "episode"): return .field(.itemPodcastEpisode)
         case (.item, .itunes, "episode"): return .field(.itemItunesEpisode)
+        case (.item, .podcast, "soundbite") where item.soundbites.count < Self.maxRawList:
+            pendingSoundbite = RawSoundbite(start: attribute("starttime", in: attributes), duration: attribute("duration", in: attributes))
+            return .field(.itemSoundbite)
         case (.item, .podcast, "person") where item.persons.count < Self.maxRawList:
             pendingPerson = person(attributes)
             return .field(.itemPerson)
@@ -302,6 +315,9 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case .itemPerson:
             pendingPerson.name = value
             item.persons.append(pendingPerson)
+        case .itemSoundbite:
+            pendingSoundbite.title = value
+            item.soundbites.append(pendingSoundbite)
         }
     }
 

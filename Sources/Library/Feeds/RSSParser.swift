@@ -24,7 +24,8 @@ import PlayerCore
 ///   through the same http(s) policy as every other URL of a feed.
 /// - Seasons and episode numbers from `podcast:season`/`podcast:episode`, else `itunes:`; people
 ///   (`podcast:person`) and support links (`podcast:funding`) cleaned and bounded
-///   (`PodcastCredits`), their addresses under the same http(s) policy.
+///   (`PodcastCredits`), their addresses under the same http(s) policy; soundbites with a usable
+///   start and length (`Soundbite`).
 /// - At most `LibraryLimits.maxEpisodesPerFeed` episodes, in feed order.
 /// - Encodings: libxml2 honours the declared encoding (`ISO-8859-1`, `windows-1251`, ...).
 package enum RSSParser {
@@ -135,7 +136,8 @@ struct EpisodeBuilder {
             transcript: transcript(item.transcripts, feedURL: feedURL),
             season: PodcastCredits.season(item.podcastSeason, itunes: item.itunesSeason),
             episodeNumber: PodcastCredits.episodeNumber(item.podcastEpisode, itunes: item.itunesEpisode),
-            persons: PodcastCredits.persons(item.persons, feedURL: feedURL))
+            persons: PodcastCredits.persons(item.persons, feedURL: feedURL),
+            soundbites: Soundbite.list(item.soundbites))
     }
 
     /// The best transcript of those named: a format Tonearm reads (by its `type`, else the

@@ -21,11 +21,14 @@ struct EpisodeFields: Equatable {
     var episodeNumber: Double?
     /// JSON of `[FeedPerson]`; nil for none.
     var persons: String?
+    /// JSON of `[Soundbite]`; nil for none.
+    var soundbites: String?
 
     init(_ episode: FeedEpisode) {
         season = episode.season
         episodeNumber = episode.episodeNumber.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         persons = LibraryJSON.text(episode.persons)
+        soundbites = LibraryJSON.text(episode.soundbites)
         title = TextSanitizer.singleLine(episode.title)
         summary = LibraryText.optional(episode.summary, maxLength: LibraryText.summaryLength)
         publishedAt = LibraryValue.date(episode.publishedAt)
@@ -59,6 +62,7 @@ struct EpisodeFields: Equatable {
         season = try row.decode(Int?.self, forColumn: "season")
         episodeNumber = try row.decode(Double?.self, forColumn: "episodeNumber")
         persons = try row.decode(String?.self, forColumn: "persons")
+        soundbites = try row.decode(String?.self, forColumn: "soundbites")
     }
 
     /// The feed's episodes in order, each guid once (the first occurrence wins: feeds do repeat
@@ -71,19 +75,19 @@ struct EpisodeFields: Equatable {
     /// The column list the statements below bind, in order.
     static let columns = """
         guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType, \
-        season, episodeNumber, persons
+        season, episodeNumber, persons, soundbites
         """
 
     var arguments: StatementArguments {
         [
             guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType,
-            season, episodeNumber, persons,
+            season, episodeNumber, persons, soundbites,
         ]
     }
 
     func insert(_ db: Database, podcastID: Int64, feedOrder: Int) throws {
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO episode (podcastId, feedOrder, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO episode (podcastId, feedOrder, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try statement.execute(arguments: [podcastID, feedOrder] + arguments)
     }
@@ -92,7 +96,7 @@ struct EpisodeFields: Equatable {
         let statement = try db.cachedStatement(sql: """
             UPDATE episode SET feedOrder = ?, guid = ?, title = ?, summary = ?, publishedAt = ?, duration = ?,
                 audioURL = ?, audioLength = ?, audioType = ?, chaptersURL = ?, transcriptURL = ?, transcriptType = ?,
-                season = ?, episodeNumber = ?, persons = ?
+                season = ?, episodeNumber = ?, persons = ?, soundbites = ?
             WHERE id = ?
             """)
         try statement.execute(arguments: [feedOrder] + arguments + [episodeID])

@@ -28,6 +28,8 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
     package var episodeNumber: Double?
     /// The episode's people (hosts, guests), as its feed names them.
     package var persons: [FeedPerson]
+    /// Clips of it to hear first, as its feed names them.
+    package var soundbites: [Soundbite]
     /// Seconds into the episode where the listener stopped; 0 when never played.
     package var position: TimeInterval
     /// Finished (or marked so by the listener).
@@ -44,8 +46,9 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
         publishedAt: Date? = nil, duration: TimeInterval? = nil, audioURL: URL? = nil, audioLength: Int64? = nil,
         audioType: String? = nil, chaptersURL: URL? = nil, transcript: TranscriptLink? = nil, position: TimeInterval = 0, played: Bool = false,
         download: DownloadState? = nil, downloadProgress: Double? = nil, season: Int? = nil, episodeNumber: Double? = nil,
-        persons: [FeedPerson] = []
+        persons: [FeedPerson] = [], soundbites: [Soundbite] = []
     ) {
+        self.soundbites = soundbites
         self.season = season
         self.episodeNumber = episodeNumber
         self.persons = persons
@@ -116,6 +119,7 @@ extension EpisodeRecord {
             played: try row.decode(Bool.self, forColumn: "played"),
             download: download, downloadProgress: progress,
             season: try row.decode(Int?.self, forColumn: "season"), episodeNumber: try row.decode(Double?.self, forColumn: "episodeNumber"),
-            persons: LibraryJSON.list(try row.decode(String?.self, forColumn: "persons")))
+            persons: LibraryJSON.list(try row.decode(String?.self, forColumn: "persons")),
+            soundbites: LibraryJSON.list(try row.decode(String?.self, forColumn: "soundbites")))
     }
 }

@@ -24,6 +24,7 @@ enum LibrarySchema {
         migrator.registerMigration("v11", migrate: addTranscripts)
         migrator.registerMigration("v12", migrate: LibrarySearchSchema.addSearch)
         migrator.registerMigration("v13", migrate: addCredits)
+        migrator.registerMigration("v14", migrate: addSoundbites)
         return migrator
     }
 
@@ -243,6 +244,11 @@ enum LibrarySchema {
             ALTER TABLE podcast ADD COLUMN persons TEXT;
             ALTER TABLE podcast ADD COLUMN funding TEXT;
             """)
+    }
+
+    /// An episode's soundbites (`podcast:soundbite`), as a JSON array.
+    private static func addSoundbites(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE episode ADD COLUMN soundbites TEXT")
     }
 
     /// The transcript a feed names for each episode, and the transcripts fetched: kept with the

@@ -36,6 +36,17 @@ package enum LibraryListing {
         return support.isEmpty ? table : table + "\n" + support.joined(separator: "\n")
     }
 
+    /// An episode's soundbites, numbered as `play --soundbite N` takes them: start, length, title.
+    package static func soundbites(of episode: EpisodeRecord) -> String {
+        guard !episode.soundbites.isEmpty else { return "\(episode.title) has no soundbites." }
+        let table = TextTable.render(
+            header: ["#", "START", "LENGTH", "TITLE"],
+            rows: episode.soundbites.enumerated().map { index, bite in
+                ["\(index + 1)", EpisodeText.clock(bite.start), EpisodeText.clock(bite.duration), bite.title ?? episode.title]
+            })
+        return table + "\nPlay one with: tonearm play --episode \(episode.id) --soundbite N"
+    }
+
     /// The episodes in the order given; a NO. column (S2 E5) when the feed numbers any, and the
     /// guests the feed names after each title.
     package static func episodes(_ episodes: [EpisodeRecord]) -> String {

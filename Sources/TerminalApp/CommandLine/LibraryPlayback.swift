@@ -21,6 +21,30 @@ extension CommandPlayback {
             .run(episode, configuration: configuration)
     }
 
+    /// Soundbite `number` (1-based) of an episode: from its start for its length at 1x, then a
+    /// one-second fade. The listener's place in the episode is left where it was (no recorder):
+    /// a taste of an episode is not listening to it.
+    package static func playSoundbite(
+        _ id: Int64, number: Int, settings: Settings, services: TonearmPlayer.Services, configuration: PlayerStateMachine.Configuration
+    ) async {
+        let library = await LibraryContext.openForCommand()
+        let (episode, podcast, soundbite) = await library.attempt("playSoundbite") { () throws(PlaybackError) in
+            let record = try library.store.episode(id: id)
+            guard record.soundbites.indices.contains(number - 1) else {
+                throw PlaybackError(.notInLibrary, underlying: "the episode has \(record.soundbites.count) soundbites, not \(number)")
+            }
+            let soundbite = record.soundbites[number - 1]
+            return (try library.episodeToPlay(id: id, from: soundbite.start), record.podcastID, soundbite)
+        }
+        var configuration = configuration
+        configuration.sleep = .after(soundbite.duration)
+        configuration.sleepFadeDuration = PlayerStateMachine.Configuration.sleepFadeRange.lowerBound
+        configuration.speed = .normal
+        var settings = settings
+        settings.speedGiven = true
+        await CommandPlayback(settings, services: services, library: library, podcast: podcast).run(episode, configuration: configuration)
+    }
+
     /// A station by its name or id, with `services` made for its track.
     package static func playStation(
         _ name: String, settings: Settings, services: @Sendable ([Track]) -> TonearmPlayer.Services,

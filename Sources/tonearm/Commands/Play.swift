@@ -18,6 +18,9 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Play a podcast episode from the library by its id (see `tonearm podcast episodes`); resumes where you stopped.")
     var episode: Int64?
 
+    @Option(help: "With --episode: play its soundbite N (listed by `tonearm podcast soundbites`) from its start for its length; your place in the episode is kept.")
+    var soundbite: Int?
+
     @Option(help: "Play a station from the library by its name or id.")
     var station: String?
 
@@ -31,11 +34,22 @@ struct Play: AsyncParsableCommand {
     func validate() throws {
         let chosen = [!sources.isEmpty, episode != nil, station != nil, session != nil].filter { $0 }.count
         guard chosen == 1 else { throw ValidationError("give sources, or one of --episode, --station, --session") }
+        if let soundbite {
+            guard episode != nil else { throw ValidationError("--soundbite goes with --episode") }
+            guard soundbite >= 1 else { throw ValidationError("--soundbite counts from 1") }
+            if playback.sleep != nil { throw ValidationError("a soundbite ends by itself: leave out --sleep") }
+            // Its length is listening time, which a render would outrun.
+            if playback.fast { throw ValidationError("a soundbite plays in real time: leave out --fast") }
+        }
     }
 
     func run() async throws {
         logging.start()
         let (settings, configuration) = (playback.settings, playback.configuration())
+        if let episode, let soundbite {
+            return await CommandPlayback.playSoundbite(
+                episode, number: soundbite, settings: settings, services: stream.services(for: []), configuration: configuration)
+        }
         if let episode {
             return await CommandPlayback.playEpisode(episode, settings: settings, services: stream.services(for: []), configuration: configuration)
         }

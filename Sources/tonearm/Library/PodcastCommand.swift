@@ -14,8 +14,21 @@ struct PodcastCommand: AsyncParsableCommand {
             "Podcast subscriptions: add, list, episodes, refresh, remove, import, export, download, downloads, auto-download, mark, mark-all-played, trim-silence, stats, transcript.",
         subcommands: [
             Add.self, List.self, Episodes.self, Refresh.self, Remove.self, Import.self, Export.self, Download.self, Downloads.self,
-            AutoDownload.self, Mark.self, MarkAllPlayed.self, TrimSilence.self, Stats.self, Transcript.self,
+            AutoDownload.self, Mark.self, MarkAllPlayed.self, TrimSilence.self, Stats.self, Transcript.self, Soundbites.self,
         ])
+
+    struct Soundbites: LibrarySubcommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List an episode's soundbites (podcast:soundbite), to play with: tonearm play --episode ID --soundbite N.")
+        @Argument(help: "The episode's id.") var episode: Int64
+        @Flag(help: "Print a JSON array for scripts.") var json = false
+        @OptionGroup var logging: LoggingOptions
+
+        func run(on library: LibraryContext) async throws {
+            let record = await library.attempt("listSoundbites") { () throws(PlaybackError) in try library.store.episode(id: episode) }
+            json ? JSONOutput.print(record.soundbites) : print(LibraryListing.soundbites(of: record))
+        }
+    }
 
     struct Transcript: LibrarySubcommand {
         static let configuration = CommandConfiguration(

@@ -74,4 +74,22 @@ struct PodcastCreditsTests {
         let funding = (0..<100).map { "<podcast:funding url=\"https://e.org/\($0)\">f</podcast:funding>" }.joined()
         #expect(try Self.feed(channel: funding, item: "").funding.count == FundingLink.maxPerShow)
     }
+
+    @Test func soundbitesWithAUsableStartAndLength() throws {
+        let episode = try Self.episode("""
+            <podcast:soundbite startTime="73.0" duration="60.0">Why the Namespace Matters</podcast:soundbite>
+            <podcast:soundbite startTime="1234.5" duration="42.25"/>
+            <podcast:soundbite startTime="73.0" duration="10">The same start again</podcast:soundbite>
+            <podcast:soundbite startTime="-5" duration="10">Negative</podcast:soundbite>
+            <podcast:soundbite startTime="10" duration="0">Empty</podcast:soundbite>
+            <podcast:soundbite startTime="10" duration="3600">An hour is no soundbite</podcast:soundbite>
+            <podcast:soundbite startTime="1e3" duration="10">Exponent</podcast:soundbite>
+            <podcast:soundbite duration="10">No start</podcast:soundbite>
+            """)
+        #expect(episode.soundbites == [
+            Soundbite(start: 73, duration: 60, title: "Why the Namespace Matters"), Soundbite(start: 1234.5, duration: 42.25, title: nil),
+        ])
+        let many = (0..<100).map { "<podcast:soundbite startTime=\"\($0)\" duration=\"5\"/>" }.joined()
+        #expect(try Self.episode(many).soundbites.count == Soundbite.maxPerEpisode)
+    }
 }

@@ -18,13 +18,16 @@ struct PodcastCreditsStoreTests {
     @Test func creditsAreKeptAndFollowARefresh() throws {
         let temporary = try TemporaryDirectory()
         let store = try LibraryStore.open(directory: temporary.url)
-        var feed = StoreFeedFixtures.feed(episodes: [Self.episode(1, season: 1, number: 1, guests: ["Bob"])])
+        var first = Self.episode(1, season: 1, number: 1, guests: ["Bob"])
+        first.soundbites = [Soundbite(start: 12.5, duration: 30, title: "The best bit")]
+        var feed = StoreFeedFixtures.feed(episodes: [first])
         feed.funding = [FundingLink(url: URL(string: "https://patreon.example/show")!, title: "Patreon")]
         feed.persons = [FeedPerson(name: "Alice")]
         let podcast = try store.addPodcast(feedURL: StoreFeedFixtures.feedURL, feed: feed, validators: FeedValidators())
         #expect(podcast.funding == feed.funding && podcast.persons == feed.persons)
         var episode = try #require(try store.episodes(podcastID: podcast.id).first)
         #expect(episode.season == 1 && episode.episodeNumber == 1 && episode.persons.map(\.name) == ["Bob"])
+        #expect(episode.soundbites == first.soundbites)
 
         // A refresh that renumbers the episode and drops the funding: an update, kept.
         feed.episodes = [Self.episode(1, season: 2, number: 7.5)]
@@ -32,7 +35,7 @@ struct PodcastCreditsStoreTests {
         let result = try store.refreshPodcast(id: podcast.id, feed: feed, validators: FeedValidators())
         #expect(result.updated == 1)
         episode = try #require(try store.episodes(podcastID: podcast.id).first)
-        #expect(episode.season == 2 && episode.episodeNumber == 7.5 && episode.persons.isEmpty)
+        #expect(episode.season == 2 && episode.episodeNumber == 7.5 && episode.persons.isEmpty && episode.soundbites.isEmpty)
         #expect(try store.podcast(matching: "\(podcast.id)").funding.isEmpty)
         // Refreshing with the same feed again changes nothing.
         #expect(try store.refreshPodcast(id: podcast.id, feed: feed, validators: FeedValidators()).updated == 0)
