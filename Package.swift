@@ -290,6 +290,9 @@ let package = Package(
         fuzzTarget("FuzzDecoder", ["Media"]),
         fuzzTarget("FuzzMPD", ["MPDProtocol"]),
         fuzzTarget("FuzzTranscript", ["Services"]),
+        fuzzTarget("FuzzHLS", ["Streaming"]),
+        fuzzTarget("FuzzTimedMetadata", ["Streaming"]),
+        fuzzTarget("FuzzChapters", ["Services"]),
     ]
 )
 

@@ -3,6 +3,7 @@
 # own scratch path Fuzz/.build) and runs each for a bounded time. See docs/FUZZING.md.
 #
 #   bash scripts/fuzz.sh [target...]      targets: icy playlist rss opml session image decoder mpd transcript
+#                                         hls timedmetadata chapters
 #
 # Environment:
 #   FUZZ_SECONDS   seconds per target (default 60)
@@ -25,7 +26,7 @@ seconds="${FUZZ_SECONDS:-60}"
 rss="${FUZZ_RSS_MB:-2048}"
 timeout="${FUZZ_TIMEOUT:-25}"
 scratch="$root/Fuzz/.build"
-all=(icy playlist rss opml session image decoder mpd transcript)
+all=(icy playlist rss opml session image decoder mpd transcript hls timedmetadata chapters)
 targets=("$@")
 [ "${#targets[@]}" -eq 0 ] && targets=("${all[@]}")
 
@@ -33,7 +34,7 @@ executable() {
     case "$1" in
         icy) echo FuzzIcy ;; playlist) echo FuzzPlaylist ;; rss) echo FuzzRSS ;; opml) echo FuzzOPML ;;
         session) echo FuzzSession ;; image) echo FuzzImage ;; decoder) echo FuzzDecoder ;; mpd) echo FuzzMPD ;;
-        transcript) echo FuzzTranscript ;;
+        transcript) echo FuzzTranscript ;; hls) echo FuzzHLS ;; timedmetadata) echo FuzzTimedMetadata ;; chapters) echo FuzzChapters ;;
         *) echo "fuzz: unknown target '$1' (known: ${all[*]})" >&2; return 1 ;;
     esac
 }

@@ -10,7 +10,7 @@ struct FuzzCorpusTests {
     @Test(arguments: [
         ("FuzzIcy", "icy"), ("FuzzPlaylist", "playlist"), ("FuzzRSS", "rss"), ("FuzzOPML", "opml"),
         ("FuzzSession", "session"), ("FuzzImage", "image"), ("FuzzDecoder", "decoder"), ("FuzzMPD", "mpd"),
-        ("FuzzTranscript", "transcript"),
+        ("FuzzTranscript", "transcript"), ("FuzzHLS", "hls"), ("FuzzTimedMetadata", "timedmetadata"), ("FuzzChapters", "chapters"),
     ])
     func theCommittedCorpusPassesItsContract(_ executable: String, _ corpus: String) throws {
         let folder = CLITests.packageRoot.appendingPathComponent("Tests/Fuzz/Corpus/\(corpus)")
