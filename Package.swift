@@ -293,6 +293,7 @@ let package = Package(
         fuzzTarget("FuzzHLS", ["Streaming"]),
         fuzzTarget("FuzzTimedMetadata", ["Streaming"]),
         fuzzTarget("FuzzChapters", ["Services"]),
+        fuzzTarget("FuzzDirectory", ["Services"]),
     ]
 )
 

@@ -88,8 +88,7 @@ package actor StationDirectory {
                 [Lenient<DirectoryStationJSON>].self, from: url, operation: "directorySearch",
                 options: .init(timeout: 15, maxBytes: ServiceLimits.maxDirectoryBytes, policy: policy))
         }
-        var seen = Set<String>()
-        let stations = rows.compactMap(\.value?.station).filter { seen.insert($0.id).inserted }
+        let stations = Self.stations(fromSearch: rows)
         store(key, stations)
         logger.debug("directory search", metadata: Self.fields(query, count: stations.count).merging(["server": .string(server.host ?? "?")]) { a, _ in a })
         return stations
@@ -159,6 +158,21 @@ package actor StationDirectory {
             servers = [configuration.fallbackServer]
         }
         return servers ?? [configuration.fallbackServer]
+    }
+
+    /// The stations of a search's answer (a JSON array of radio-browser's station objects): each
+    /// usable row once (by id), in the answer's order; a row that does not decode is left out.
+    package static func stations(fromSearch data: Data) throws(PlaybackError) -> [DirectoryStation] {
+        do {
+            return stations(fromSearch: try JSONDecoder().decode([Lenient<DirectoryStationJSON>].self, from: data))
+        } catch {
+            throw PlaybackError(.malformedData, underlying: "directory answer: \(error)")
+        }
+    }
+
+    static func stations(fromSearch rows: [Lenient<DirectoryStationJSON>]) -> [DirectoryStation] {
+        var seen = Set<String>()
+        return rows.compactMap(\.value?.station).filter { seen.insert($0.id).inserted }
     }
 
     /// The https servers a published list names (`[{"name": "de1.api.radio-browser.info", ...}]`),
