@@ -32,6 +32,8 @@ public final class TonearmPlayer: Sendable {
         public var transcripts: TranscriptService.Configuration
         /// Where fetched transcripts are kept between runs (the library's); nil fetches every run.
         public var transcriptStore: (any TranscriptStore)?
+        /// Chapters known without a fetch (those an episode's feed writes in); nil knows none.
+        public var knownChapters: (any KnownChapters)?
         /// How much of a network track is held before it sounds (`--buffer`).
         public var buffering: NetworkBuffering
 
@@ -41,9 +43,10 @@ public final class TonearmPlayer: Sendable {
             streaming: StreamingDecoderFactory.Options = .init(),
             connectivity: ConnectivityMonitor? = nil, analytics: ErrorAnalytics? = nil, logger: Logger = .silent,
             loudnessStore: (any LoudnessStore)? = nil, buffering: NetworkBuffering = NetworkBuffering(),
-            transcriptStore: (any TranscriptStore)? = nil
+            transcriptStore: (any TranscriptStore)? = nil, knownChapters: (any KnownChapters)? = nil
         ) {
             self.transcriptStore = transcriptStore
+            self.knownChapters = knownChapters
             self.buffering = buffering
             self.loudnessStore = loudnessStore
             self.logger = logger
@@ -85,7 +88,8 @@ public final class TonearmPlayer: Sendable {
             output: output, options: options, decoders: factory, clock: clock, random: random, analytics: services.analytics,
             logger: services.logger,
             chapterSource: FeedChapters(
-                service: ChaptersService(network: services.network, configuration: services.chapters, analytics: services.analytics)),
+                service: ChaptersService(network: services.network, configuration: services.chapters, analytics: services.analytics),
+                known: services.knownChapters),
             transcriptSource: PlayerTranscripts(
                 service: TranscriptService(network: services.network, configuration: services.transcripts), store: services.transcriptStore,
                 maxSidecarBytes: ServiceLimits.maxTranscriptBytes))
@@ -122,12 +126,23 @@ public final class TonearmPlayer: Sendable {
     }
 }
 
-/// An episode's chapters from its feed's JSON chapters document, for the player.
+/// Chapters known for a track without fetching anything (an episode's chapters written into its
+/// feed); the library provides them.
+public protocol KnownChapters: Sendable {
+    func chapters(for track: Track) -> [Chapter]?
+}
+
+/// An episode's chapters from its feed, for the player: its JSON chapters document when it names
+/// one (the richer source), else, or when that cannot be had, the chapters written into the feed.
 struct FeedChapters: ChapterSource {
     let service: ChaptersService
+    let known: (any KnownChapters)?
 
     func chapters(for track: Track) async -> Result<ChapterList, PlaybackError>? {
-        guard let url = track.chaptersURL else { return nil }
-        return await service.chapters(at: url, trackID: track.id)
+        let written = known?.chapters(for: track).map { ChapterList(trackID: track.id, origin: .feed, chapters: $0) }
+        guard let url = track.chaptersURL else { return written.map { .success($0) } }
+        let fetched = await service.chapters(at: url, trackID: track.id)
+        if case .failure = fetched, let written, !written.isEmpty { return .success(written) }
+        return fetched
     }
 }

@@ -3,8 +3,9 @@ import TestProcesses
 import Testing
 
 /// A feed's seasons, episode numbers, guests and support links, served on loopback: listed by
-/// `podcast episodes` (sorted by season on request) and `podcast list` (and its JSON).
-@Suite("tonearm podcast: seasons, guests, funding", .serialized, .blocking)
+/// `podcast episodes` (sorted by season on request) and `podcast list` (and its JSON); its
+/// soundbites played; its Podlove chapters the player's.
+@Suite("tonearm podcast: seasons, guests, funding, soundbites, Podlove chapters", .serialized, .blocking)
 struct CreditsCommandTests {
     @Test func numbersGuestsAndSupportLinksAreListed() throws {
         let home = LibraryCommandTests.dataHome()
@@ -88,5 +89,34 @@ struct CreditsCommandTests {
 
         r = try CLITests.run(["play", "--episode", "\(id)", "--soundbite", "2", "--output", "null"], dataHome: home)
         #expect(r.status != 0 && r.err.contains("Not in"), "\(r.err)")
+    }
+
+    /// Chapters written into the feed (Podlove Simple Chapters) are the episode's chapters while it
+    /// plays: told in the events, with their titles, as the feed's.
+    @Test func podloveChaptersAreTheEpisodesChapters() throws {
+        let home = LibraryCommandTests.dataHome()
+        let audio = DownloadCommandTests.wav(seconds: 2)
+        let server = try TestHTTPServer { request in
+            guard request.path == "/feed" else { return .file(audio, for: request, contentType: "audio/wav") }
+            let xml = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <rss version="2.0" xmlns:psc="http://podlove.org/simple-chapters"><channel><title>Chaptered</title>
+                <item><guid>p</guid><title>With chapters</title><enclosure url="/p.wav" type="audio/wav"/>
+                  <psc:chapters version="1.2"><psc:chapter start="00:00:00" title="Hello"/><psc:chapter start="00:00:01.000" title="Goodbye"/></psc:chapters>
+                </item></channel></rss>
+                """
+            return .complete(contentType: "application/rss+xml", body: Data(xml.utf8))
+        }
+        defer { server.stop() }
+        let r = try CLITests.run(["podcast", "add", server.url("/feed").absoluteString], dataHome: home)
+        #expect(r.status == 0, "stderr: \(r.err)")
+        let id = try #require(try LibraryCommandTests.json(try CLITests.run(["podcast", "episodes", "Chaptered", "--json"], dataHome: home).out).first?["id"] as? Int)
+        let played = try PlaybackCommandTests.run(
+            ["play", "--episode", "\(id)", "--output", "null", "--events", "jsonl"], environment: ["XDG_DATA_HOME": home.path])
+        #expect(played.status == 0, "stderr: \(played.err)")
+        let told = played.events.last { $0["event"] as? String == "chapters" && !(($0["chapters"] as? [[String: Any]]) ?? []).isEmpty }
+        #expect(told?["origin"] as? String == "feed", "\(String(describing: told))")
+        let titles = (told?["chapters"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+        #expect(titles == ["Hello", "Goodbye"], "\(String(describing: titles))")
     }
 }

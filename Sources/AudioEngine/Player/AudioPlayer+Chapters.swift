@@ -22,9 +22,10 @@ extension AudioPlayer {
         publishChapters()
     }
 
-    /// Asks the chapter source for a loading item's feed chapters, once per item.
+    /// Asks the chapter source for a loading item's feed chapters, once per item: an episode's
+    /// (its feed may write them in, or name a document) or any item that names a document.
     func askChapters(for track: Track) {
-        guard let source = chapterSource, track.chaptersURL != nil, chapters.asks(track.id) else { return }
+        guard let source = chapterSource, track.kind == .episode || track.chaptersURL != nil, chapters.asks(track.id) else { return }
         let log = self.log
         Task(executorPreference: executor) { [weak self] in
             switch await source.chapters(for: track) {

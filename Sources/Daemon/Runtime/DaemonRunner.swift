@@ -108,6 +108,7 @@ package struct DaemonRunner: Sendable {
         services.analytics = library.analytics
         services.loudnessStore = LibraryLoudnessStore(store: library.store, logger: log.logger)
         services.transcriptStore = LibraryTranscriptStore(store: library.store, logger: log.logger)
+        services.knownChapters = LibraryChapters(store: library.store)
         do throws(PlaybackError) {
             return try await PlaybackSession.open(asked: options.output, also: options.alsoOutput, fast: false, configuration: configuration, services: services).session
         } catch {

@@ -69,12 +69,15 @@ package struct FeedEpisode: Sendable, Equatable {
     package var persons: [FeedPerson] = []
     /// Clips of the episode to hear first (`podcast:soundbite`).
     package var soundbites: [Soundbite] = []
+    /// Chapters written into the feed (Podlove Simple Chapters), in order.
+    package var inlineChapters: [Chapter] = []
 
     package init(
         guid: String, title: String, summary: String? = nil, publishedAt: Date? = nil, duration: TimeInterval? = nil,
         enclosure: Enclosure? = nil, chaptersURL: URL? = nil, transcript: TranscriptLink? = nil, season: Int? = nil,
-        episodeNumber: Double? = nil, persons: [FeedPerson] = [], soundbites: [Soundbite] = []
+        episodeNumber: Double? = nil, persons: [FeedPerson] = [], soundbites: [Soundbite] = [], inlineChapters: [Chapter] = []
     ) {
+        self.inlineChapters = inlineChapters
         self.soundbites = soundbites
         self.season = season
         self.episodeNumber = episodeNumber

@@ -79,7 +79,13 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         var persons: [Person] = []
         /// The episode's `podcast:soundbite`s, in order (at most `maxRawList`).
         var soundbites: [RawSoundbite] = []
+        /// Podlove Simple Chapters (`<psc:chapter start title>` inside `<psc:chapters>`), in
+        /// order (at most `maxRawChapters`).
+        var pscChapters: [(start: String?, title: String?)] = []
     }
+
+    /// The most raw Podlove chapters kept per item (the parser keeps `ChapterList.maxCount`).
+    static let maxRawChapters = 1_000
 
     /// The lowercased local name of the root element; nil when no element was seen (not XML).
     private(set) var rootName: String?
@@ -91,7 +97,7 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
     private let onItem: (Item) -> Bool
 
     private enum Node {
-        case rss, channel, item, image, atomAuthor, field(Field), other
+        case rss, channel, item, image, atomAuthor, pscChapters, field(Field), other
     }
 
     private enum Field {
@@ -102,7 +108,7 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
     }
 
     private enum Namespace {
-        case plain, atom, itunes, podcast, content, other
+        case plain, atom, itunes, podcast, content, psc, other
     }
 
     private var stack: [Node] = []
@@ -235,6 +241,12 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
             item.enclosures.append(
                 (attribute("url", in: attributes), attribute("length", in: attributes), attribute("type", in: attributes)))
             return .other
+        case (.item, .psc, "chapters"): return .pscChapters
+        case (.pscChapters, .psc, "chapter"):
+            if item.pscChapters.count < Self.maxRawChapters {
+                item.pscChapters.append((attribute("start", in: attributes), attribute("title", in: attributes)))
+            }
+            return .other
         case (.item, .podcast, "chapters"):
             if item.chaptersURL == nil { item.chaptersURL = attribute("url", in: attributes) }
             return .other
@@ -343,6 +355,7 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
     ]
     private static let contentURI = "http://purl.org/rss/1.0/modules/content/"
     private static let atomURI = "http://www.w3.org/2005/atom"
+    private static let pscURI = "http://podlove.org/simple-chapters"
 
     /// The namespace an element is in: by URI when bound, else by its conventional prefix. An
     /// element without prefix is plain RSS even under a default namespace (old feeds declare
@@ -355,6 +368,7 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
             if Self.podcastURIs.contains(lowered.hasSuffix("/") ? String(lowered.dropLast()) : lowered) { return .podcast }
             if lowered == Self.contentURI { return .content }
             if lowered == Self.atomURI { return .atom }
+            if lowered == Self.pscURI || lowered == Self.pscURI + "/" { return .psc }
             if prefix == nil { return .plain }
         }
         switch prefix {
@@ -362,6 +376,7 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case "itunes": return .itunes
         case "podcast": return .podcast
         case "content": return .content
+        case "psc": return .psc
         default: return .other
         }
     }

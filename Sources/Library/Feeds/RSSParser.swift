@@ -25,7 +25,7 @@ import PlayerCore
 /// - Seasons and episode numbers from `podcast:season`/`podcast:episode`, else `itunes:`; people
 ///   (`podcast:person`) and support links (`podcast:funding`) cleaned and bounded
 ///   (`PodcastCredits`), their addresses under the same http(s) policy; soundbites with a usable
-///   start and length (`Soundbite`).
+///   start and length (`Soundbite`); Podlove Simple Chapters with a readable start (`PodloveChapters`).
 /// - At most `LibraryLimits.maxEpisodesPerFeed` episodes, in feed order.
 /// - Encodings: libxml2 honours the declared encoding (`ISO-8859-1`, `windows-1251`, ...).
 package enum RSSParser {
@@ -137,7 +137,7 @@ struct EpisodeBuilder {
             season: PodcastCredits.season(item.podcastSeason, itunes: item.itunesSeason),
             episodeNumber: PodcastCredits.episodeNumber(item.podcastEpisode, itunes: item.itunesEpisode),
             persons: PodcastCredits.persons(item.persons, feedURL: feedURL),
-            soundbites: Soundbite.list(item.soundbites))
+            soundbites: Soundbite.list(item.soundbites), inlineChapters: PodloveChapters.chapters(item.pscChapters))
     }
 
     /// The best transcript of those named: a format Tonearm reads (by its `type`, else the

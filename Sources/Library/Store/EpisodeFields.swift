@@ -23,12 +23,15 @@ struct EpisodeFields: Equatable {
     var persons: String?
     /// JSON of `[Soundbite]`; nil for none.
     var soundbites: String?
+    /// JSON of `[Chapter]`; nil for none.
+    var inlineChapters: String?
 
     init(_ episode: FeedEpisode) {
         season = episode.season
         episodeNumber = episode.episodeNumber.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         persons = LibraryJSON.text(episode.persons)
         soundbites = LibraryJSON.text(episode.soundbites)
+        inlineChapters = LibraryJSON.text(episode.inlineChapters)
         title = TextSanitizer.singleLine(episode.title)
         summary = LibraryText.optional(episode.summary, maxLength: LibraryText.summaryLength)
         publishedAt = LibraryValue.date(episode.publishedAt)
@@ -63,6 +66,7 @@ struct EpisodeFields: Equatable {
         episodeNumber = try row.decode(Double?.self, forColumn: "episodeNumber")
         persons = try row.decode(String?.self, forColumn: "persons")
         soundbites = try row.decode(String?.self, forColumn: "soundbites")
+        inlineChapters = try row.decode(String?.self, forColumn: "inlineChapters")
     }
 
     /// The feed's episodes in order, each guid once (the first occurrence wins: feeds do repeat
@@ -75,19 +79,19 @@ struct EpisodeFields: Equatable {
     /// The column list the statements below bind, in order.
     static let columns = """
         guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType, \
-        season, episodeNumber, persons, soundbites
+        season, episodeNumber, persons, soundbites, inlineChapters
         """
 
     var arguments: StatementArguments {
         [
             guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType,
-            season, episodeNumber, persons, soundbites,
+            season, episodeNumber, persons, soundbites, inlineChapters,
         ]
     }
 
     func insert(_ db: Database, podcastID: Int64, feedOrder: Int) throws {
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO episode (podcastId, feedOrder, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO episode (podcastId, feedOrder, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try statement.execute(arguments: [podcastID, feedOrder] + arguments)
     }
@@ -96,7 +100,7 @@ struct EpisodeFields: Equatable {
         let statement = try db.cachedStatement(sql: """
             UPDATE episode SET feedOrder = ?, guid = ?, title = ?, summary = ?, publishedAt = ?, duration = ?,
                 audioURL = ?, audioLength = ?, audioType = ?, chaptersURL = ?, transcriptURL = ?, transcriptType = ?,
-                season = ?, episodeNumber = ?, persons = ?, soundbites = ?
+                season = ?, episodeNumber = ?, persons = ?, soundbites = ?, inlineChapters = ?
             WHERE id = ?
             """)
         try statement.execute(arguments: [feedOrder] + arguments + [episodeID])

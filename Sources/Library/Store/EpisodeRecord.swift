@@ -30,6 +30,8 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
     package var persons: [FeedPerson]
     /// Clips of it to hear first, as its feed names them.
     package var soundbites: [Soundbite]
+    /// Chapters written into its feed (Podlove Simple Chapters).
+    package var inlineChapters: [Chapter]
     /// Seconds into the episode where the listener stopped; 0 when never played.
     package var position: TimeInterval
     /// Finished (or marked so by the listener).
@@ -46,8 +48,9 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
         publishedAt: Date? = nil, duration: TimeInterval? = nil, audioURL: URL? = nil, audioLength: Int64? = nil,
         audioType: String? = nil, chaptersURL: URL? = nil, transcript: TranscriptLink? = nil, position: TimeInterval = 0, played: Bool = false,
         download: DownloadState? = nil, downloadProgress: Double? = nil, season: Int? = nil, episodeNumber: Double? = nil,
-        persons: [FeedPerson] = [], soundbites: [Soundbite] = []
+        persons: [FeedPerson] = [], soundbites: [Soundbite] = [], inlineChapters: [Chapter] = []
     ) {
+        self.inlineChapters = inlineChapters
         self.soundbites = soundbites
         self.season = season
         self.episodeNumber = episodeNumber
@@ -120,6 +123,7 @@ extension EpisodeRecord {
             download: download, downloadProgress: progress,
             season: try row.decode(Int?.self, forColumn: "season"), episodeNumber: try row.decode(Double?.self, forColumn: "episodeNumber"),
             persons: LibraryJSON.list(try row.decode(String?.self, forColumn: "persons")),
-            soundbites: LibraryJSON.list(try row.decode(String?.self, forColumn: "soundbites")))
+            soundbites: LibraryJSON.list(try row.decode(String?.self, forColumn: "soundbites")),
+            inlineChapters: LibraryJSON.list(try row.decode(String?.self, forColumn: "inlineChapters")))
     }
 }

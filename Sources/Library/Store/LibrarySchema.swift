@@ -25,6 +25,7 @@ enum LibrarySchema {
         migrator.registerMigration("v12", migrate: LibrarySearchSchema.addSearch)
         migrator.registerMigration("v13", migrate: addCredits)
         migrator.registerMigration("v14", migrate: addSoundbites)
+        migrator.registerMigration("v15", migrate: addInlineChapters)
         return migrator
     }
 
@@ -244,6 +245,11 @@ enum LibrarySchema {
             ALTER TABLE podcast ADD COLUMN persons TEXT;
             ALTER TABLE podcast ADD COLUMN funding TEXT;
             """)
+    }
+
+    /// An episode's chapters written into its feed (Podlove Simple Chapters), as a JSON array.
+    private static func addInlineChapters(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE episode ADD COLUMN inlineChapters TEXT")
     }
 
     /// An episode's soundbites (`podcast:soundbite`), as a JSON array.

@@ -106,6 +106,7 @@ package struct CommandPlayback {
             if SilenceTrimmingSetting.isOn(in: store, podcast: podcast) { configuration.trimsSilence = true }
             services.loudnessStore = LibraryLoudnessStore(store: store, logger: CommandLog.logger)
             services.transcriptStore = LibraryTranscriptStore(store: store, logger: CommandLog.logger)
+            services.knownChapters = LibraryChapters(store: store)
             let kept = ListeningSettings(store: store, podcast: podcast, logger: CommandLog.logger)
             // Every title heard on a station goes to the history (`tonearm history`).
             let history = TitleHistoryRecorder(store: store, logger: CommandLog.logger)

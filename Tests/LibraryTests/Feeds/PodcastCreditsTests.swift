@@ -1,5 +1,5 @@
 import Foundation
-import Library
+@testable import Library
 import PlayerCore
 import TestProcesses
 import Testing
@@ -91,5 +91,42 @@ struct PodcastCreditsTests {
         ])
         let many = (0..<100).map { "<podcast:soundbite startTime=\"\($0)\" duration=\"5\"/>" }.joined()
         #expect(try Self.episode(many).soundbites.count == Soundbite.maxPerEpisode)
+    }
+
+    @Test func podloveChaptersInTheItemAreRead() throws {
+        let xml = """
+            <rss xmlns:psc="http://podlove.org/simple-chapters"><channel><title>T</title>
+            <item><guid>1</guid><title>One</title>
+            <psc:chapters version="1.2">
+              <psc:chapter start="00:01:02.500" title="Second"/>
+              <psc:chapter start="0" title="Intro"/>
+              <psc:chapter start="1:00:00" title="Late&#x202E;"/>
+              <psc:chapter start="soon" title="Unreadable"/>
+              <psc:chapter title="No start"/>
+            </psc:chapters></item>
+            <item><guid>2</guid><title>Two</title><chapters><chapter start="5" title="Not Podlove"/></chapters></item>
+            </channel></rss>
+            """
+        let feed = try RSSParser.parse(Data(xml.utf8), feedURL: URL(string: "https://feeds.example.org/show.xml"))
+        #expect(feed.episodes.first?.inlineChapters == [
+            Chapter(start: 0, title: "Intro"), Chapter(start: 62.5, title: "Second"), Chapter(start: 3_600, title: "Late"),
+        ])
+        #expect(feed.episodes.last?.inlineChapters == [])
+        let many = (0..<2_000).map { "<psc:chapter start=\"\($0)\" title=\"c\"/>" }.joined()
+        let big = try RSSParser.parse(
+            Data("<rss xmlns:psc=\"http://podlove.org/simple-chapters\"><channel><title>T</title><item><guid>1</guid><psc:chapters>\(many)</psc:chapters></item></channel></rss>".utf8))
+        #expect(big.episodes.first?.inlineChapters.count == ChapterList.maxCount)
+    }
+
+    @Test(arguments: [
+        ("0", 0.0), ("62.5", 62.5), ("01:02", 62.0), ("1:02:03.500", 3_723.5), (" 00:00:05 ", 5.0), ("100:00", 6_000.0),
+    ] as [(String, Double)])
+    func podloveStartsInNormalPlayTime(text: String, seconds: Double) {
+        #expect(PodloveChapters.seconds(text) == seconds)
+    }
+
+    @Test(arguments: ["", "1:60", "1:2:3:4", "-1", "1e3", ".5", "5.", "1.2.3", "1:02.5:03", "soon", "٣"])
+    func unreadablePodloveStartsAreNone(text: String) {
+        #expect(PodloveChapters.seconds(text) == nil)
     }
 }

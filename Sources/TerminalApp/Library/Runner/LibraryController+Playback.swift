@@ -107,7 +107,7 @@ extension LibraryController {
             services: TonearmPlayer.Services(
                 network: library.network, connectivity: connectivity, analytics: library.analytics, logger: logger,
                 loudnessStore: LibraryLoudnessStore(store: library.store, logger: logger),
-                transcriptStore: LibraryTranscriptStore(store: library.store, logger: logger)))
+                transcriptStore: LibraryTranscriptStore(store: library.store, logger: logger), knownChapters: LibraryChapters(store: library.store)))
         playback.withLock { $0.session = made }
         let player = made.player
         let mpris = MPRISBridge.start(
