@@ -5,10 +5,10 @@ import PlayerCore
 /// Full-text search over the library (see `LibrarySearchSchema` for the index).
 extension LibraryStore {
     /// Hits for `text`, best first: titles (podcasts', then episodes'), then a podcast's author and
-    /// description and an episode's notes, then transcript lines (of the newest episodes when a
-    /// word is said in very many); within each, by FTS5's bm25 rank. At most `limit` hits, of which at most `linesPerEpisode` lines of one transcript (a
-    /// word said fifty times in one episode must not hide every other episode). Text without a
-    /// word finds nothing.
+    /// description and an episode's notes, then transcript lines (of the episodes added last when
+    /// a word is said in very many); within each, by FTS5's bm25 rank. At most `limit` hits, of
+    /// which at most `linesPerEpisode` lines of one transcript (a word said fifty times in one
+    /// episode must not hide every other episode). Text without a word finds nothing.
     package func search(_ text: String, limit: Int = 50, linesPerEpisode: Int = 3) throws(PlaybackError) -> [LibrarySearchHit] {
         guard let query = SearchQuery(text), limit > 0 else { return [] }
         return try read { db in
@@ -42,8 +42,8 @@ extension LibraryStore {
 
 /// The SQL of each kind of hit.
 enum SearchQueries {
-    /// The most transcript lines ranked for one search: the newest episodes' lines that match
-    /// (FTS5 walks its index in rowid order and stops there), then ranked by bm25. Ranking every
+    /// The most transcript lines ranked for one search: the matching lines of the episodes added
+    /// last (FTS5 walks its index in rowid order and stops there), then ranked by bm25. Ranking every
     /// line of a word said in every episode (400,000 lines in a 10,000-episode library) takes
     /// about 200 ms; these take a few.
     static let maxRankedLines = 1_000
