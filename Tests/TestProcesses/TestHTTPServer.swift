@@ -43,6 +43,8 @@ package final class TestHTTPServer: @unchecked Sendable {
         /// Path and query, as sent.
         package let uri: String
         package let headers: [(String, String)]
+        /// The request's body (a POST's), whole.
+        package var body = Data()
 
         package var path: String { String(uri.split(separator: "?", maxSplits: 1).first ?? "") }
         package func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
@@ -108,6 +110,8 @@ package final class TestHTTPServer: @unchecked Sendable {
 
         let route: @Sendable (Request) -> Response
         let record: @Sendable (Request) -> Void
+        /// The request being read: answered when its end arrives, with its body.
+        private var pending: Request?
 
         init(route: @escaping @Sendable (Request) -> Response, record: @escaping @Sendable (Request) -> Void) {
             self.route = route
@@ -115,8 +119,22 @@ package final class TestHTTPServer: @unchecked Sendable {
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            guard case .head(let head) = unwrapInboundIn(data) else { return }
-            let request = Request(method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                pending = Request(method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+            case .body(var buffer):
+                // Bodies are small here (a sync client's JSON); a runaway one is cut at 16 MiB.
+                if let bytes = buffer.readBytes(length: buffer.readableBytes), (pending?.body.count ?? 0) < 16 << 20 {
+                    pending?.body.append(contentsOf: bytes)
+                }
+            case .end:
+                guard let request = pending else { return }
+                pending = nil
+                answer(request, context: context)
+            }
+        }
+
+        private func answer(_ request: Request, context: ChannelHandlerContext) {
             record(request)
             let response = route(request)
             var headers = HTTPHeaders(response.headers)

@@ -41,6 +41,17 @@ package enum FeedDate {
             + "\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60)) GMT"
     }
 
+    /// `2003-06-10T04:00:00Z`: ISO 8601 in UTC, whole seconds.
+    package static func isoString(from date: Date) -> String {
+        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let secondsOfDay = total - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T"
+            + "\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60))Z"
+    }
+
     /// The fields a reader found; `makeDate` checks them.
     struct Parts {
         var year: Int?

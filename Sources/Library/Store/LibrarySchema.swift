@@ -26,6 +26,7 @@ enum LibrarySchema {
         migrator.registerMigration("v13", migrate: addCredits)
         migrator.registerMigration("v14", migrate: addSoundbites)
         migrator.registerMigration("v15", migrate: addInlineChapters)
+        migrator.registerMigration("v16", migrate: SyncSchema.addSync)
         return migrator
     }
 

@@ -56,7 +56,12 @@ extension NetworkClient {
         }
 
         private func exchange(_ url: URL) async throws -> NetworkResponse {
-            let request = GETRequest(url, accept: options.accept, headers: options.headers).clientRequest()
+            var request = GETRequest(url, accept: options.accept, headers: options.headers).clientRequest()
+            if let post = options.post {
+                request.method = .POST
+                request.headers.replaceOrAdd(name: "Content-Type", value: post.contentType)
+                request.body = .bytes(ByteBuffer(bytes: post.data))
+            }
             let response: HTTPClientResponse
             do {
                 response = try await http.execute(request, deadline: .distantFuture)

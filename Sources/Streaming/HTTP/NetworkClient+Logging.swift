@@ -9,12 +9,16 @@ import PlayerCore
 /// Privacy: URLs are written as `LogRedaction` renders them (the cache-busting query is dropped
 /// with the rest of the query); the operation name is a stable identifier, never a title.
 extension NetworkClient {
-    /// Runs one attempt of a GET of `url`, recording what went out, what answered (status, bytes,
-    /// seconds) or the error it ended with, as `HTTPErrorMapping` maps it.
+    /// Runs one attempt of a request for `url`, recording what went out, what answered (status,
+    /// bytes, seconds) or the error it ended with, as `HTTPErrorMapping` maps it. With
+    /// `hidingPath` only the host is written (a sync server's paths name the user).
     static func logged(
-        _ url: URL, operation: String, logger: Logger, _ body: @Sendable () async throws -> NetworkResponse
+        _ url: URL, method: String = "GET", hidingPath: Bool = false, operation: String, logger: Logger,
+        _ body: @Sendable () async throws -> NetworkResponse
     ) async throws -> NetworkResponse {
-        let request: [String: String] = ["method": "GET", "host": LogRedaction.host(url) ?? "?", "url": LogRedaction.url(url), "operation": operation]
+        let host = LogRedaction.host(url) ?? "?"
+        let shown = hidingPath ? "\(url.scheme ?? "http")://\(host)/…" : LogRedaction.url(url)
+        let request: [String: String] = ["method": method, "host": host, "url": shown, "operation": operation]
         logger.debug("HTTP request", metadata: metadata(request))
         let started = ContinuousClock.now
         do {

@@ -64,6 +64,10 @@ public struct NetworkClient: Sendable {
         /// Follow redirects here, one hop at a time, so the response can tell a permanent move
         /// (`NetworkResponse.permanentURL`); the client's own redirect handling cannot.
         package var tracksRedirects: Bool
+        /// A body to send with POST instead of a GET (a sync server's uploads).
+        package var post: PostBody?
+        /// Log the host only, not the path: a sync server's paths carry the user's name.
+        package var hidesPathInLog = false
 
         package init(
             timeout: Double = ResilienceDefaults.connectTimeout, maxBytes: Int = 1 << 20, cacheBusting: Bool = false,
@@ -78,6 +82,17 @@ public struct NetworkClient: Sendable {
             self.cacheBusting = cacheBusting
             self.policy = policy
             self.accept = accept
+        }
+    }
+
+    /// What a POST sends.
+    package struct PostBody: Sendable {
+        package var contentType: String
+        package var data: Data
+
+        package init(contentType: String = "application/json", data: Data) {
+            self.contentType = contentType
+            self.data = data
         }
     }
 
@@ -134,7 +149,7 @@ public struct NetworkClient: Sendable {
         self.onRetry = onRetry
     }
 
-    /// GETs `url` and returns the whole body, retrying transient failures with `options.policy`.
+    /// GETs `url` (or POSTs `options.post` to it) and returns the whole body, retrying transient failures with `options.policy`.
     /// Each try asks `url`'s host breaker first (`circuitOpen` while it is open) and each retry
     /// takes a token from `retryBudget` (when spent, the last error ends the run).
     ///
@@ -154,7 +169,9 @@ public struct NetworkClient: Sendable {
             budget: retryBudget, breaker: breakers?.breaker, breakerKey: HostCircuitBreakers.host(of: url),
             statistics: statistics, now: now, onRetry: Self.loggingRetries(onRetry, logger: logger)
         ) { [logger] in
-            try await Self.logged(target, operation: operation, logger: logger) { try await exchange.fetchOnce(target) }
+            try await Self.logged(
+                target, method: options.post == nil ? "GET" : "POST", hidingPath: options.hidesPathInLog, operation: operation, logger: logger
+            ) { try await exchange.fetchOnce(target) }
         }
     }
 
