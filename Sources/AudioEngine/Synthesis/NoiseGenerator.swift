@@ -45,8 +45,20 @@ struct NoiseGenerator {
         }
 
         /// The next white sample, uniform in [-1, 1).
-        mutating func nextWhite() -> Double {
-            Double(white.next() >> 11) * 0x1p-52 - 1
+        mutating func nextWhite() -> Double { Self.uniform(white.next()) }
+
+        /// 53 random bits as a double uniform in [-1, 1).
+        static func uniform(_ bits: UInt64) -> Double { Double(bits >> 11) * 0x1p-52 - 1 }
+
+        /// Writes `count` samples to every other float from `buffer` (one channel of stereo).
+        mutating func render(into buffer: UnsafeMutablePointer<Float>, count: Int) {
+            var shaper = self.shaper
+            var white = self.white
+            for i in 0..<count {
+                buffer[2 * i] = Float(shaper.shape(Self.uniform(white.next())))
+            }
+            self.shaper = shaper
+            self.white = white
         }
     }
 
@@ -72,18 +84,28 @@ struct NoiseGenerator {
         }
     }
 
-    /// Writes `frames` interleaved stereo frames into `buffer`.
+    /// Writes `frames` interleaved stereo frames into `buffer`, a block's run at a time (each
+    /// channel's loop keeps its filter and generator in registers; the block check is per run,
+    /// not per frame).
     mutating func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
-        for i in 0..<frames {
-            buffer[2 * i] = Float(left.shaper.shape(left.nextWhite()))
-            buffer[2 * i + 1] = Float(right.shaper.shape(right.nextWhite()))
-            advance()
+        let block = Int64(Self.blockFrames)
+        var done = 0
+        while done < frames {
+            let intoBlock = position - Self.floorDiv(position, block) * block
+            let n = min(frames - done, Int(block - intoBlock))
+            left.render(into: buffer + 2 * done, count: n)
+            right.render(into: buffer + 2 * done + 1, count: n)
+            done += n
+            advance(by: n)
         }
     }
 
     /// One frame on; a new block starts its own generators.
-    private mutating func advance() {
-        position += 1
+    private mutating func advance() { advance(by: 1) }
+
+    /// `frames` on, never past the end of the current block.
+    private mutating func advance(by frames: Int) {
+        position += Int64(frames)
         if position % Int64(Self.blockFrames) == 0 { enterBlock() }
     }
 

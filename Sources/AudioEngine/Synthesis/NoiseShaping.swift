@@ -52,13 +52,18 @@ struct NoiseShaper {
     private var highPassIn = 0.0
     private var highPassOut = 0.0
     private let gain: Double
+    // The constants the per-sample path uses, copied from the type's: a `static let` is a lazily
+    // made global, and reading one costs a check each time, 96,000 times a second.
+    private let leak = Self.brownLeak
+    private let highPassScale = (1 + Self.highPassPole) / 2
+    private let highPassFeedback = Self.highPassPole
 
     init(colour: NoiseColour) {
-        self.colour = colour
-        gain = switch colour {
+        let gain = switch colour {
         case .brown: Self.brownGain
         case .pink: Self.pinkGain
         }
+        self.init(colour: colour, gain: gain)
     }
 
     private init(colour: NoiseColour, gain: Double) {
@@ -71,7 +76,7 @@ struct NoiseShaper {
         let coloured: Double
         switch colour {
         case .brown:
-            brown = Self.brownLeak * brown + white
+            brown = leak * brown + white
             coloured = brown
         case .pink:
             var sum = white * Self.pinkDirect + pinkLast
@@ -83,7 +88,7 @@ struct NoiseShaper {
             coloured = sum
         }
         // y[n] = x[n] - x[n-1] + R y[n-1], scaled by (1 + R) / 2 for unity gain at the top.
-        let blocked = (coloured - highPassIn) * (1 + Self.highPassPole) / 2 + Self.highPassPole * highPassOut
+        let blocked = (coloured - highPassIn) * highPassScale + highPassFeedback * highPassOut
         highPassIn = coloured
         highPassOut = blocked
         return blocked * gain
