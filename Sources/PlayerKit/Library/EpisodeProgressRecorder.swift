@@ -6,7 +6,7 @@ import Synchronization
 
 /// Keeps an episode's place in the library while it plays: the position is written at least
 /// every `interval` seconds of listening and whenever the player asks (pause, stop, failure), and
-/// the episode is marked played when it ends. A `kill -9` therefore loses at most `interval`
+/// the episode is marked played (its place the end) when it ends. A `kill -9` therefore loses at most `interval`
 /// seconds; every write is its own committed SQLite transaction.
 ///
 /// Decisions are the pure `shouldSave`; `observe` performs them. Store failures do not stop
@@ -78,8 +78,18 @@ package final class EpisodeProgressRecorder: Sendable {
             }
             write { () throws(PlaybackError) in try store.addTrimmedSilence(episodeID: episodeID, seconds: added) }
         case .notice(.trackFinished(let track), _) where track.kind == .episode:
-            progress.withLock { $0.finished = true }
-            write { () throws(PlaybackError) in try store.markPlayed(episodeID: episodeID) }
+            let duration = progress.withLock { progress -> TimeInterval? in
+                progress.finished = true
+                return progress.duration
+            }
+            write { () throws(PlaybackError) in
+                // Heard to the end: the place is the end, and the length the player measured is
+                // kept (what a sync server needs to hear "finished").
+                if let duration, duration.isFinite, duration > 0 {
+                    try store.savePosition(episodeID: episodeID, position: duration, duration: duration)
+                }
+                try store.markPlayed(episodeID: episodeID)
+            }
         default:
             break
         }

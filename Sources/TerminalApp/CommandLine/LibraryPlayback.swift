@@ -19,6 +19,8 @@ extension CommandPlayback {
         let recorder = EpisodeProgressRecorder(store: library.store, episodeID: id)
         await CommandPlayback(settings, services: services, library: library, podcast: podcast, observer: { recorder.observe($0) })
             .run(episode, configuration: configuration)
+        // Where the listener stopped goes to their other devices.
+        await SyncCommands.quietly(library: library, after: "playback")
     }
 
     /// Soundbite `number` (1-based) of an episode: from its start for its length at 1x, then a

@@ -14,6 +14,9 @@ import TerminalUI
 ///     [directory]
 ///     url = "https://de1.api.radio-browser.info"
 ///
+///     [sync]
+///     password = "..."
+///
 /// A file that cannot be read or used leaves the standard keys in place and says why: a typo
 /// must not leave the listener without a way to pause.
 package enum TerminalConfig {
@@ -48,9 +51,21 @@ package enum TerminalConfig {
         return (try? TOMLDecoder().decode(ConfigFile.self, from: text))?.directory?.url
     }
 
+    /// `[sync] password = "..."`: the sync account's password; nil when the file, the section or
+    /// the key is missing or unreadable.
+    package static func syncPassword(from file: URL = file()) -> String? {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        return (try? TOMLDecoder().decode(ConfigFile.self, from: text))?.sync?.password
+    }
+
     private struct ConfigFile: Decodable {
         var keys: [String: KeyList]?
         var directory: DirectorySection?
+        var sync: SyncSection?
+    }
+
+    private struct SyncSection: Decodable {
+        var password: String?
     }
 
     private struct DirectorySection: Decodable {

@@ -226,6 +226,7 @@ struct PodcastCommand: AsyncParsableCommand {
                 return all.filter { $0 == id }
             }
             let downloaded = await DownloadCommands.autoDownload(podcastIDs: auto, library: library)
+            await SyncCommands.quietly(library: library, after: "refresh")
             if !refreshed || !downloaded { throw ExitCode(1) }
         }
     }
