@@ -294,6 +294,7 @@ let package = Package(
         fuzzTarget("FuzzTimedMetadata", ["Streaming"]),
         fuzzTarget("FuzzChapters", ["Services"]),
         fuzzTarget("FuzzDirectory", ["Services"]),
+        fuzzTarget("FuzzSync", ["Library"]),
     ]
 )
 

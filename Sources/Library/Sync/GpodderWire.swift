@@ -187,6 +187,16 @@ package enum GpodderWire {
         }
     }
 
+    /// Decodes a server's answer; anything that is not the API's JSON (a captive portal's page,
+    /// an error page with 200, a truncated body) is `malformedData`.
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(PlaybackError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw PlaybackError(.malformedData, underlying: "the sync server's answer is not the API's JSON")
+        }
+    }
+
     /// `2009-12-12T09:00:00`: the API's timestamps are UTC without a zone.
     package static func timestampString(_ date: Date) -> String {
         let rfc = FeedDate.isoString(from: date)

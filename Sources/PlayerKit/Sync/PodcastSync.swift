@@ -224,11 +224,7 @@ package struct PodcastSync: Sendable {
     static let maxAnswerBytes = 32 * 1024 * 1024
 
     private func decode<T: Decodable>(_ data: Data) throws(PlaybackError) -> T {
-        do {
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch {
-            throw PlaybackError(.malformedData, underlying: "the sync server's answer is not the API's JSON")
-        }
+        try GpodderWire.decode(T.self, from: data)
     }
 
     private func encode<T: Encodable>(_ value: T) throws(PlaybackError) -> Data {
