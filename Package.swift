@@ -226,6 +226,7 @@ let package = Package(
             dependencies: [
                 "PlayerKit", "Media", "AudioEngine", "Streaming", "Services", "Library", "PlayerCore", "Presentation", "TestProcesses",
                 .product(name: "Clocks", package: "swift-clocks"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),
         // Test support: child processes for the harnesses that start real servers (PulseAudio,

@@ -71,12 +71,16 @@ package struct FeedEpisode: Sendable, Equatable {
     package var soundbites: [Soundbite] = []
     /// Chapters written into the feed (Podlove Simple Chapters), in order.
     package var inlineChapters: [Chapter] = []
+    /// Other files of the episode (`podcast:alternateEnclosure`): bitrates, formats, mirrors.
+    package var alternates: [AlternateEnclosure] = []
 
     package init(
         guid: String, title: String, summary: String? = nil, publishedAt: Date? = nil, duration: TimeInterval? = nil,
         enclosure: Enclosure? = nil, chaptersURL: URL? = nil, transcript: TranscriptLink? = nil, season: Int? = nil,
-        episodeNumber: Double? = nil, persons: [FeedPerson] = [], soundbites: [Soundbite] = [], inlineChapters: [Chapter] = []
+        episodeNumber: Double? = nil, persons: [FeedPerson] = [], soundbites: [Soundbite] = [], inlineChapters: [Chapter] = [],
+        alternates: [AlternateEnclosure] = []
     ) {
+        self.alternates = alternates
         self.inlineChapters = inlineChapters
         self.soundbites = soundbites
         self.season = season

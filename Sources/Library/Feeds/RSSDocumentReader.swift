@@ -44,6 +44,18 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         var title: String?
     }
 
+    /// A `<podcast:alternateEnclosure type length bitrate title default>` with its
+    /// `<podcast:source uri>`s and `<podcast:integrity type value>`s, raw.
+    struct RawAlternate {
+        var type: String?
+        var length: String?
+        var bitrate: String?
+        var title: String?
+        var isDefault: String?
+        var sources: [String] = []
+        var integrity: [(type: String?, value: String?)] = []
+    }
+
     /// A `<podcast:person role group img href>NAME</podcast:person>`, raw.
     struct Person {
         var name: String?
@@ -82,6 +94,8 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         /// Podlove Simple Chapters (`<psc:chapter start title>` inside `<psc:chapters>`), in
         /// order (at most `maxRawChapters`).
         var pscChapters: [(start: String?, title: String?)] = []
+        /// The episode's `podcast:alternateEnclosure`s, in order (at most `maxRawList`).
+        var alternates: [RawAlternate] = []
     }
 
     /// The most raw Podlove chapters kept per item (the parser keeps `ChapterList.maxCount`).
@@ -97,7 +111,7 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
     private let onItem: (Item) -> Bool
 
     private enum Node {
-        case rss, channel, item, image, atomAuthor, pscChapters, field(Field), other
+        case rss, channel, item, image, atomAuthor, pscChapters, alternateEnclosure, field(Field), other
     }
 
     private enum Field {
@@ -240,6 +254,23 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         case (.item, .plain, "enclosure"):
             item.enclosures.append(
                 (attribute("url", in: attributes), attribute("length", in: attributes), attribute("type", in: attributes)))
+            return .other
+        case (.item, .podcast, "alternateEnclosure") where item.alternates.count < Self.maxRawList:
+            item.alternates.append(
+                RawAlternate(
+                    type: attribute("type", in: attributes), length: attribute("length", in: attributes),
+                    bitrate: attribute("bitrate", in: attributes), title: attribute("title", in: attributes),
+                    isDefault: attribute("default", in: attributes)))
+            return .alternateEnclosure
+        case (.alternateEnclosure, .podcast, "source"):
+            if let uri = attribute("uri", in: attributes), item.alternates[item.alternates.count - 1].sources.count < Self.maxRawList {
+                item.alternates[item.alternates.count - 1].sources.append(uri)
+            }
+            return .other
+        case (.alternateEnclosure, .podcast, "integrity"):
+            if item.alternates[item.alternates.count - 1].integrity.count < 4 {
+                item.alternates[item.alternates.count - 1].integrity.append((attribute("type", in: attributes), attribute("value", in: attributes)))
+            }
             return .other
         case (.item, .psc, "chapters"): return .pscChapters
         case (.pscChapters, .psc, "chapter"):

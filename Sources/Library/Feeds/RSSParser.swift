@@ -137,7 +137,8 @@ struct EpisodeBuilder {
             season: PodcastCredits.season(item.podcastSeason, itunes: item.itunesSeason),
             episodeNumber: PodcastCredits.episodeNumber(item.podcastEpisode, itunes: item.itunesEpisode),
             persons: PodcastCredits.persons(item.persons, feedURL: feedURL),
-            soundbites: Soundbite.list(item.soundbites), inlineChapters: PodloveChapters.chapters(item.pscChapters))
+            soundbites: Soundbite.list(item.soundbites), inlineChapters: PodloveChapters.chapters(item.pscChapters),
+            alternates: AlternateEnclosure.list(item.alternates, feedURL: feedURL))
     }
 
     /// The best transcript of those named: a format Tonearm reads (by its `type`, else the

@@ -25,6 +25,8 @@ struct EpisodeFields: Equatable {
     var soundbites: String?
     /// JSON of `[Chapter]`; nil for none.
     var inlineChapters: String?
+    /// JSON of `[AlternateEnclosure]`; nil for none.
+    var alternates: String?
 
     init(_ episode: FeedEpisode) {
         season = episode.season
@@ -32,6 +34,7 @@ struct EpisodeFields: Equatable {
         persons = LibraryJSON.text(episode.persons)
         soundbites = LibraryJSON.text(episode.soundbites)
         inlineChapters = LibraryJSON.text(episode.inlineChapters)
+        alternates = LibraryJSON.text(episode.alternates)
         title = TextSanitizer.singleLine(episode.title)
         summary = LibraryText.optional(episode.summary, maxLength: LibraryText.summaryLength)
         publishedAt = LibraryValue.date(episode.publishedAt)
@@ -67,6 +70,7 @@ struct EpisodeFields: Equatable {
         persons = try row.decode(String?.self, forColumn: "persons")
         soundbites = try row.decode(String?.self, forColumn: "soundbites")
         inlineChapters = try row.decode(String?.self, forColumn: "inlineChapters")
+        alternates = try row.decode(String?.self, forColumn: "alternates")
     }
 
     /// The feed's episodes in order, each guid once (the first occurrence wins: feeds do repeat
@@ -79,19 +83,19 @@ struct EpisodeFields: Equatable {
     /// The column list the statements below bind, in order.
     static let columns = """
         guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType, \
-        season, episodeNumber, persons, soundbites, inlineChapters
+        season, episodeNumber, persons, soundbites, inlineChapters, alternates
         """
 
     var arguments: StatementArguments {
         [
             guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType,
-            season, episodeNumber, persons, soundbites, inlineChapters,
+            season, episodeNumber, persons, soundbites, inlineChapters, alternates,
         ]
     }
 
     func insert(_ db: Database, podcastID: Int64, feedOrder: Int) throws {
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO episode (podcastId, feedOrder, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO episode (podcastId, feedOrder, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try statement.execute(arguments: [podcastID, feedOrder] + arguments)
     }
@@ -100,7 +104,7 @@ struct EpisodeFields: Equatable {
         let statement = try db.cachedStatement(sql: """
             UPDATE episode SET feedOrder = ?, guid = ?, title = ?, summary = ?, publishedAt = ?, duration = ?,
                 audioURL = ?, audioLength = ?, audioType = ?, chaptersURL = ?, transcriptURL = ?, transcriptType = ?,
-                season = ?, episodeNumber = ?, persons = ?, soundbites = ?, inlineChapters = ?
+                season = ?, episodeNumber = ?, persons = ?, soundbites = ?, inlineChapters = ?, alternates = ?
             WHERE id = ?
             """)
         try statement.execute(arguments: [feedOrder] + arguments + [episodeID])

@@ -32,6 +32,8 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
     package var soundbites: [Soundbite]
     /// Chapters written into its feed (Podlove Simple Chapters).
     package var inlineChapters: [Chapter]
+    /// Other files of it (bitrates, formats, mirrors), as its feed offers them.
+    package var alternates: [AlternateEnclosure]
     /// Seconds into the episode where the listener stopped; 0 when never played.
     package var position: TimeInterval
     /// Finished (or marked so by the listener).
@@ -48,8 +50,9 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
         publishedAt: Date? = nil, duration: TimeInterval? = nil, audioURL: URL? = nil, audioLength: Int64? = nil,
         audioType: String? = nil, chaptersURL: URL? = nil, transcript: TranscriptLink? = nil, position: TimeInterval = 0, played: Bool = false,
         download: DownloadState? = nil, downloadProgress: Double? = nil, season: Int? = nil, episodeNumber: Double? = nil,
-        persons: [FeedPerson] = [], soundbites: [Soundbite] = [], inlineChapters: [Chapter] = []
+        persons: [FeedPerson] = [], soundbites: [Soundbite] = [], inlineChapters: [Chapter] = [], alternates: [AlternateEnclosure] = []
     ) {
+        self.alternates = alternates
         self.inlineChapters = inlineChapters
         self.soundbites = soundbites
         self.season = season
@@ -124,6 +127,7 @@ extension EpisodeRecord {
             season: try row.decode(Int?.self, forColumn: "season"), episodeNumber: try row.decode(Double?.self, forColumn: "episodeNumber"),
             persons: LibraryJSON.list(try row.decode(String?.self, forColumn: "persons")),
             soundbites: LibraryJSON.list(try row.decode(String?.self, forColumn: "soundbites")),
-            inlineChapters: LibraryJSON.list(try row.decode(String?.self, forColumn: "inlineChapters")))
+            inlineChapters: LibraryJSON.list(try row.decode(String?.self, forColumn: "inlineChapters")),
+            alternates: LibraryJSON.list(try row.decode(String?.self, forColumn: "alternates")))
     }
 }

@@ -27,6 +27,7 @@ enum LibrarySchema {
         migrator.registerMigration("v14", migrate: addSoundbites)
         migrator.registerMigration("v15", migrate: addInlineChapters)
         migrator.registerMigration("v16", migrate: SyncSchema.addSync)
+        migrator.registerMigration("v17", migrate: addAlternateEnclosures)
         return migrator
     }
 
@@ -251,6 +252,11 @@ enum LibrarySchema {
     /// An episode's chapters written into its feed (Podlove Simple Chapters), as a JSON array.
     private static func addInlineChapters(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE episode ADD COLUMN inlineChapters TEXT")
+    }
+
+    /// An episode's other files (`podcast:alternateEnclosure`), as a JSON array.
+    private static func addAlternateEnclosures(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE episode ADD COLUMN alternates TEXT")
     }
 
     /// An episode's soundbites (`podcast:soundbite`), as a JSON array.

@@ -2,6 +2,7 @@ import Foundation
 import Library
 import Logging
 import PlayerCore
+import Services
 import Streaming
 import Synchronization
 
@@ -155,9 +156,35 @@ package struct EpisodeDownloads: Sendable {
         {
             return existing
         }
+        let sources = AudioSource.order(
+            enclosure: audioURL, alternates: episode.alternates, prefersLowBitrate: (try? prefersLowBitrate()) ?? false)
+        var lastError = PlaybackError(.missingAudioURL, underlying: "the episode has no http(s) source")
+        for (index, source) in sources.enumerated() {
+            do throws(PlaybackError) {
+                return try await fetch(episode, from: source, fileName: fileName, first: index == 0, events: events)
+            } catch where error.code == .diskFull || error.code == .cancelled {
+                throw error
+            } catch {
+                lastError = error
+                if index + 1 < sources.count {
+                    logger.notice(
+                        "episode source failed; trying the next", metadata: ["episode": .string(String(episode.id)), "error": .string(error.errorType)])
+                }
+            }
+        }
+        throw lastError
+    }
+
+    /// One source of the episode. A source after the first starts from nothing: a part fetched
+    /// elsewhere is not continued here. A file whose digest is not the feed's is deleted, never
+    /// kept (`corruptData`).
+    private func fetch(
+        _ episode: EpisodeRecord, from source: AudioSource, fileName: String, first: Bool, events: @escaping @Sendable (Event) -> Void
+    ) async throws(PlaybackError) -> DownloadRecord {
         let record = try store.beginDownload(episodeID: episode.id, fileName: fileName)
         let partial = file(record.partialFileName)
-        let known = record.etag != nil || record.lastModified != nil || record.totalBytes != nil
+        if !first { try? FileManager.default.removeItem(at: partial) }
+        let known = first && (record.etag != nil || record.lastModified != nil || record.totalBytes != nil)
         let validators = known ? FileDownload.Validators(etag: record.etag, lastModified: record.lastModified, length: record.totalBytes) : nil
         let store = self.store
         let id = episode.id
@@ -165,7 +192,7 @@ package struct EpisodeDownloads: Sendable {
         logger.info("episode download", metadata: ["episode": .string(String(id)), "from": .string(String(Self.size(of: partial)))])
         do throws(PlaybackError) {
             let outcome = try await network.download(
-                audioURL, to: partial, validators: validators, options: options,
+                source.url, to: partial, validators: validators, options: options,
                 onValidators: { validators in
                     try? store.recordDownloadValidators(
                         episodeID: id, etag: validators.etag, lastModified: validators.lastModified, totalBytes: validators.length)
@@ -174,6 +201,14 @@ package struct EpisodeDownloads: Sendable {
                     saved.offer(progress)
                     events(.progress(episodeID: id, progress))
                 })
+            if let integrity = source.integrity {
+                do throws(PlaybackError) {
+                    try FileIntegrity.verify(partial, against: integrity)
+                } catch {
+                    try? FileManager.default.removeItem(at: partial)
+                    throw error
+                }
+            }
             try rename(partial, to: file(fileName))
             try store.completeDownload(episodeID: id, bytes: outcome.bytes)
             logger.info(
@@ -181,6 +216,7 @@ package struct EpisodeDownloads: Sendable {
                 metadata: [
                     "episode": .string(String(id)), "bytes": .string(String(outcome.bytes)),
                     "resumedFrom": .string(String(outcome.resumedFrom)), "restarts": .string(String(outcome.restarts)),
+                    "checked": .string(source.integrity?.algorithm.rawValue ?? "no digest given"),
                 ])
             return try store.download(episodeID: id) ?? record
         } catch {
@@ -188,6 +224,18 @@ package struct EpisodeDownloads: Sendable {
             throw error
         }
     }
+
+    /// Whether downloads take an episode's lowest bitrate first (`podcast prefer-bitrate low`).
+    package func prefersLowBitrate() throws(PlaybackError) -> Bool {
+        try store.setting(Self.lowBitrateSetting) == "low"
+    }
+
+    package func setPrefersLowBitrate(_ low: Bool) throws(PlaybackError) {
+        try store.setSetting(Self.lowBitrateSetting, low ? "low" : nil)
+    }
+
+    /// The setting behind `prefersLowBitrate`.
+    static let lowBitrateSetting = "podcast.bitrate"
 
     // MARK: - Playing and removing
 
