@@ -14,7 +14,12 @@ extension LibraryContext {
         var position = start ?? 0
         if start == nil { position = try store.resumePosition(episodeID: id) }
         var episode = record.episode
-        if let file = downloads.playableFile(episodeID: id) {
+        let streamed = AudioSource.order(
+            enclosure: record.audioURL, alternates: record.alternates, prefersLowBitrate: (try? downloads.prefersLowBitrate()) ?? false
+        ).first?.url
+        // From disk when it is kept; else from the first source in the listener's order (the
+        // lowest bitrate first for one who prefers it).
+        if let file = downloads.playableFile(episodeID: id) ?? (streamed != record.audioURL ? streamed : nil) {
             episode = Episode(
                 id: episode.id, title: episode.title, podcastTitle: episode.podcastTitle, audioURL: file, duration: episode.duration,
                 chaptersURL: episode.chaptersURL, transcript: episode.transcript)

@@ -15,7 +15,25 @@ struct PodcastCommand: AsyncParsableCommand {
         subcommands: [
             Add.self, List.self, Episodes.self, Refresh.self, Remove.self, Import.self, Export.self, Download.self, Downloads.self,
             AutoDownload.self, Mark.self, MarkAllPlayed.self, TrimSilence.self, Stats.self, Transcript.self, Soundbites.self,
+            PreferBitrate.self,
         ])
+
+    struct PreferBitrate: LibrarySubcommand {
+        static let configuration = CommandConfiguration(
+            commandName: "prefer-bitrate",
+            abstract: "low: take an episode's lowest-bitrate file first where its feed offers several (podcast:alternateEnclosure); default: its enclosure.")
+        @Argument(help: "low or default.") var choice: String
+        @OptionGroup var logging: LoggingOptions
+
+        func validate() throws {
+            guard ["low", "default"].contains(choice) else { throw ValidationError("say low or default") }
+        }
+
+        func run(on library: LibraryContext) async throws {
+            await library.attempt("preferBitrate") { () throws(PlaybackError) in try library.downloads.setPrefersLowBitrate(choice == "low") }
+            print(choice == "low" ? "Downloads and streams take an episode's lowest bitrate first." : "Downloads and streams take an episode's own file first.")
+        }
+    }
 
     struct Soundbites: LibrarySubcommand {
         static let configuration = CommandConfiguration(

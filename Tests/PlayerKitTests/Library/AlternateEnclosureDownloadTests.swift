@@ -112,4 +112,18 @@ struct AlternateEnclosureDownloadTests {
         #expect(fetched(server) == ["/low.wav"])
         #expect(try Data(contentsOf: setup.downloads.directory.appendingPathComponent(record.fileName)) == Self.tampered)
     }
+
+    @Test func aStreamedEpisodeTakesTheFirstSourceInTheListenersOrder() async throws {
+        let server = try Self.server(integrity: Self.sri(Self.good)) { _ in Self.good }
+        defer { server.stop() }
+        let setup = try await EpisodeDownloadsTests.Setup(server: server, episodes: 1)
+        let library = try await LibraryContext.open(directory: setup.directory, logger: .silent)
+        func url() throws -> String? {
+            guard case .play(let request) = try library.episodeToPlay(id: setup.episodes[0].id) else { return nil }
+            return request.items.first?.track.url.path
+        }
+        #expect(try url() == "/main.wav")
+        try library.downloads.setPrefersLowBitrate(true)
+        #expect(try url() == "/low.wav")
+    }
 }
