@@ -26,7 +26,7 @@ struct LibraryControllerTests {
         /// Every state the player published, in order.
         let states = StateLog()
 
-        init(directory stationDirectory: StationDirectory? = nil) async throws {
+        init(directory stationDirectory: StationDirectory? = nil, syncPassword: String? = nil) async throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-controller-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             library = try await LibraryContext.open(directory: directory.appendingPathComponent("data"), logger: Logger(label: "test"))
@@ -35,7 +35,7 @@ struct LibraryControllerTests {
                 library: library, output: .null, language: .english, bindings: .standard, logger: Logger(label: "test"),
                 observer: { update in
                     if case .state(let state, _, _) = update { states.names.withLock { $0.append(state.name) } }
-                }, directory: stationDirectory)
+                }, directory: stationDirectory, syncPassword: { syncPassword })
         }
 
         /// A session file playing a 20 s tone, kept in the library under `name`.

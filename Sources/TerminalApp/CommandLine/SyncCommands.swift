@@ -69,21 +69,10 @@ package enum SyncCommands {
     /// password is there; a failure is one line on stderr (what waits goes next time), never the
     /// command's failure.
     package static func quietly(library: LibraryContext, after reason: String) async {
-        guard (try? library.store.syncAccount()) ?? nil != nil else { return }
-        let password: String
-        do throws(PlaybackError) {
-            password = try SyncPassword.find()
-        } catch {
-            CommandLog.logger.notice("sync skipped: no password", metadata: ["after": .string(reason)])
-            return
-        }
-        let sync = PodcastSync(library: library.podcasts, password: password, network: library.network, logger: CommandLog.logger)
-        do throws(PlaybackError) {
-            _ = try await sync.syncNow()
-        } catch {
-            await library.analytics.record(error, operation: "syncNow")
+        let outcome = await library.syncIfSetUp(password: try? SyncPassword.find(), logger: CommandLog.logger)
+        if case .failure(let error) = outcome {
             let text = error.text(in: .current)
-            FileHandle.standardError.write(Data("tonearm: sync: \(text.title): \(text.message) (what waits goes next time)\n".utf8))
+            FileHandle.standardError.write(Data("tonearm: sync after \(reason): \(text.title): \(text.message) (what waits goes next time)\n".utf8))
         }
     }
 

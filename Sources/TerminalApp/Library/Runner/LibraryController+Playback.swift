@@ -49,7 +49,14 @@ extension LibraryController {
             observe = { parts.observe($0) }
         } else if let episode = playback.episode {
             let recorder = EpisodeProgressRecorder(store: library.store, episodeID: episode)
-            observe = { recorder.observe($0) }
+            observe = { [self] update in
+                recorder.observe(update)
+                // Where the listener stopped goes to their other devices.
+                switch update {
+                case .notice(.savePosition, _), .notice(.trackFinished, _): Task { await self.syncQuietly() }
+                default: break
+                }
+            }
         } else {
             observe = nil
         }

@@ -36,6 +36,24 @@ extension LibraryController {
                 }.first
                 self.dispatch(.autoDownloaded(failure: failed))
             }
+            await self.syncQuietly()
+        }
+    }
+
+    /// The sync with other devices, when one is set up (`tonearm sync setup`): after a refresh and
+    /// when an episode stops. Its failure is in the log and the analytics only: the screen is not
+    /// the place for a background job's error, and what waits goes next time.
+    func syncQuietly() async {
+        let first = syncing.withLock { running in
+            defer { running = true }
+            return !running
+        }
+        guard first else { return }
+        defer { syncing.withLock { $0 = false } }
+        if case .success(let report) = await library.syncIfSetUp(password: syncPassword(), logger: logger),
+            report.appliedActions + report.subscribed + report.unsubscribed > 0
+        {
+            dispatch(.episodesChanged)
         }
     }
 }

@@ -36,15 +36,22 @@ package final class LibraryController: Sendable {
     let directory: Result<StationDirectory, PlaybackError>
     /// Keeps the titles heard on stations, and likes the one playing.
     let history: TitleHistoryRecorder
+    /// A podcast sync is running (one at a time; a stop during it is carried by the next).
+    let syncing = Mutex(false)
+    /// The sync password (`SyncPassword`), read when a sync runs.
+    let syncPassword: @Sendable () -> String?
 
     /// - Parameters:
     ///   - output: where sound goes; nil chooses PulseAudio when the first item plays.
     ///   - observer: sees every update of the player, in order.
     ///   - directory: the station directory; nil: the one `DirectorySettings` configures.
+    ///   - syncPassword: where the sync password comes from (the environment or config.toml).
     package init(
         library: LibraryContext, output: OutputChoice?, language: Language, bindings: KeyBindings, logger: Logger,
-        observer: (@Sendable (PlayerUpdate) -> Void)? = nil, directory: StationDirectory? = nil
+        observer: (@Sendable (PlayerUpdate) -> Void)? = nil, directory: StationDirectory? = nil,
+        syncPassword: @escaping @Sendable () -> String? = { try? SyncPassword.find() }
     ) {
+        self.syncPassword = syncPassword
         self.observer = observer
         self.library = library
         listeningSettings = ListeningSettings(store: library.store, logger: logger)
