@@ -73,6 +73,8 @@ package struct FeedEpisode: Sendable, Equatable {
     package var inlineChapters: [Chapter] = []
     /// Other files of the episode (`podcast:alternateEnclosure`): bitrates, formats, mirrors.
     package var alternates: [AlternateEnclosure] = []
+    /// Set for a live episode (`podcast:liveItem`): where its broadcast stands.
+    package var live: LiveStatus?
 
     package init(
         guid: String, title: String, summary: String? = nil, publishedAt: Date? = nil, duration: TimeInterval? = nil,

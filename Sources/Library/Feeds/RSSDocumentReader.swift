@@ -96,6 +96,8 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
         var pscChapters: [(start: String?, title: String?)] = []
         /// The episode's `podcast:alternateEnclosure`s, in order (at most `maxRawList`).
         var alternates: [RawAlternate] = []
+        /// A `<podcast:liveItem status start end>`'s attributes; nil for an `<item>`.
+        var live: (status: String?, start: String?, end: String?)?
     }
 
     /// The most raw Podlove chapters kept per item (the parser keeps `ChapterList.maxCount`).
@@ -214,6 +216,11 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
             return .channel
         case (.channel, .plain, "item"):
             return acceptsItems ? .item : .other
+        case (.channel, .podcast, "liveItem"):
+            // An item of its own, with where the broadcast stands.
+            guard acceptsItems else { return .other }
+            item.live = (attribute("status", in: attributes), attribute("start", in: attributes), attribute("end", in: attributes))
+            return .item
         case (.channel, .plain, "image"): return .image
         case (.image, .plain, "url"): return .field(.imageURL)
         case (.channel, .plain, "title"): return .field(.channelTitle)

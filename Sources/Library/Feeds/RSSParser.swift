@@ -104,6 +104,10 @@ struct EpisodeBuilder {
     mutating func add(_ item: RSSDocumentReader.Item) -> Bool {
         guard episodes.count < LibraryLimits.maxEpisodesPerFeed else { return false }
         var episode = Self.episode(from: item, feedURL: feedURL)
+        if let live = item.live {
+            guard let status = LiveStatus.read(status: live.status, start: live.start, end: live.end) else { return true }
+            episode.live = status
+        }
         let audio = episode.enclosure?.url.absoluteString
         if seenGUIDs.contains(episode.guid) {
             guard let audio, audioByGUID[episode.guid]?.contains(audio) == false else { return true }

@@ -27,6 +27,8 @@ struct EpisodeFields: Equatable {
     var inlineChapters: String?
     /// JSON of `[AlternateEnclosure]`; nil for none.
     var alternates: String?
+    /// JSON of `LiveStatus`; nil for an episode that is not a live one.
+    var live: String?
 
     init(_ episode: FeedEpisode) {
         season = episode.season
@@ -35,6 +37,7 @@ struct EpisodeFields: Equatable {
         soundbites = LibraryJSON.text(episode.soundbites)
         inlineChapters = LibraryJSON.text(episode.inlineChapters)
         alternates = LibraryJSON.text(episode.alternates)
+        live = episode.live.flatMap(LibraryJSON.value)
         title = TextSanitizer.singleLine(episode.title)
         summary = LibraryText.optional(episode.summary, maxLength: LibraryText.summaryLength)
         publishedAt = LibraryValue.date(episode.publishedAt)
@@ -71,6 +74,7 @@ struct EpisodeFields: Equatable {
         soundbites = try row.decode(String?.self, forColumn: "soundbites")
         inlineChapters = try row.decode(String?.self, forColumn: "inlineChapters")
         alternates = try row.decode(String?.self, forColumn: "alternates")
+        live = try row.decode(String?.self, forColumn: "live")
     }
 
     /// The feed's episodes in order, each guid once (the first occurrence wins: feeds do repeat
@@ -83,19 +87,19 @@ struct EpisodeFields: Equatable {
     /// The column list the statements below bind, in order.
     static let columns = """
         guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType, \
-        season, episodeNumber, persons, soundbites, inlineChapters, alternates
+        season, episodeNumber, persons, soundbites, inlineChapters, alternates, live
         """
 
     var arguments: StatementArguments {
         [
             guid, title, summary, publishedAt, duration, audioURL, audioLength, audioType, chaptersURL, transcriptURL, transcriptType,
-            season, episodeNumber, persons, soundbites, inlineChapters, alternates,
+            season, episodeNumber, persons, soundbites, inlineChapters, alternates, live,
         ]
     }
 
     func insert(_ db: Database, podcastID: Int64, feedOrder: Int) throws {
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO episode (podcastId, feedOrder, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO episode (podcastId, feedOrder, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try statement.execute(arguments: [podcastID, feedOrder] + arguments)
     }
@@ -104,7 +108,7 @@ struct EpisodeFields: Equatable {
         let statement = try db.cachedStatement(sql: """
             UPDATE episode SET feedOrder = ?, guid = ?, title = ?, summary = ?, publishedAt = ?, duration = ?,
                 audioURL = ?, audioLength = ?, audioType = ?, chaptersURL = ?, transcriptURL = ?, transcriptType = ?,
-                season = ?, episodeNumber = ?, persons = ?, soundbites = ?, inlineChapters = ?, alternates = ?
+                season = ?, episodeNumber = ?, persons = ?, soundbites = ?, inlineChapters = ?, alternates = ?, live = ?
             WHERE id = ?
             """)
         try statement.execute(arguments: [feedOrder] + arguments + [episodeID])

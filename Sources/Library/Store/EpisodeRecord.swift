@@ -34,6 +34,8 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
     package var inlineChapters: [Chapter]
     /// Other files of it (bitrates, formats, mirrors), as its feed offers them.
     package var alternates: [AlternateEnclosure]
+    /// Set for a live episode: where its broadcast stands.
+    package var live: LiveStatus?
     /// Seconds into the episode where the listener stopped; 0 when never played.
     package var position: TimeInterval
     /// Finished (or marked so by the listener).
@@ -50,8 +52,10 @@ package struct EpisodeRecord: Sendable, Equatable, Codable {
         publishedAt: Date? = nil, duration: TimeInterval? = nil, audioURL: URL? = nil, audioLength: Int64? = nil,
         audioType: String? = nil, chaptersURL: URL? = nil, transcript: TranscriptLink? = nil, position: TimeInterval = 0, played: Bool = false,
         download: DownloadState? = nil, downloadProgress: Double? = nil, season: Int? = nil, episodeNumber: Double? = nil,
-        persons: [FeedPerson] = [], soundbites: [Soundbite] = [], inlineChapters: [Chapter] = [], alternates: [AlternateEnclosure] = []
+        persons: [FeedPerson] = [], soundbites: [Soundbite] = [], inlineChapters: [Chapter] = [], alternates: [AlternateEnclosure] = [],
+        live: LiveStatus? = nil
     ) {
+        self.live = live
         self.alternates = alternates
         self.inlineChapters = inlineChapters
         self.soundbites = soundbites
@@ -128,6 +132,7 @@ extension EpisodeRecord {
             persons: LibraryJSON.list(try row.decode(String?.self, forColumn: "persons")),
             soundbites: LibraryJSON.list(try row.decode(String?.self, forColumn: "soundbites")),
             inlineChapters: LibraryJSON.list(try row.decode(String?.self, forColumn: "inlineChapters")),
-            alternates: LibraryJSON.list(try row.decode(String?.self, forColumn: "alternates")))
+            alternates: LibraryJSON.list(try row.decode(String?.self, forColumn: "alternates")),
+            live: try row.decode(String?.self, forColumn: "live").flatMap(LibraryJSON.decoded))
     }
 }

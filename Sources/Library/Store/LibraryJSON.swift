@@ -14,6 +14,17 @@ enum LibraryJSON {
         return list
     }
 
+    /// One value (a live episode's status), or nil.
+    static func value<T: Encodable>(_ value: T) -> String? {
+        guard let data = try? sortedEncoder.encode(value) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A value kept by `value(_:)`; nil when it no longer decodes.
+    static func decoded<T: Decodable>(_ text: String) -> T? {
+        try? JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+
     /// Sorted keys: the same list is the same text, so a refresh that changes nothing is no change.
     private static let sortedEncoder: JSONEncoder = {
         let encoder = JSONEncoder()

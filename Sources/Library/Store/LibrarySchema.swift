@@ -28,6 +28,7 @@ enum LibrarySchema {
         migrator.registerMigration("v15", migrate: addInlineChapters)
         migrator.registerMigration("v16", migrate: SyncSchema.addSync)
         migrator.registerMigration("v17", migrate: addAlternateEnclosures)
+        migrator.registerMigration("v18", migrate: addLiveStatus)
         return migrator
     }
 
@@ -252,6 +253,11 @@ enum LibrarySchema {
     /// An episode's chapters written into its feed (Podlove Simple Chapters), as a JSON array.
     private static func addInlineChapters(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE episode ADD COLUMN inlineChapters TEXT")
+    }
+
+    /// Where a live episode's broadcast stands (`podcast:liveItem`), as JSON; NULL for the others.
+    private static func addLiveStatus(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE episode ADD COLUMN live TEXT")
     }
 
     /// An episode's other files (`podcast:alternateEnclosure`), as a JSON array.

@@ -25,10 +25,25 @@ extension LibraryContext {
                 chaptersURL: episode.chaptersURL, transcript: episode.transcript)
         }
         do throws(PlaybackError) {
+            if let live = record.live, live.phase != .ended {
+                return .play(PlayRequest(track: try Self.liveTrack(record, status: live)))
+            }
             return .play(PlayRequest(track: try episode.track(), startPosition: position))
         } catch {
             return .cannotPlay(error)
         }
+    }
+
+    /// A live episode on air plays as radio does: a stream with no end of its own, reconnected
+    /// when it drops, never "finished" because its connection closed. One still announced cannot
+    /// play yet, and says when it starts.
+    private static func liveTrack(_ record: EpisodeRecord, status: LiveStatus) throws(PlaybackError) -> Track {
+        guard status.phase == .live else {
+            let when = status.start.map { " at \(FeedDate.isoString(from: $0))" } ?? ""
+            throw PlaybackError(.streamUnavailable, underlying: "the live episode has not started; it is announced to start\(when)")
+        }
+        guard let url = record.audioURL else { throw PlaybackError(.missingAudioURL) }
+        return Track(id: "episode:\(record.id)", url: url, kind: .liveStream, title: record.title, album: record.podcastTitle)
     }
 
     /// What a playlist file gave the library.

@@ -64,9 +64,18 @@ package enum LibraryListing {
                 return [
                     "\(episode.id)", episode.publishedAt.map(EpisodeText.day) ?? "-", episode.duration.map(EpisodeText.clock) ?? "-",
                     status, offline,
-                ] + number + [episode.title + (guests.isEmpty ? "" : " (with \(guests.joined(separator: ", ")))")]
+                ] + number + [episode.title + (guests.isEmpty ? "" : " (with \(guests.joined(separator: ", ")))") + live(episode.live)]
             })
         return table + "\nPlay one with: tonearm play --episode ID; keep one for offline listening with: tonearm podcast download ID"
+    }
+
+    /// After a live episode's title: on air now, or when it is announced to start.
+    static func live(_ status: LiveStatus?) -> String {
+        switch status?.phase {
+        case .live: " [LIVE now]"
+        case .pending: " [live" + (status?.start.map { " from " + EpisodeText.day($0) + " " + FeedDate.isoString(from: $0).dropFirst(11).prefix(5) + " UTC" } ?? ", not yet") + "]"
+        case .ended, nil: ""
+        }
     }
 
     /// The queue, first entry first, with how to change it.

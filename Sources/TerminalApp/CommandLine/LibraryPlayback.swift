@@ -16,6 +16,10 @@ extension CommandPlayback {
         let (episode, podcast) = await library.attempt("playEpisode") { () throws(PlaybackError) in
             (try library.episodeToPlay(id: id, from: start), try library.store.episode(id: id).podcastID)
         }
+        if case .cannotPlay(let error) = episode, error.code == .streamUnavailable {
+            // A live episode not yet on air: when it starts is the useful part.
+            CommandFailure.exit(error, detail: error.underlying)
+        }
         let recorder = EpisodeProgressRecorder(store: library.store, episodeID: id)
         await CommandPlayback(settings, services: services, library: library, podcast: podcast, observer: { recorder.observe($0) })
             .run(episode, configuration: configuration)
