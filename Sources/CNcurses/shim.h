@@ -10,6 +10,8 @@
 #include <locale.h>
 #include <curses.h>
 #include <wchar.h>
+#include <stdio.h>
+#include <unistd.h>
 
 enum {
     TN_ERR = ERR,
@@ -27,6 +29,19 @@ enum { TN_ATTR_BOLD = 1, TN_ATTR_DIM = 2, TN_ATTR_REVERSE = 4 };
 
 /// Starts curses on the terminal in the locale's encoding: no echo, keys unbuffered, keypad
 /// decoding, hidden cursor, default colours kept. Returns 0, or -1 when the terminal is unusable.
+// Bytes sent to the terminal beside curses (an OSC 52 clipboard request), after everything
+// curses had buffered. Returns 0, or -1 when the terminal would not take them all.
+static inline int tn_write_raw(const unsigned char *bytes, size_t count) {
+    fflush(stdout);
+    size_t done = 0;
+    while (done < count) {
+        ssize_t n = write(STDOUT_FILENO, bytes + done, count - done);
+        if (n <= 0) return -1;
+        done += (size_t)n;
+    }
+    return 0;
+}
+
 static inline int tn_start(int input_timeout_ms) {
     setlocale(LC_ALL, "");
     if (initscr() == NULL) return -1;

@@ -60,7 +60,8 @@ struct KeyBindingTests {
         #expect(keys.action(for: .character("0")) == .volumeUp && keys.action(for: .character("9")) == .volumeDown)
         #expect(keys.action(for: .character("z")) == .sleep && keys.action(for: .character("Z")) == .sleepLonger)
         #expect(keys.action(for: .character("]")) == .faster && keys.action(for: .character("[")) == .slower)
-        #expect(keys.action(for: .character("y")) == nil)
+        #expect(keys.action(for: .character("y")) == .share)
+        #expect(keys.action(for: .character("Y")) == nil)
     }
 
     @Test func severalKeysMayMapToOneActionButOneKeyNeverToTwo() throws {

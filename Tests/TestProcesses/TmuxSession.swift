@@ -70,6 +70,16 @@ package final class TmuxSession: @unchecked Sendable {
         try run(["pipe-pane", "-o", "-t", "0", "cat >> '\(file.path)'"])
     }
 
+    /// Sets a tmux server option (`set-clipboard on`, so programs may copy with OSC 52).
+    package func setServerOption(_ name: String, _ value: String) throws {
+        try run(["set-option", "-s", name, value])
+    }
+
+    /// The newest paste buffer (where tmux keeps what a program copied with OSC 52).
+    package func pasteBuffer() throws -> String {
+        try run(["show-buffer"])
+    }
+
     /// The process id of the program in the pane.
     package func panePID() throws -> String {
         try run(["display-message", "-p", "-t", "0", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -22,6 +22,17 @@ package struct NowPlayingModel: Sendable {
         liked = true
         version += 1
     }
+
+    /// The share line last given (`share()`), shown under the controls.
+    package private(set) var shared: String?
+
+    /// The line that shares what is playing now (`ShareLine`); nil when nothing plays.
+    package mutating func share() -> String? {
+        guard let track = state.currentTrack else { return nil }
+        shared = ShareLine.line(track: track, metadata: metadata, position: position)
+        version += 1
+        return shared
+    }
     package var preparingSince: Date?
     /// From the connectivity monitor; unknown without one (no banner).
     package var connectivity: Connectivity = .unknown

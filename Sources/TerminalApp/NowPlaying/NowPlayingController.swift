@@ -24,6 +24,8 @@ package final class NowPlayingController: Sendable {
     private let quit = Mutex(false)
     private let ending: Mutex<SessionEnd>
     private let like: (@Sendable () -> Bool)?
+    /// A share line waiting to go to the clipboard (written by the drawing thread, between frames).
+    private let clipboard = Mutex<String?>(nil)
 
     /// - Parameters:
     ///   - like: likes the song playing (`l`); true when there was one to like.
@@ -110,6 +112,7 @@ package final class NowPlayingController: Sendable {
                 }
                 return TerminalLoop.Status(version: status.version, moving: status.moving || meter.displayKey != drawnMeter)
             },
+            clipboard: { clipboard.withLock { pending in defer { pending = nil }; return pending } },
             frame: { tick, width, height in
                 var screen = model.withLock { $0.screen(language: language, bindings: bindings, tick: tick) }
                 if model.withLock({ $0.showsLevelMeter }) {
@@ -137,6 +140,9 @@ package final class NowPlayingController: Sendable {
             return
         case .like:
             if like?() == true { model.withLock { $0.markLiked() } }
+            return
+        case .share:
+            if let line = model.withLock({ $0.share() }) { clipboard.withLock { $0 = line } }
             return
         case .chapters:
             model.withLock { $0.toggleChapters() }

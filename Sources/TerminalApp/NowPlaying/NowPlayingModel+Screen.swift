@@ -17,6 +17,7 @@ extension NowPlayingModel {
             connection: connectionText(language: language).map { ($0, connection?.rating ?? .good) },
             chapters: chapterView(language: language), showsChapterList: showsChapters, layers: layersView(language: language))
         if showsTranscript { screen.transcript = transcriptView(language: language) }
+        screen.sharedText = shared.map { Texts.string("terminal.shared", in: language) + ": " + $0 }
         return screen
     }
 }

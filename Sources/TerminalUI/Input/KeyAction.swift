@@ -35,6 +35,9 @@ package enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     case levelMeter
     /// Show or hide the transcript, which follows the voice; Enter on a line seeks there (Now Playing).
     case transcript
+    /// A line with what is playing (the song and station, or the episode at this time), shown and
+    /// put on the clipboard (Now Playing).
+    case share
 
     /// The player command this key stands for, if it is one (Enter opens what is selected, so it
     /// is the screens' own).
@@ -59,7 +62,7 @@ package enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .slower: .speed(.by(-PlaybackSpeed.step))
         case .loudness: .loudness(.cycle)
         case .play, .up, .down, .add, .search, .help, .quit, .directory, .like, .download, .refreshAll, .enqueue, .moveUp, .moveDown, .remove, .markPlayed,
-            .markAllPlayed, .undo, .rename, .chapters, .levelMeter, .transcript: nil
+            .markAllPlayed, .undo, .rename, .chapters, .levelMeter, .transcript, .share: nil
         }
     }
 }

@@ -29,7 +29,7 @@ package struct KeyBindings: Sendable, Hashable {
         .rename: [.character("e")],
         .refreshAll: [.character("R")],
         .previousChapter: [.character("p")], .chapters: [.character("c")], .levelMeter: [.character("v")],
-        .transcript: [.character("t")],
+        .transcript: [.character("t")], .share: [.character("y")],
     ])
 
     private init(uncheckedKeys: [KeyAction: [Key]]) {

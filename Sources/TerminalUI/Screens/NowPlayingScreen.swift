@@ -29,6 +29,8 @@ package struct NowPlayingScreen: Sendable {
     package var loudnessText: String?
     /// "♥ Liked" once the listener liked the song playing.
     package var likedText: String?
+    /// The share line last given, with its label ("Copied: …").
+    package var sharedText: String?
     /// A live stream's connection ("Connection: good · 128 kbit/s · 4.1 s buffered") and its
     /// rating, which colours the dot before it; nil hides it.
     package var connection: (text: String, rating: ConnectionQuality.Rating)?
@@ -238,6 +240,7 @@ package struct NowPlayingScreen: Sendable {
             line("● " + connection.text, CellStyle(foreground: .indexed(colour)))
         }
         if let likedText { line(likedText, CellStyle(foreground: .indexed(205), bold: true)) }
+        if let sharedText { line(sharedText, .dim) }
         if let levelMeter {
             LevelMeterBars.draw(levelMeter, on: &canvas, row: row + 1, column: column, width: min(width, 60))
         }

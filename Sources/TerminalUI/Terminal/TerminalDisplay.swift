@@ -77,6 +77,13 @@ package final class TerminalDisplay: @unchecked Sendable {
     /// Forgets the last frame, so the next `draw` repaints everything (after a resize).
     package func invalidate() { previous = nil }
 
+    /// Asks the terminal to put `text` on the clipboard (`OSC52`). Written straight to the
+    /// terminal between two frames, after curses has sent everything it had.
+    package func copyToClipboard(_ text: String) {
+        guard !ended, let bytes = OSC52.sequence(copying: text) else { return }
+        _ = bytes.withUnsafeBufferPointer { tn_write_raw($0.baseAddress, $0.count) }
+    }
+
     /// Waits up to the input timeout for a key; nil when none came.
     package func read() -> TerminalInput? {
         var value: UInt32 = 0

@@ -15,10 +15,11 @@ package enum TerminalLoop {
         }
     }
 
-    /// Runs until `shouldQuit` says so.
+    /// Runs until `shouldQuit` says so. `clipboard` gives text to copy (OSC 52), asked after
+    /// each key and frame.
     package static func run(
         _ display: TerminalDisplay, shouldQuit: () -> Bool, onKey: (Key) -> Void, status: () -> Status,
-        frame: (_ tick: Int, _ width: Int, _ height: Int) -> Canvas
+        clipboard: () -> String? = { nil }, frame: (_ tick: Int, _ width: Int, _ height: Int) -> Canvas
     ) {
         var drawn: Int?
         var tick = 0
@@ -38,10 +39,12 @@ package enum TerminalLoop {
                 display.invalidate()
                 drawn = nil
             }
-            guard now.version != drawn || now.moving else { continue }
-            drawn = now.version
-            tick += 1
-            display.draw(frame(tick, size.width, size.height))
+            if now.version != drawn || now.moving {
+                drawn = now.version
+                tick += 1
+                display.draw(frame(tick, size.width, size.height))
+            }
+            if let text = clipboard() { display.copyToClipboard(text) }
         }
     }
 }
