@@ -119,7 +119,7 @@ let package = Package(
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .target(name: "TerminalUI", dependencies: ["Presentation", "PlayerCore", "CNcurses"], swiftSettings: strictSettings),
         // Front end: the desktop's media keys and widgets over D-Bus (sd-bus), for one player.
-        .target(name: "MPRIS", dependencies: ["PlayerCore", "AudioEngine", "CSDBus"], swiftSettings: strictSettings),
+        .target(name: "MPRIS", dependencies: ["PlayerCore", "Presentation", "AudioEngine", "CSDBus"], swiftSettings: strictSettings),
         // The player and the library as an MPD server shows them (the server itself is MPDServer).
         .target(
             name: "MPD",

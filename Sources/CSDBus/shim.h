@@ -176,4 +176,61 @@ static inline int tn_read_path_int64(sd_bus_message *m, const char **path, int64
     return sd_bus_message_read(m, "ox", path, x);
 }
 
+// The client side, for `tonearm share`: the `tonearm:share` line of the first Tonearm player on
+// the session bus (org.mpris.MediaPlayer2.tonearm, or .tonearm.instancePID). Returns 0 with the
+// line in `out`, -ESRCH when no Tonearm player is on the bus, -ENOENT when it plays nothing,
+// or another -errno.
+static inline int tn_share_line(char *out, size_t out_size) {
+    sd_bus *bus = NULL;
+    sd_bus_message *names = NULL, *reply = NULL;
+    sd_bus_error error = SD_BUS_ERROR_NULL;
+    char player[256] = "";
+    int r = sd_bus_open_user(&bus);
+    if (r < 0) goto done;
+    r = sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames",
+                           &error, &names, "");
+    if (r < 0) goto done;
+    r = sd_bus_message_enter_container(names, 'a', "s");
+    if (r < 0) goto done;
+    const char *name;
+    while ((r = sd_bus_message_read(names, "s", &name)) > 0) {
+        if (strcmp(name, TN_MPRIS_ROOT ".tonearm") == 0 || strncmp(name, TN_MPRIS_ROOT ".tonearm.instance", 33) == 0) {
+            snprintf(player, sizeof player, "%s", name);
+            break;
+        }
+    }
+    if (r < 0) goto done;
+    if (player[0] == 0) { r = -ESRCH; goto done; }
+    r = sd_bus_get_property(bus, player, TN_MPRIS_PATH, TN_MPRIS_PLAYER, "Metadata", &error, &reply, "a{sv}");
+    if (r < 0) goto done;
+    r = sd_bus_message_enter_container(reply, 'a', "{sv}");
+    if (r < 0) goto done;
+    int found = 0;
+    while (!found && (r = sd_bus_message_enter_container(reply, 'e', "sv")) > 0) {
+        const char *key;
+        r = sd_bus_message_read(reply, "s", &key);
+        if (r < 0) goto done;
+        if (strcmp(key, "tonearm:share") == 0) {
+            const char *line;
+            r = sd_bus_message_read(reply, "v", "s", &line);
+            if (r < 0) goto done;
+            snprintf(out, out_size, "%s", line);
+            found = 1;
+        } else {
+            r = sd_bus_message_skip(reply, "v");
+            if (r < 0) goto done;
+        }
+        r = sd_bus_message_exit_container(reply);
+        if (r < 0) goto done;
+    }
+    if (r < 0) goto done;
+    r = found ? 0 : -ENOENT;
+done:
+    sd_bus_error_free(&error);
+    if (names) sd_bus_message_unref(names);
+    if (reply) sd_bus_message_unref(reply);
+    if (bus) sd_bus_flush_close_unref(bus);
+    return r;
+}
+
 #endif

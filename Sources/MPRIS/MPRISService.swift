@@ -28,6 +28,28 @@ package final class MPRISService: @unchecked Sendable {
     package static let identity = "Tonearm"
     package static let busName = "org.mpris.MediaPlayer2.tonearm"
 
+    /// The share line of the Tonearm playing on the session bus (`tonearm share`): nil with the
+    /// reason when there is none.
+    package static func shareLine() -> Result<String, ShareProblem> {
+        var buffer = [CChar](repeating: 0, count: 2048)
+        let r = tn_share_line(&buffer, buffer.count)
+        switch r {
+        case 0: return .success(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        case -ESRCH: return .failure(.noPlayer)
+        case -ENOENT: return .failure(.nothingPlaying)
+        default: return .failure(.bus(String(cString: strerror(-r))))
+        }
+    }
+
+    /// Why `shareLine` has no line.
+    package enum ShareProblem: Error, Equatable {
+        /// No Tonearm on the session bus.
+        case noPlayer
+        case nothingPlaying
+        /// The session bus could not be asked (no bus, a refused call).
+        case bus(String)
+    }
+
     private struct Shared {
         var state = MPRISState(state: .idle)
         var emitted: MPRISState?
@@ -216,6 +238,7 @@ package final class MPRISService: @unchecked Sendable {
         if r >= 0, let art = state.artURL { r = tn_dict_string(reply, "mpris:artUrl", art) }
         if r >= 0, let length = state.lengthMicroseconds { r = tn_dict_int64(reply, "mpris:length", length) }
         if r >= 0, let url = state.url { r = tn_dict_string(reply, "xesam:url", url) }
+        if r >= 0, let share = state.share { r = tn_dict_string(reply, "tonearm:share", share) }
         if r >= 0, let sleepIn = state.sleepIn { r = tn_dict_int64(reply, "tonearm:sleepIn", sleepIn) }
         if r >= 0, let loudness = state.loudness { r = tn_dict_string(reply, "tonearm:loudness", loudness) }
         if r >= 0, let connection = state.connection { r = tn_dict_string(reply, "tonearm:connection", connection) }

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import Presentation
 
 /// What MPRIS clients (desktop shells, media keys, `playerctl`) see, as a pure function of the
 /// player's state: what is playing now, mapped onto `org.mpris.MediaPlayer2.Player`.
@@ -26,6 +27,8 @@ package struct MPRISState: Sendable, Equatable {
     /// Microseconds; nil for live streams and unknown lengths.
     package var lengthMicroseconds: Int64?
     package var url: String?
+    /// The line `tonearm share` gives (`tonearm:share` in Metadata), for the position of this state.
+    package var share: String?
     package var positionMicroseconds: Int64
     package var canGoNext: Bool
     package var canGoPrevious: Bool
@@ -112,6 +115,7 @@ package struct MPRISState: Sendable, Equatable {
         let length = live ? nil : (duration ?? track?.duration)
         lengthMicroseconds = length.map { Int64(($0 * 1_000_000).rounded()) }
         url = track?.url.absoluteString
+        share = track.map { ShareLine.line(track: $0, metadata: metadata, position: position) }
         positionMicroseconds = live ? 0 : Int64(((position ?? 0) * 1_000_000).rounded())
         let allowed = state.allowedActions
         canGoNext = allowed.contains(.skip)

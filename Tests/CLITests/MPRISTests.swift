@@ -51,6 +51,23 @@ struct MPRISTests {
         return (dir, a, b, c)
     }
 
+    /// `tonearm share` reads the line of the Tonearm playing on the session bus (its MPRIS
+    /// `tonearm:share`); with none there it says so and fails.
+    @Test func tonearmShareGivesTheLineOfThePlayerOnTheBus() throws {
+        let bus = try DBusSession()
+        let (dir, a, _, _) = try Self.tones()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var r = try CLITests.run(["share"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(r.status == 1 && r.err.contains("no Tonearm is playing"), "\(r.out) \(r.err)")
+        let tonearm = try Running(["play", a.path, "--output", "null"], bus: bus.address)
+        defer { tonearm.end() }
+        #expect(try bus.wait(for: ["-p", "tonearm", "status"], timeout: 20) { $0 == "Playing" }.matched, "stderr: \(tonearm.stderr)")
+        #expect(try bus.playerctl(["-p", "tonearm", "metadata", "tonearm:share"]).out == "tone")
+        r = try CLITests.run(["share"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(r.status == 0 && r.out == "tone\n", "\(r.out) \(r.err)")
+        #expect(!r.out.contains(dir.path))
+    }
+
     @Test func playerctlListsReadsAndDrivesALocalFile() throws {
         let bus = try DBusSession()
         let (dir, a, b, c) = try Self.tones()
