@@ -4,7 +4,8 @@ import Logging
 import PlayerCore
 
 extension LibraryContext {
-    /// The sync a front end runs by itself (after a refresh, when an episode stops): one run when
+    /// The sync a front end runs by itself (after a refresh, when an episode stops), quick
+    /// (`PodcastSync.Options.background`) so nothing waits long on a server that is down: one run when
     /// an account is set up and `password` is there, nil otherwise. A failure is logged and
     /// recorded in the analytics, and returned for the front end to tell as it can; what waits
     /// stays queued for the next run.
@@ -15,7 +16,8 @@ extension LibraryContext {
             return nil
         }
         do throws(PlaybackError) {
-            return .success(try await PodcastSync(library: podcasts, password: password, network: network, logger: logger).syncNow())
+            let sync = PodcastSync(library: podcasts, password: password, network: network, logger: logger, options: .background)
+            return .success(try await sync.syncNow())
         } catch {
             logger.mappedError(error, level: .warning, "sync failed; what waits goes next time")
             await analytics.record(error, operation: "syncNow")

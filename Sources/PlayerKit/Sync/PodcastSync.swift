@@ -42,7 +42,24 @@ package struct PodcastSync: Sendable {
         package init() {}
     }
 
+    /// How requests behave: a sync the listener asked for waits out a slow server; one that runs
+    /// by itself (after a playback ends) is quick, so a command is never held up by a server
+    /// that is down.
+    package struct Options: Sendable {
+        package var timeout: Double
+        package var policy: BackoffPolicy
+
+        package init(timeout: Double = 20, policy: BackoffPolicy = .network) {
+            self.timeout = timeout
+            self.policy = policy
+        }
+
+        /// For the sync that runs by itself: 8 s a request, two tries.
+        package static let background = Options(timeout: ResilienceDefaults.connectTimeout, policy: .quick)
+    }
+
     package let library: PodcastLibrary
+    private let options: Options
     private let password: String
     private var network: NetworkClient
     private let logger: Logger
@@ -51,8 +68,9 @@ package struct PodcastSync: Sendable {
     /// - Parameter password: the account's password; only ever sent in the `Authorization` header.
     package init(
         library: PodcastLibrary, password: String, network: NetworkClient = .shared, logger: Logger = .silent,
-        hostName: String = ProcessInfo.processInfo.hostName
+        hostName: String = ProcessInfo.processInfo.hostName, options: Options = Options()
     ) {
+        self.options = options
         self.library = library
         self.password = password
         self.network = network
@@ -213,7 +231,7 @@ package struct PodcastSync: Sendable {
     private func send(_ url: URL, body: Data?, operation: String, username: String) async throws(PlaybackError) -> NetworkResponse {
         let credentials = Data("\(username):\(password)".utf8).base64EncodedString()
         var options = NetworkClient.Options(
-            timeout: 20, maxBytes: Self.maxAnswerBytes, policy: .network, accept: "application/json",
+            timeout: self.options.timeout, maxBytes: Self.maxAnswerBytes, policy: self.options.policy, accept: "application/json",
             headers: ["Authorization": "Basic \(credentials)"])
         options.post = body.map { NetworkClient.PostBody(data: $0) }
         options.hidesPathInLog = true

@@ -29,13 +29,18 @@ struct PodcastSyncTests {
         /// What the host's circuit breaker waits on.
         let breakerClock = TestClock<Duration>()
 
-        init(_ server: GpodderServer, clock: WallClock, password: String? = nil, logger: Logger = .silent) throws {
+        init(
+            _ server: GpodderServer, clock: WallClock, password: String? = nil, logger: Logger = .silent,
+            options: PodcastSync.Options = PodcastSync.Options()
+        ) throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-sync-\(UUID().uuidString)")
             store = try LibraryStore.open(directory: directory, now: { clock.now })
             let breakers = HostCircuitBreakers(clock: breakerClock)
             let network = NetworkClient(clock: ImmediateClock(), seed: 5, breakers: breakers, logger: logger)
             library = PodcastLibrary(store: store, network: network)
-            sync = PodcastSync(library: library, password: password ?? server.password, network: network, logger: logger, hostName: "test-host")
+            sync = PodcastSync(
+                library: library, password: password ?? server.password, network: network, logger: logger, hostName: "test-host",
+                options: options)
         }
 
         func setUp(_ server: GpodderServer, device: String) async throws {
@@ -367,6 +372,22 @@ struct PodcastSyncTests {
         #expect(report.sentActions == 1)
         #expect(server.actions.last?["position"] as? Int == 42)
         #expect(try device.store.pendingSync(device: "laptop").actions.isEmpty)
+    }
+
+    /// The sync that runs by itself after a playback is quick: two tries of a server that is
+    /// down, not the three of a sync the listener asked for, so the command ends soon.
+    @Test func theBackgroundSyncGivesUpQuickly() async throws {
+        let server = try GpodderServer()
+        let feeds = try Self.feedServer()
+        defer { server.stop(); feeds.stop() }
+        let device = try Device(server, clock: WallClock(), options: .background)
+        _ = try await device.library.add(feedURL: feeds.url("/feed.xml"))
+        try await device.setUp(server, device: "laptop")
+        server.down = true
+        let before = server.requests.count
+        await #expect(throws: PlaybackError.self) { try await device.sync.syncNow() }
+        #expect(server.requests.count - before == BackoffPolicy.quick.maxAttempts)
+        #expect(try device.store.pendingSync(device: "laptop").added.count == 1)
     }
 
     @Test func aWrongPasswordIsRefusedAtSetUpAndNothingIsKept() async throws {
