@@ -33,11 +33,13 @@ struct MPDClientTests {
 
         let play = try daemon.mpc("play")
         // (What the daemon said and its status then, should mpc not have seen it playing.)
-        #expect(play.out.contains("[playing] #1/3"), "\(play.out) status: \(String(describing: try? client.status())) log: \(daemon.stderr)")
+        #expect(play.out.contains("[playing] #1/3"), "\(play.out) status: \(String(describing: try? client.status())) stderr: \(daemon.stderr) log: \(daemon.logTail)")
         #expect(try waitFor(client, "tonearm_state", "playing"))
         #expect(try daemon.mpc("current").out.trimmingCharacters(in: .whitespacesAndNewlines) == "first")
 
-        #expect(try daemon.mpc("pause").out.contains("[paused]"))
+        // (What mpc printed, the status after it and the daemon's log, should it not say paused.)
+        let pause = try daemon.mpc("pause")
+        #expect(pause.out.contains("[paused]"), "\(pause.out) (exit \(pause.status)) status: \(String(describing: try? client.status())) log: \(daemon.logTail)")
         #expect(try client.status()["state"] == "pause")
         #expect(try daemon.mpc("play").out.contains("[playing]"))
         #expect(try waitFor(client, "tonearm_state", "playing"))

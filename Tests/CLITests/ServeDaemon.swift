@@ -62,6 +62,12 @@ final class ServeDaemon: @unchecked Sendable {
 
     var stderr: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 
+    /// The last lines of the daemon's log (at its default level), for a failure's message.
+    var logTail: String {
+        let file = home.appendingPathComponent("state/tonearm/tonearm.log")
+        return ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").suffix(40).joined(separator: "\n")
+    }
+
     func client() throws -> MPDLineClient { try MPDLineClient(socket) }
 
     /// `mpc ARGS` against this daemon.
