@@ -41,7 +41,8 @@ struct MPDClientTests {
         let pause = try daemon.mpc("pause")
         #expect(pause.out.contains("[paused]"), "\(pause.out) (exit \(pause.status)) status: \(String(describing: try? client.status())) log: \(daemon.logTail)")
         #expect(try client.status()["state"] == "pause")
-        #expect(try daemon.mpc("play").out.contains("[playing]"))
+        let resume = try daemon.mpc("play")
+        #expect(resume.out.contains("[playing]"), "\(resume.out) status: \(String(describing: try? client.status())) log: \(daemon.logTail)")
         #expect(try waitFor(client, "tonearm_state", "playing"))
 
         #expect(try daemon.mpc("next").status == 0)
@@ -72,6 +73,30 @@ struct MPDClientTests {
         #expect(try waitFor(client, "state", "stop"))
         #expect(try daemon.mpc("stop").status == 0)
         #expect(try daemon.mpc("version").out.contains("mpd version: 0."))
+    }
+
+    /// `status` right after a command tells what the command did, however the daemon's reading
+    /// of the player's updates interleaves with it: five hundred pauses and resumes, each followed
+    /// at once by `status` on the same connection, as `mpc` does. (A status that copied its view
+    /// before asking the player, with an update applied in between, told the state before the
+    /// command about once in a hundred.)
+    @Test func statusRightAfterEachPauseAndResumeTellsWhatItDid() throws {
+        let music = try Self.music()
+        defer { try? FileManager.default.removeItem(at: music) }
+        let daemon = try ServeDaemon(music: music)
+        let client = try daemon.client()
+        #expect(try client.command("add \"Music/Album/first.flac\"").ack == nil)
+        #expect(try client.command("play").ack == nil)
+        #expect(try waitFor(client, "tonearm_state", "playing"))
+        var told: [String] = []
+        for round in 0..<500 {
+            let pausing = round.isMultiple(of: 2)
+            #expect(try client.command(pausing ? "pause 1" : "pause 0").ack == nil)
+            let state = try client.value("status", "state") ?? "none"
+            if state != (pausing ? "pause" : "play") { told.append("round \(round): \(state)") }
+        }
+        #expect(told.isEmpty, "\(told)")
+        #expect(daemon.stop() == 0)
     }
 
     @Test func everyQueueVerbAndIdle() throws {

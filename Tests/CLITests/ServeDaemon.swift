@@ -33,7 +33,8 @@ final class ServeDaemon: @unchecked Sendable {
         errors = home.appendingPathComponent("stderr")
         guard FileManager.default.createFile(atPath: errors.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         process.executableURL = CLITests.binary
-        process.arguments = ["serve"] + (replacingOutput ? [] : ["--output", "null"]) + ["--music-directory", music.path] + extra
+        // Debug level: a failing test's message carries the daemon's every command and state change.
+        process.arguments = ["serve", "--log-level", "debug"] + (replacingOutput ? [] : ["--output", "null"]) + ["--music-directory", music.path] + extra
         var environment = ProcessInfo.processInfo.environment
         environment["LANG"] = "C"
         environment["LC_ALL"] = nil
@@ -62,10 +63,10 @@ final class ServeDaemon: @unchecked Sendable {
 
     var stderr: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 
-    /// The last lines of the daemon's log (at its default level), for a failure's message.
+    /// The last lines of the daemon's log (at debug level), for a failure's message.
     var logTail: String {
         let file = home.appendingPathComponent("state/tonearm/tonearm.log")
-        return ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").suffix(40).joined(separator: "\n")
+        return ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").suffix(80).joined(separator: "\n")
     }
 
     func client() throws -> MPDLineClient { try MPDLineClient(socket) }

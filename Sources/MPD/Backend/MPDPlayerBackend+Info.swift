@@ -8,7 +8,9 @@ extension MPDPlayerBackend {
     static let infoCommands: [String: Handler] = [
         "status": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             try a.require(0...0)
-            return MPDStatus.response(queue: b.queue, player: await b.currentView(), language: b.language)
+            // The queue is read after the wait for the player, so both are of the same moment.
+            let player = await b.currentView()
+            return MPDStatus.response(queue: b.queue, player: player, language: b.language)
         },
         "currentsong": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             try a.require(0...0)
@@ -92,12 +94,17 @@ extension MPDPlayerBackend {
 
     /// The view, with the player's state as it is right now: a command that just changed it is
     /// told truthfully even before the update reached the backend.
+    ///
+    /// The player is asked first and the view copied after: while this waits for the player, the
+    /// backend reads updates, and a copy taken before the wait would be older than the answer.
     func currentView() async -> MPDPlayerView {
-        var current = view
         let state = await player.state
-        if state != view.state { current.state = state }
-        current.volume = await player.volume
-        if let position = await player.currentPosition { current.position = position }
+        let volume = await player.volume
+        let position = await player.currentPosition
+        var current = view
+        current.state = state
+        current.volume = volume
+        if let position { current.position = position }
         return current
     }
 
