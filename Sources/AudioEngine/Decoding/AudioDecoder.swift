@@ -23,6 +23,10 @@ package protocol AudioDecoder: AnyObject {
     /// True when the address was taken for a live stream but holds a finished recording (an HLS
     /// playlist with an end): the track has an end and can seek, like an episode.
     var isFiniteRecording: Bool { get }
+    /// True when the frames are computed, never waited for: `read` and `seek` touch no storage
+    /// or network and never allocate. The deck then reads it on the render thread as it mixes,
+    /// with no decode thread or queue between (Tonearm's own sounds: a bed of noise, silence).
+    var isSafeOnRenderThread: Bool { get }
 }
 
 extension AudioDecoder {
@@ -30,6 +34,7 @@ extension AudioDecoder {
     package var tags: [String: String] { [:] }
     package var chapters: [Chapter] { [] }
     package var isFiniteRecording: Bool { false }
+    package var isSafeOnRenderThread: Bool { false }
 }
 
 /// FFmpeg's decoder (`Media`) is the engine's decoder for every file and stream.

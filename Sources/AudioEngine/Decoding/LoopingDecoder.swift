@@ -45,6 +45,10 @@ final class LoopingDecoder: AudioDecoder {
     let duration: Double?
     var skippedCorruptPackets: Int { source.skippedCorruptPackets }
     var tags: [String: String] { source.tags }
+    /// Without an overlap the loop holds nothing back and reads its source straight into the
+    /// caller's buffer (`read`), so it is as safe on the render thread as its source. A seam with
+    /// an overlap mixes into buffers of its own, made at each seam.
+    var isSafeOnRenderThread: Bool { source.isSafeOnRenderThread && overlapFrames == 0 }
 
     /// Frames decoded from the source per step.
     static let chunkFrames = 4_096
@@ -74,7 +78,20 @@ final class LoopingDecoder: AudioDecoder {
         var wanted = maxFrames
         if let limitFrames { wanted = Int(min(Int64(wanted), max(0, limitFrames - position))) }
         guard wanted > 0 else { return 0 }
-        while ready.frames == 0 && !finished { try step() }
+        if overlapFrames == 0 {
+            // Nothing is held back for a seam: the source reads straight into the caller's buffer.
+            while ready.frames == 0 && !finished {
+                let n = try source.read(into: buffer, maxFrames: wanted)
+                guard n == 0 else {
+                    decodedThisRepeat += Int64(n)
+                    position += Int64(n)
+                    return n
+                }
+                try endOfRepeat()
+            }
+        } else {
+            while ready.frames == 0 && !finished { try step() }
+        }
         let n = ready.take(into: buffer, frames: wanted)
         position += Int64(n)
         return n
@@ -103,8 +120,7 @@ final class LoopingDecoder: AudioDecoder {
 
     func interrupt() { source.interrupt() }
 
-    /// Decodes one chunk of the current repeat, or handles its end: the seam into the next repeat,
-    /// or the end of the track.
+    /// Decodes one chunk of the current repeat, holding back what a seam may overlap.
     private func step() throws(PlaybackError) {
         let n = try scratch.withUnsafeMutableBufferPointer { (b) throws(PlaybackError) in
             try source.read(into: b.baseAddress!, maxFrames: Self.chunkFrames)
@@ -116,7 +132,12 @@ final class LoopingDecoder: AudioDecoder {
             if held.frames > keep { held.move(held.frames - keep, to: &ready) }
             return
         }
-        // The end of this repeat.
+        try endOfRepeat()
+    }
+
+    /// The source has ended this repeat: the seam into the next one (its tail overlapped with
+    /// the next opening), or the end of the track.
+    private func endOfRepeat() throws(PlaybackError) {
         let alreadyCut = limitFrames.map { position + Int64(ready.frames) >= $0 } ?? false
         if isLastRepeat || decodedThisRepeat == 0 || alreadyCut {
             held.move(held.frames, to: &ready)

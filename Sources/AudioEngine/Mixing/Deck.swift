@@ -13,6 +13,9 @@ import Synchronization
 /// `LoopingDecoder`: the deck's frames run on across the repeats, its position and duration are the
 /// whole track's, and the seam (back to back, or overlapped by the loop crossfade) happens here,
 /// below the state machine, which sees one track.
+///
+/// A decoder that only computes its frames (`isSafeOnRenderThread`: a bed of noise, a silent
+/// stage) needs no thread: the render thread reads it as it mixes, with no queue and no copy.
 final class Deck: @unchecked Sendable {
     let node: DeckID
     let loadID: LoadID
@@ -26,6 +29,12 @@ final class Deck: @unchecked Sendable {
     private let queue: FrameQueue
     /// A seek the decode thread has yet to perform, with the queue generation it belongs to.
     private let pendingSeek = Mutex<(seconds: Double, generation: Int)?>(nil)
+    /// The decoder is read where its frames are taken (`take`), not on a decode thread. Its end
+    /// and failure are then kept here, touched by the loader until the deck is installed and by
+    /// the render thread after (the engine's command queue orders the two).
+    private let readsInPlace: Bool
+    private var inPlaceEnded = false
+    private var inPlaceError: PlaybackError?
 
     /// Frames of the track before the first frame in the queue (start position, seeks).
     private(set) var baseFrame: Int64
@@ -63,6 +72,7 @@ final class Deck: @unchecked Sendable {
         self.track = track
         let decoder: any AudioDecoder = track.loop.map { LoopingDecoder(source: decoder, loop: $0) } ?? decoder
         self.decoder = decoder
+        readsInPlace = decoder.isSafeOnRenderThread
         self.duration = track.playLength(decoded: decoder.duration)
         self.queue = FrameQueue(capacityFrames: lookaheadFrames)
         self.baseFrame = AudioFormat.frames(forSeconds: seconds)
@@ -116,22 +126,30 @@ final class Deck: @unchecked Sendable {
         if let stretcher { stretcher.setRate(rate) } else { stretcher = TimeStretcher(rate: rate) }
     }
 
-    var bufferedFrames: Int { queue.bufferedFrames }
+    /// Frames ready to take. A deck read in place always has a full lookahead until its end.
+    var bufferedFrames: Int {
+        guard readsInPlace else { return queue.bufferedFrames }
+        return inPlaceEnded ? 0 : queue.capacityFrames
+    }
 
     /// The decoder has delivered everything (or failed); what is buffered is all there is.
-    var sourceEnded: Bool { queue.sourceEnded }
+    var sourceEnded: Bool { readsInPlace ? inPlaceEnded : queue.sourceEnded }
 
     /// `stop()` was called: nothing more will be decoded.
     var isStopped: Bool { queue.isClosed }
 
     /// The error the source failed with, once it has.
-    var sourceError: PlaybackError? { queue.sourceError }
+    var sourceError: PlaybackError? { readsInPlace ? inPlaceError : queue.sourceError }
 
     /// A network deck: buffers to thresholds, reports fill progress and buffering timeouts.
     var isNetwork: Bool { track.isRemote }
 
     /// Seeks the decoder to the start position (if any) and starts decoding ahead.
     func start(initialSeek: Double?) {
+        if readsInPlace {
+            if let initialSeek, initialSeek > 0 { seekInPlace(to: initialSeek) }
+            return
+        }
         if let initialSeek, initialSeek > 0 {
             pendingSeek.withLock { $0 = (initialSeek, queue.generation) }
         }
@@ -148,7 +166,7 @@ final class Deck: @unchecked Sendable {
     /// takes what is there (a shortfall is an underrun, filled with silence by the mixer).
     func pull(into buffer: UnsafeMutablePointer<Float>, frames: Int, blocking: Bool) -> (frames: Int, ended: Bool, error: PlaybackError?) {
         guard stretcher != nil || trimmer != nil else {
-            let result = queue.pop(into: buffer, frames: frames, blocking: blocking)
+            let result = take(into: buffer, frames: frames, blocking: blocking)
             consumedFrames += Int64(result.frames)
             if result.ended { reachedEnd = true }
             return result
@@ -164,7 +182,7 @@ final class Deck: @unchecked Sendable {
             }
             // More media: about what the missing output needs at this rate, in chunks.
             let wanted = min(Self.stretchChunkFrames, max(256, Int((Double(frames - produced) * rate).rounded(.up))))
-            let input = queue.pop(into: mediaChunk, frames: wanted, blocking: blocking)
+            let input = take(into: mediaChunk, frames: wanted, blocking: blocking)
             consumedFrames += Int64(input.frames)
             feed(mediaChunk, frames: input.frames)
             if let error = input.error { return (produced, true, error) }
@@ -175,6 +193,33 @@ final class Deck: @unchecked Sendable {
                 // Nothing decoded yet (real time): an underrun for the mixer to fill.
                 return (produced, false, nil)
             }
+        }
+    }
+
+    /// Media frames from the queue the decode thread fills, or read from the decoder right here.
+    /// Ends and failures as the queue tells them: `ended` once nothing is left, with the error.
+    private func take(into buffer: UnsafeMutablePointer<Float>, frames: Int, blocking: Bool) -> (frames: Int, ended: Bool, error: PlaybackError?) {
+        guard readsInPlace else { return queue.pop(into: buffer, frames: frames, blocking: blocking) }
+        var got = 0
+        while got < frames, !inPlaceEnded {
+            do throws(PlaybackError) {
+                let n = try decoder.read(into: buffer + got * AudioFormat.channelCount, maxFrames: frames - got)
+                if n == 0 { inPlaceEnded = true }
+                got += n
+            } catch {
+                inPlaceEnded = true
+                inPlaceError = error
+            }
+        }
+        return (got, inPlaceEnded, inPlaceEnded ? inPlaceError : nil)
+    }
+
+    private func seekInPlace(to seconds: Double) {
+        inPlaceEnded = false
+        inPlaceError = nil
+        do throws(PlaybackError) { try decoder.seek(to: seconds) } catch {
+            inPlaceEnded = true
+            inPlaceError = error
         }
     }
 
@@ -214,14 +259,18 @@ final class Deck: @unchecked Sendable {
     /// Waits until more than `frames` frames are decoded ahead, the source ended or the deck
     /// stopped (or `deadline` passed); returns the frames buffered then.
     func waitForBuffered(moreThan frames: Int, until deadline: Date? = nil) -> Int {
-        queue.waitForBuffered(moreThan: frames, until: deadline)
+        readsInPlace ? bufferedFrames : queue.waitForBuffered(moreThan: frames, until: deadline)
     }
 
     /// Jumps to `seconds`: drops what was decoded ahead and decodes from there.
     func seek(to seconds: Double) {
-        // Flush and post the seek under one lock: the decode thread, woken by the flush, cannot
-        // read `pendingSeek` before it is set and decode a stale chunk into the new generation.
-        pendingSeek.withLock { $0 = (seconds, queue.flush()) }
+        if readsInPlace {
+            seekInPlace(to: seconds)
+        } else {
+            // Flush and post the seek under one lock: the decode thread, woken by the flush, cannot
+            // read `pendingSeek` before it is set and decode a stale chunk into the new generation.
+            pendingSeek.withLock { $0 = (seconds, queue.flush()) }
+        }
         baseFrame = AudioFormat.frames(forSeconds: seconds)
         consumedFrames = 0
         level.seeked()

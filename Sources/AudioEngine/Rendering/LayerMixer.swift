@@ -37,8 +37,6 @@ struct LayerMixer {
     private(set) var finished = false
     /// The bed's deck failed or ended: it is silent from then on.
     private var bedGone = false
-    /// Scratch for the bed's frames, one block long.
-    private var bedFrames: [Float]
     /// The layers of one block, ready to add to the mix.
     private(set) var output: [Float]
 
@@ -48,7 +46,6 @@ struct LayerMixer {
     init(plan: LayerPlan, blockFrames: Int) {
         self.plan = plan
         output = [Float](repeating: 0, count: blockFrames * AudioFormat.channelCount)
-        bedFrames = output
         fade.set(0)
         duck.set(1)
         voices.reserveCapacity(Self.maximumVoices)
@@ -186,21 +183,28 @@ struct LayerMixer {
             for j in 0..<count { output[j] = 0 }
             return
         }
-        let pulled = bedFrames.withUnsafeMutableBufferPointer { bed.pull(into: $0.baseAddress!, frames: frames, blocking: blocking) }
+        // The bed's frames go straight into `output` and are scaled there.
+        let pulled = output.withUnsafeMutableBufferPointer { bed.pull(into: $0.baseAddress!, frames: frames, blocking: blocking) }
         if pulled.error != nil || (pulled.frames == 0 && pulled.ended) { bedGone = true }
-        let got = pulled.frames
+        let got = min(frames, pulled.frames) * AudioFormat.channelCount
         let level = spec.level
         var fade = self.fade
         var duck = self.duck
         output.withUnsafeMutableBufferPointer { out in
-            bedFrames.withUnsafeBufferPointer { src in
+            if !fade.isRamping && !duck.isRamping {
+                // Most of a session: one gain for the whole block.
+                let g = level * fade.next() * duck.next()
+                for j in 0..<got { out[j] *= g }
+            } else {
                 for i in 0..<frames {
                     let g = level * fade.next() * duck.next()
                     let j = i &* 2
-                    out[j] = i < got ? src[j] * g : 0
-                    out[j &+ 1] = i < got ? src[j &+ 1] * g : 0
+                    guard j < got else { continue }
+                    out[j] *= g
+                    out[j &+ 1] *= g
                 }
             }
+            for j in got..<count { out[j] = 0 }
         }
         self.fade = fade
         self.duck = duck

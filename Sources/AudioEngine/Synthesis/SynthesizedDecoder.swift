@@ -13,6 +13,8 @@ final class SynthesizedDecoder: AudioDecoder {
     let sound: BuiltInSound
     let duration: Double?
     var skippedCorruptPackets: Int { 0 }
+    /// Every sound is computed (its tables made in `init`), so the render thread reads it itself.
+    var isSafeOnRenderThread: Bool { true }
 
     /// The bowl, or one repeat of the chime (mono); empty for the others.
     private let table: [Float]
