@@ -130,6 +130,7 @@ package enum LogFields {
     static func sleep(_ request: SleepRequest) -> [String: String] {
         switch request {
         case .after(let s): ["sleep": "after", "sleepSeconds": seconds(s)]
+        case .clip(let s): ["sleep": "clip", "sleepSeconds": seconds(s)]
         case .endOfItem: ["sleep": "endOfItem"]
         case .endOfQueue: ["sleep": "endOfQueue"]
         case .extend(let s): ["sleep": "extend", "sleepSeconds": seconds(s)]

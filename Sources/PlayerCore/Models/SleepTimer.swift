@@ -23,15 +23,23 @@ public struct SleepTimer: Sendable, Hashable, Codable {
     public internal(set) var remaining: TimeInterval
     /// Since when the countdown runs; nil while it is frozen.
     public internal(set) var runningSince: PlayerTime?
+    /// Seconds of the fade when it runs out; nil for the configured sleep fade
+    /// (`Configuration.sleepFadeDuration`). A clip's is short: its length is all it has.
+    public let fade: TimeInterval?
 
     /// The longest a timer may be set for: a day.
     public static let maximum: TimeInterval = 86_400
 
-    public init(ending: Ending, remaining: TimeInterval = 0, runningSince: PlayerTime? = nil) {
+    public init(ending: Ending, remaining: TimeInterval = 0, runningSince: PlayerTime? = nil, fade: TimeInterval? = nil) {
         self.ending = ending
         self.remaining = min(Self.maximum, max(0, remaining.isFinite ? remaining : 0))
         self.runningSince = runningSince
+        self.fade = fade.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
     }
+
+    /// Set for a clip (`SleepRequest.clip`), the only timer with a fade of its own: it ends when
+    /// something else replaces the clip.
+    public var isClip: Bool { fade != nil }
 
     /// Seconds left at `now` (nil unless `afterDuration`).
     public func remaining(at now: PlayerTime) -> TimeInterval? {
@@ -50,6 +58,10 @@ public struct SleepTimer: Sendable, Hashable, Codable {
 public enum SleepRequest: Sendable, Hashable {
     /// In this many seconds of listening (replacing any timer).
     case after(TimeInterval)
+    /// A clip (a podcast's soundbite): this many seconds of listening from the first sound, then
+    /// the shortest fade (`Configuration.sleepFadeRange`'s lower bound), whatever the sleep fade
+    /// is set to, so the clip is heard whole and ends soon after.
+    case clip(TimeInterval)
     case endOfItem
     case endOfQueue
     /// This many seconds more (a timer that ends with an item or the queue becomes one that ends

@@ -79,6 +79,9 @@ extension PlayerStateMachine {
     }
 
     mutating func replace(with replacement: PlayerEvent.Replacement) -> [PlayerEffect] {
+        // A clip's timer belongs to the clip: what replaces it plays on (a listener's own timer
+        // carries over, as it does from station to station).
+        if sleepTimer?.isClip == true { sleepTimer = nil }
         switch state {
         case .idle, .finished, .failed:
             return start(replacement)

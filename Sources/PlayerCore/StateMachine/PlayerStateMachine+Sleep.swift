@@ -16,6 +16,9 @@ extension PlayerStateMachine {
         switch request {
         case .after(let seconds):
             sleepTimer = SleepTimer(ending: .afterDuration, remaining: seconds, runningSince: running)
+        case .clip(let seconds):
+            sleepTimer = SleepTimer(
+                ending: .afterDuration, remaining: seconds, runningSince: running, fade: Configuration.sleepFadeRange.lowerBound)
         case .endOfItem:
             sleepTimer = SleepTimer(ending: .endOfItem)
             return dropPreparedNext()
@@ -23,7 +26,7 @@ extension PlayerStateMachine {
             sleepTimer = SleepTimer(ending: .endOfQueue)
         case .extend(let seconds):
             let left = sleepTimer?.remaining(at: lastKnownTime) ?? 0
-            sleepTimer = SleepTimer(ending: .afterDuration, remaining: left + seconds, runningSince: running)
+            sleepTimer = SleepTimer(ending: .afterDuration, remaining: left + seconds, runningSince: running, fade: sleepTimer?.fade)
         case .cancel:
             sleepTimer = nil
         case .cycle:
@@ -75,11 +78,11 @@ extension PlayerStateMachine {
         return before.sleepTimer == sleepTimer ? [] : [.sleepTimerChanged(sleepTimer)]
     }
 
-    /// The countdown is over: fade out as a stop does, over the sleep fade's length, saving an
-    /// episode's place where the fade begins.
+    /// The countdown is over: fade out as a stop does, over the timer's own fade or else the sleep
+    /// fade's length, saving an episode's place where the fade begins.
     mutating func sleepTimerRanOut() -> [PlayerEffect] {
-        guard sleepTimer?.ending == .afterDuration else { return [] }
+        guard let timer = sleepTimer, timer.ending == .afterDuration else { return [] }
         sleepTimer = nil
-        return fadeOutSounding(over: configuration.sleepFadeDuration) ?? []
+        return fadeOutSounding(over: timer.fade ?? configuration.sleepFadeDuration) ?? []
     }
 }

@@ -46,6 +46,33 @@ struct SleepTimerTests {
         #expect(d.state.name == .finished)
     }
 
+    @Test func aClipCountsFromItsFirstSoundAndEndsWithTheShortestFade() throws {
+        var d = Driver(Self.config(sleep: nil))
+        try d.send(.play(Fixture.request(Fixture.episode("ep"))), at: 0)
+        // Set while the episode still loads: the clip's seconds are counted from its first sound.
+        #expect(Self.sleepTimers(try d.send(.setSleepTimer(.clip(25)), at: 0)).isEmpty)
+        #expect(Self.sleepTimers(try d.send(.loaded(d.lastLoad!, duration: 3600), at: 3)) == [.scheduled(28)])
+        let fired = try d.send(.timerFired(.sleep, at: PlayerTime(seconds: 28)), at: 28)
+        let shortest = PlayerStateMachine.Configuration.sleepFadeRange.lowerBound
+        #expect(shortest < 10, "shorter than the configured sleep fade")
+        #expect(fired.contains(.fadeOut(duration: shortest)), "\(fired)")
+        #expect(d.state == .fadingOut(track: Fixture.episode("ep"), targetDuration: shortest))
+        // Extending a clip keeps its short fade.
+        var e = Driver(Self.config(sleep: nil))
+        try e.send(.play(Fixture.request(Fixture.stage1)), at: 0)
+        try e.send(.loaded(e.lastLoad!, duration: 600), at: 0)
+        try e.send(.setSleepTimer(.clip(10)), at: 1)
+        try e.send(.setSleepTimer(.extend(by: 5)), at: 2)
+        #expect(e.machine.sleepTimer?.fade == shortest)
+        #expect(e.machine.sleepTimer?.remaining(at: PlayerTime(seconds: 2)) == 14)
+        // What replaces the clip plays on; a listener's own timer carries over a replacement.
+        try e.send(.replace(.play(Fixture.request(Fixture.stage2))), at: 3)
+        #expect(e.machine.sleepTimer == nil)
+        try e.send(.setSleepTimer(.after(600)), at: 4)
+        try e.send(.replace(.play(Fixture.request(Fixture.stage1))), at: 5)
+        #expect(e.machine.sleepTimer?.isClip == false)
+    }
+
     @Test func aReconnectFreezesTheCountdownAndKeepsIt() throws {
         var d = Driver(Self.config(sleep: .after(600)))
         try d.send(.play(PlayRequest(track: Fixture.live())), at: 0)
