@@ -38,6 +38,8 @@ package enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
     /// A line with what is playing (the song and station, or the episode at this time), shown and
     /// put on the clipboard (Now Playing).
     case share
+    /// Play the selected episode's soundbite, the next one each press (the Episodes list).
+    case soundbite
 
     /// The player command this key stands for, if it is one (Enter opens what is selected, so it
     /// is the screens' own).
@@ -62,7 +64,7 @@ package enum KeyAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .slower: .speed(.by(-PlaybackSpeed.step))
         case .loudness: .loudness(.cycle)
         case .play, .up, .down, .add, .search, .help, .quit, .directory, .like, .download, .refreshAll, .enqueue, .moveUp, .moveDown, .remove, .markPlayed,
-            .markAllPlayed, .undo, .rename, .chapters, .levelMeter, .transcript, .share: nil
+            .markAllPlayed, .undo, .rename, .chapters, .levelMeter, .transcript, .share, .soundbite: nil
         }
     }
 }

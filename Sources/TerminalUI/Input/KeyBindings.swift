@@ -15,7 +15,8 @@ package struct KeyBindings: Sendable, Hashable {
     /// R refresh every podcast (capital, as a batch of network requests should not be a slip of r),
     /// p the previous chapter and c the list of chapters (n is the next chapter in an item with
     /// chapters, see `KeyAction.command`), v the level meter (a visualiser's letter), t the
-    /// transcript.
+    /// transcript, y shares what is playing, b plays the selected episode's soundbite (its
+    /// teaser: b is free, and s, the obvious one, stops).
     package static let standard = KeyBindings(uncheckedKeys: [
         .up: [.up, .character("k")], .down: [.down, .character("j")], .play: [.enter], .pauseResume: [.character(" ")],
         .stop: [.character("s")], .next: [.character("n")], .seekBackward: [.left],
@@ -30,6 +31,7 @@ package struct KeyBindings: Sendable, Hashable {
         .refreshAll: [.character("R")],
         .previousChapter: [.character("p")], .chapters: [.character("c")], .levelMeter: [.character("v")],
         .transcript: [.character("t")], .share: [.character("y")],
+        .soundbite: [.character("b")],
     ])
 
     private init(uncheckedKeys: [KeyAction: [Key]]) {

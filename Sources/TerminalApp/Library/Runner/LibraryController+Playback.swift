@@ -26,11 +26,22 @@ extension LibraryController {
             .sessionResolved(Result { () throws(PlaybackError) in try SessionLoader.request(for: path) })
         case .queue(let entry):
             .queueResolved(Result { () throws(PlaybackError) in try library.queueToPlay(from: entry) })
+        case .soundbite(let id, let number):
+            .soundbiteResolved(
+                Result { () throws(PlaybackError) in
+                    let record = try library.store.episode(id: id)
+                    guard record.soundbites.indices.contains(number - 1) else {
+                        throw PlaybackError(.notInLibrary, underlying: "the episode has \(record.soundbites.count) soundbites, not \(number)")
+                    }
+                    let bite = record.soundbites[number - 1]
+                    return (try library.episodeToPlay(id: id, from: bite.start), clip: bite.duration)
+                })
         }
     }
 
     /// Starts `playback` on the app's one player (made on first use), with the recorder for what
-    /// it is, at its podcast's speed (anything else at the default).
+    /// it is, at its podcast's speed (anything else at the default); a clip at 1x with its sleep
+    /// timer, and nothing recorded.
     func play(_ playback: Playback) {
         let observe: (@Sendable (PlayerUpdate) -> Void)?
         if let queue = playback.queue {
@@ -63,7 +74,7 @@ extension LibraryController {
         self.playback.withLock { $0.recorder = observe }
         let podcast = playback.episode.flatMap { try? library.store.episode(id: $0).podcastID }
         listeningSettings.use(podcast: podcast)
-        let speed = ListeningSettings.savedSpeed(in: library.store, podcast: podcast) ?? .normal
+        let speed = playback.clip != nil ? .normal : ListeningSettings.savedSpeed(in: library.store, podcast: podcast) ?? .normal
         Task {
             do throws(PlaybackError) {
                 let player = try await self.player()
@@ -72,6 +83,7 @@ extension LibraryController {
                 let replacement = await SessionLoudness.prepared(
                     playback.replacement, mode: await player.loudness.mode, store: LibraryLoudnessStore(store: self.library.store, logger: self.logger))
                 try await player.send(.replace(replacement))
+                if let clip = playback.clip { try await player.send(.setSleepTimer(.clip(clip))) }
             } catch {
                 self.dispatch(.playFailed(error, operation: playback.operation))
             }

@@ -91,6 +91,8 @@ enum PlayTarget: Sendable, Equatable {
     case session(path: String)
     /// The queue from this entry on, in order.
     case queue(from: Int64)
+    /// An episode's soundbite `number` (from 1): from its start, for its length.
+    case soundbite(episode: Int64, number: Int)
 }
 
 /// Something to start on the player, with Now Playing open.
@@ -100,12 +102,19 @@ struct Playback: Sendable {
     var episode: Int64?
     /// The queue's plan when it plays the queue: its recorder keeps the queue and each episode's place.
     var queue: QueuePlan?
+    /// A clip's seconds (a soundbite): it plays at 1x for this long, then fades in a second, and
+    /// the listener's place in its episode is not touched.
+    var clip: TimeInterval?
     var operation: AnalyticsIdentifier
 
-    init(replacement: PlayerEvent.Replacement, episode: Int64? = nil, queue: QueuePlan? = nil, operation: AnalyticsIdentifier) {
+    init(
+        replacement: PlayerEvent.Replacement, episode: Int64? = nil, queue: QueuePlan? = nil, clip: TimeInterval? = nil,
+        operation: AnalyticsIdentifier
+    ) {
         self.replacement = replacement
         self.episode = episode
         self.queue = queue
+        self.clip = clip
         self.operation = operation
     }
 }

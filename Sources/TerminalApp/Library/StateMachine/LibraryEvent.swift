@@ -32,6 +32,8 @@ enum LibraryEvent: Sendable {
     case removalFailed(PlaybackError)
     /// What an episode row plays (a failure to read it is the episode's failure).
     case episodeResolved(Int64, Result<PlayerEvent.Replacement, PlaybackError>)
+    /// What an episode's soundbite plays, and for how many seconds.
+    case soundbiteResolved(Result<(PlayerEvent.Replacement, clip: TimeInterval), PlaybackError>)
     /// What a session row plays, read from its file.
     case sessionResolved(Result<PlayRequest, PlaybackError>)
     /// The queue from the entry Enter was pressed on.

@@ -74,6 +74,8 @@ extension LibraryStateMachine {
             askForNewName()
         case .markPlayed where !open:
             return markSelectedPlayed()
+        case .soundbite where !open:
+            return playSelectedSoundbite()
         case .markAllPlayed where !open:
             return markPodcastPlayed()
         case .chapters where open:

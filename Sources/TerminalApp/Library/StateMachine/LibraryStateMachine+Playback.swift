@@ -44,6 +44,27 @@ extension LibraryStateMachine {
         return play(Playback(replacement: replacement, episode: episode, operation: "playEpisode"))
     }
 
+    /// `b` on an episode: its first soundbite, and the next on each press after (around to the
+    /// first again); nothing for an episode without one.
+    mutating func playSelectedSoundbite() -> [LibraryEffect] {
+        guard case .episode(let record)? = model.selectedEntry, !record.soundbites.isEmpty else { return [] }
+        var number = 1
+        if let last = lastSoundbite, last.episode == record.id { number = last.number % record.soundbites.count + 1 }
+        lastSoundbite = (record.id, number)
+        return [.resolve(.soundbite(episode: record.id, number: number))]
+    }
+
+    /// A soundbite plays as a clip: no place kept, and a failure to read it is shown as the
+    /// episode's would be.
+    mutating func soundbiteResolved(_ clip: Result<(PlayerEvent.Replacement, clip: TimeInterval), PlaybackError>) -> [LibraryEffect] {
+        switch clip {
+        case .success(let (replacement, seconds)):
+            play(Playback(replacement: replacement, clip: seconds, operation: "playSoundbite"))
+        case .failure(let error):
+            play(Playback(replacement: .cannotPlay(error), operation: "playSoundbite"))
+        }
+    }
+
     mutating func sessionResolved(_ request: Result<PlayRequest, PlaybackError>) -> [LibraryEffect] {
         switch request {
         case .success(let request): play(Playback(replacement: .play(request), operation: "playSession"))

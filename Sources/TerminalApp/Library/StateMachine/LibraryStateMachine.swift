@@ -24,6 +24,8 @@ struct LibraryStateMachine: Sendable {
     var downloading: [Int64: Date] = [:]
     /// True while what plays is the queue: the Queue tab follows what leaves it.
     var playsQueue = false
+    /// The soundbite `b` played last, so the next press plays the one after it.
+    var lastSoundbite: (episode: Int64, number: Int)?
 
     init(language: Language, bindings: KeyBindings) {
         self.language = language
@@ -49,6 +51,7 @@ struct LibraryStateMachine: Sendable {
         case .changed(let change, let failure): return changed(change, failure: failure)
         case .removalFailed(let error): return [.record(error, operation: "removeFromLibrary")]
         case .episodeResolved(let episode, let replacement): return episodeResolved(episode, replacement)
+        case .soundbiteResolved(let clip): return soundbiteResolved(clip)
         case .sessionResolved(let request): return sessionResolved(request)
         case .queueResolved(let plan): return queueResolved(plan)
         case .likedCurrent(let liked): return likedCurrent(liked)
