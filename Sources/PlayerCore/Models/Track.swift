@@ -44,6 +44,11 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     /// An episode's transcript as its feed names it, fetched (or read from the library) while it
     /// plays; nil for everything else (a local file's transcript beside it is found by the app).
     public let transcript: TranscriptLink?
+    /// Other addresses of the same audio, tried in order when `url` cannot be opened (an episode's
+    /// alternate sources: a mirror, another CDN); empty for most tracks. Stored as an optional so
+    /// a track encoded before it existed still decodes.
+    private let alternateURLs: [URL]?
+    public var alternates: [URL] { alternateURLs ?? [] }
 
     public init(
         id: String,
@@ -58,7 +63,8 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         loudness: Loudness? = nil,
         sessionLoudness: Loudness? = nil,
         chaptersURL: URL? = nil,
-        transcript: TranscriptLink? = nil
+        transcript: TranscriptLink? = nil,
+        alternates: [URL] = []
     ) {
         self.id = id
         self.url = url
@@ -73,6 +79,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         self.sessionLoudness = kind == .liveStream ? nil : sessionLoudness
         self.chaptersURL = kind == .liveStream ? nil : chaptersURL
         self.transcript = kind == .liveStream ? nil : transcript
+        self.alternateURLs = alternates.isEmpty ? nil : alternates
     }
 
     /// A live stream has no end; its connection ending is a drop, not a finish.
@@ -115,7 +122,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     public func asRecording() -> Track {
         Track(
             id: id, url: url, kind: kind == .liveStream ? .episode : kind, title: title, artist: artist, album: album,
-            duration: duration, volume: volume, loop: loop, chaptersURL: chaptersURL)
+            duration: duration, volume: volume, loop: loop, chaptersURL: chaptersURL, alternates: alternates)
     }
 
     /// A copy with another id and, optionally, a known duration (used for probing).
@@ -123,6 +130,14 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         Track(
             id: id ?? self.id, url: url, kind: kind, title: title, artist: artist, album: album,
             duration: duration ?? self.duration, volume: volume, loop: loop, loudness: loudness,
-            sessionLoudness: sessionLoudness, chaptersURL: chaptersURL)
+            sessionLoudness: sessionLoudness, chaptersURL: chaptersURL, alternates: alternates)
+    }
+
+    /// A copy that falls over to `alternates` when its address cannot be opened.
+    public func with(alternates: [URL]) -> Track {
+        Track(
+            id: id, url: url, kind: kind, title: title, artist: artist, album: album, duration: duration, volume: volume,
+            loop: loop, loudness: loudness, sessionLoudness: sessionLoudness, chaptersURL: chaptersURL, transcript: transcript,
+            alternates: alternates)
     }
 }

@@ -14,12 +14,14 @@ extension LibraryContext {
         var position = start ?? 0
         if start == nil { position = try store.resumePosition(episodeID: id) }
         var episode = record.episode
-        let streamed = AudioSource.order(
+        let sources = AudioSource.order(
             enclosure: record.audioURL, alternates: record.alternates, prefersLowBitrate: (try? downloads.prefersLowBitrate()) ?? false
-        ).first?.url
+        ).map(\.url)
+        let streamed = sources.first
+        let kept = downloads.playableFile(episodeID: id)
         // From disk when it is kept; else from the first source in the listener's order (the
-        // lowest bitrate first for one who prefers it).
-        if let file = downloads.playableFile(episodeID: id) ?? (streamed != record.audioURL ? streamed : nil) {
+        // lowest bitrate first for one who prefers it), falling over to the others in turn.
+        if let file = kept ?? (streamed != record.audioURL ? streamed : nil) {
             episode = Episode(
                 id: episode.id, title: episode.title, podcastTitle: episode.podcastTitle, audioURL: file, duration: episode.duration,
                 chaptersURL: episode.chaptersURL, transcript: episode.transcript)
@@ -28,7 +30,9 @@ extension LibraryContext {
             if let live = record.live, live.phase != .ended {
                 return .play(PlayRequest(track: try Self.liveTrack(record, status: live)))
             }
-            return .play(PlayRequest(track: try episode.track(), startPosition: position))
+            var track = try episode.track()
+            if kept == nil, sources.count > 1 { track = track.with(alternates: Array(sources.dropFirst())) }
+            return .play(PlayRequest(track: track, startPosition: position))
         } catch {
             return .cannotPlay(error)
         }

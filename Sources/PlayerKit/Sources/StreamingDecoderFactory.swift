@@ -69,7 +69,30 @@ public struct StreamingDecoderFactory: DecoderFactory {
 
     package func makeDecoder(for track: Track, load: LoadCancellation) throws(PlaybackError) -> any AudioDecoder {
         if FileDecoderFactory.opens(track.url) { return try files.makeDecoder(for: track, load: load) }
+        if !track.alternates.isEmpty, !track.isLive { return try openFirstSource(of: track, load: load) }
         return try open(track.url, track: track, load: load, depth: 0)
+    }
+
+    /// An episode with alternate sources: its address, then each alternate in order (at most
+    /// `maxEntriesTried` in all), until one opens. A source that fails is logged by host; when none
+    /// opens, the first one's error is the load's (the feed's own address says most).
+    private func openFirstSource(of track: Track, load: LoadCancellation) throws(PlaybackError) -> any AudioDecoder {
+        var firstError: PlaybackError?
+        for (index, url) in ([track.url] + track.alternates).prefix(max(1, options.maxEntriesTried)).enumerated() {
+            do throws(PlaybackError) {
+                let decoder = try open(url, track: track, load: load, depth: 0)
+                if index > 0 {
+                    logger.info("playing from an alternate source", metadata: ["host": .string(LogRedaction.host(url) ?? "?"), "source": "\(index + 1)"])
+                }
+                return decoder
+            } catch {
+                if load.isCancelled || error.code == .cancelled { throw error }
+                logger.warning(
+                    "source failed", metadata: ["host": .string(LogRedaction.host(url) ?? "?"), "source": "\(index + 1)", "error": .string(error.errorType)])
+                if firstError == nil { firstError = error }
+            }
+        }
+        throw firstError ?? PlaybackError(.missingAudioURL)
     }
 
     /// Opens `url`: a stream, or a playlist whose entries are tried in order (one level of nesting).

@@ -113,17 +113,18 @@ struct AlternateEnclosureDownloadTests {
         #expect(try Data(contentsOf: setup.downloads.directory.appendingPathComponent(record.fileName)) == Self.tampered)
     }
 
-    @Test func aStreamedEpisodeTakesTheFirstSourceInTheListenersOrder() async throws {
+    @Test func aStreamedEpisodeTakesTheSourcesInTheListenersOrder() async throws {
         let server = try Self.server(integrity: Self.sri(Self.good)) { _ in Self.good }
         defer { server.stop() }
         let setup = try await EpisodeDownloadsTests.Setup(server: server, episodes: 1)
         let library = try await LibraryContext.open(directory: setup.directory, logger: .silent)
-        func url() throws -> String? {
-            guard case .play(let request) = try library.episodeToPlay(id: setup.episodes[0].id) else { return nil }
-            return request.items.first?.track.url.path
+        func urls() throws -> [String] {
+            guard case .play(let request) = try library.episodeToPlay(id: setup.episodes[0].id), let track = request.items.first?.track else { return [] }
+            return ([track.url] + track.alternates).map(\.path)
         }
-        #expect(try url() == "/main.wav")
+        // The rest follow in order, for the player to fall over to.
+        #expect(try urls() == ["/main.wav", "/mirror-a.wav", "/mirror-b.wav", "/low.wav"])
         try library.downloads.setPrefersLowBitrate(true)
-        #expect(try url() == "/low.wav")
+        #expect(try urls() == ["/low.wav", "/mirror-a.wav", "/mirror-b.wav", "/main.wav"])
     }
 }
