@@ -296,6 +296,7 @@ let package = Package(
         fuzzTarget("FuzzChapters", ["Services"]),
         fuzzTarget("FuzzDirectory", ["Services"]),
         fuzzTarget("FuzzSync", ["Library"]),
+        fuzzTarget("FuzzSubtitles", ["Media"]),
     ]
 )
 

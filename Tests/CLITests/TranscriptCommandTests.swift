@@ -107,6 +107,30 @@ struct TranscriptCommandTests {
         #expect(lines.out.contains("Alice: One\n") && lines.out.contains("\nTwo\n"), "\(lines.out)")
     }
 
+    /// A file that carries its own subtitle track (Matroska with SRT) and has nothing beside it:
+    /// the track is its transcript, told cue by cue as it plays.
+    @Test func aFilesOwnSubtitleTrackFollowsTheVoice() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let srt = dir.appendingPathComponent("words.srt")
+        try "1\n00:00:00,500 --> 00:00:01,200\nOne\n\n2\n00:00:01,500 --> 00:00:02,000\nДва\n".write(to: srt, atomically: true, encoding: .utf8)
+        let file = dir.appendingPathComponent("talk.mkv")
+        try FFmpegFixture.make(
+            ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=3", "-i", srt.path, "-map", "0:a", "-map", "1:s", "-ac", "2",
+             "-c:a", "flac", "-c:s", "srt"], fileName: "talk.mkv"
+        ).get().write(to: file)
+
+        let r = try PlaybackCommandTests.run(["play", file.path, "--output", "null", "--events", "jsonl"])
+        #expect(r.status == 0, "stderr: \(r.err)")
+        let told = r.events.first { $0["event"] as? String == "transcript" }
+        #expect(told?["cues"] as? Int == 2 && told?["timed"] as? Bool == true, "\(String(describing: told))")
+        let cues = Self.cues(r.events)
+        #expect(cues.map(\.text) == ["One", nil, "Два", nil], "\(cues)")
+        let two = try #require(cues.dropFirst(2).first?.position)
+        #expect(1.45 <= two && two < 2.1, "Два at \(two)")
+    }
+
     /// An episode's transcript, fetched by the player from the address its feed names while it
     /// plays, followed in the events and kept: `podcast transcript` then reads it without a server.
     @Test func anEpisodesTranscriptIsFollowedWhileItPlaysAndKept() throws {

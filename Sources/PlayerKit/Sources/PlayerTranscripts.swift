@@ -1,12 +1,13 @@
 import Foundation
 import AudioEngine
+import Media
 import PlayerCore
 import Services
 
 /// Where the player's transcripts come from: an episode's from the library when kept there, else
 /// from the address its feed names (`TranscriptService`, then kept); a local file's from a WebVTT
 /// or SRT file of the same name beside it (`talk.mp3` and `talk.vtt`), as video players find
-/// subtitles.
+/// subtitles, else from its own text subtitle track (`EmbeddedSubtitles`).
 struct PlayerTranscripts: TranscriptSource {
     let service: TranscriptService
     let store: (any TranscriptStore)?
@@ -24,8 +25,11 @@ struct PlayerTranscripts: TranscriptSource {
                 return .failure(error)
             }
         }
-        guard track.url.isFileURL, let (file, format) = Self.sidecar(of: track.url) else { return nil }
-        return Self.read(file, format: format, maxBytes: maxSidecarBytes)
+        guard track.url.isFileURL else { return nil }
+        if let (file, format) = Self.sidecar(of: track.url) { return Self.read(file, format: format, maxBytes: maxSidecarBytes) }
+        // Reading a track means reading through the file: off the player's executor.
+        let url = track.url
+        return await Task.detached(priority: .utility) { EmbeddedSubtitles.transcript(of: url) }.value.map { .success($0) }
     }
 
     /// The subtitle file beside `audio`, WebVTT before SRT; nil when there is none.
