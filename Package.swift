@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `swift package generate-documentation` for PlayerKit's and PlayerCore's DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -142,14 +144,28 @@ let package = Package(
             name: "MPDTests",
             dependencies: ["MPD", "MPDProtocol", "PlayerCore", "Presentation", "PlayerKit", "Library", "TestProcesses"],
             swiftSettings: strictSettings),
+        // The player's metrics for operators: read from its updates (pure), applied to a swift-metrics
+        // backend, and the Prometheus registry served at /metrics (SwiftNIO's HTTP codec).
+        .target(
+            name: "Telemetry",
+            dependencies: [
+                "PlayerCore", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "TelemetryTests",
+            dependencies: ["Telemetry", "PlayerCore", .product(name: "Prometheus", package: "swift-prometheus"), "TestProcesses"],
+            swiftSettings: strictSettings),
         // Front end: none. `tonearm serve`, one player and the library for as long as the machine
         // runs: the user's one daemon (lock, runtime directory), its log (the journal or a file),
         // its signals, systemd's readiness, and the services that control it (MPD, Snapcast).
         .target(
             name: "Daemon",
             dependencies: [
-                "PlayerCore", "AudioEngine", "PlayerKit", "MPRIS", "CSDBus", "MPD", "MPDProtocol", "MPDServer",
-                .product(name: "Logging", package: "swift-log"),
+                "PlayerCore", "AudioEngine", "PlayerKit", "MPRIS", "CSDBus", "MPD", "MPDProtocol", "MPDServer", "Telemetry",
+                .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         .testTarget(

@@ -9,6 +9,21 @@ import Testing
         try DaemonOptions.mpd(flag: flag, binds: binds, password: password, environment: environment, configPassword: config)
     }
 
+    @Test func metricsTakeATCPAddressAndBareIsLoopback9464() throws {
+        #expect(try DaemonOptions.metrics(DaemonOptions.metricsDefault.description) == .tcp(host: "127.0.0.1", port: 9464))
+        #expect(try DaemonOptions.metrics("[::1]:0") == .tcp(host: "::1", port: 0))
+        // A scrape is HTTP over TCP: a socket path, or no port, is refused with the option's name.
+        for text in ["/run/user/1000/tonearm/metrics.sock", "localhost", "9464"] {
+            #expect(throws: DaemonOptions.Invalid.self) { try DaemonOptions.metrics(text) }
+            #expect((try? DaemonOptions.metrics(text)) == nil)
+        }
+        do {
+            _ = try DaemonOptions.metrics("9464")
+        } catch {
+            #expect(error.description.contains("--metrics"), "\(error)")
+        }
+    }
+
     @Test func mpdIsOffUnlessAsked() throws {
         #expect(try mpd(nil) == nil)
     }

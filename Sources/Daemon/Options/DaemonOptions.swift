@@ -13,13 +13,31 @@ package struct DaemonOptions: Sendable, Equatable {
     /// The folder MPD clients browse as local files.
     package var musicDirectory: URL
     package var log: DaemonLogTarget
+    /// Where `/metrics` is served for Prometheus (`--metrics`); nil: not at all (the default).
+    package var metrics: ListenAddress?
 
-    package init(output: OutputChoice?, alsoOutput: OutputChoice? = nil, mpd: MPDSettings?, musicDirectory: URL, log: DaemonLogTarget) {
+    package init(
+        output: OutputChoice?, alsoOutput: OutputChoice? = nil, mpd: MPDSettings?, musicDirectory: URL, log: DaemonLogTarget,
+        metrics: ListenAddress? = nil
+    ) {
         self.output = output
         self.alsoOutput = alsoOutput
         self.mpd = mpd
         self.musicDirectory = musicDirectory
         self.log = log
+        self.metrics = metrics
+    }
+
+    /// Prometheus's usual port for an exporter of this kind, on loopback.
+    package static let metricsDefault = ListenAddress.tcp(host: "127.0.0.1", port: 9464)
+
+    /// The metrics address from `--metrics`'s word: `HOST:PORT` (a scrape is HTTP over TCP, so
+    /// never a unix socket).
+    package static func metrics(_ text: String) throws(Invalid) -> ListenAddress {
+        guard let address = ListenAddress(parsing: text), case .tcp = address else {
+            throw Invalid(description: "--metrics takes HOST:PORT (such as \(metricsDefault)), not '\(text)'")
+        }
+        return address
     }
 
     /// The MPD server's listening addresses and password.

@@ -40,7 +40,8 @@ struct Serve: AsyncParsableCommand {
             standardFile: LogFileLocation.defaultURL())
         let log = DaemonLog.start(target, level: logging.logLevel)
         let options = DaemonOptions(
-            output: playback.output, alsoOutput: playback.alsoOutput, mpd: try daemon.mpdSettings(), musicDirectory: daemon.musicFolder, log: target)
+            output: playback.output, alsoOutput: playback.alsoOutput, mpd: try daemon.mpdSettings(), musicDirectory: daemon.musicFolder, log: target,
+            metrics: try daemon.metricsAddress())
         let tracks = sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: stream.finite) }
         let services = Self.services(for: options, startup: startup(tracks))
         let runner = DaemonRunner(
@@ -71,10 +72,11 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// The services the daemon runs besides its player: the MPD protocol (always on the user's
-    /// own socket, on the network when `options.mpd` says so), the alarms handed to it, and what
-    /// plays at start.
+    /// own socket, on the network when `options.mpd` says so), the alarms handed to it, the
+    /// metrics when asked for, and what plays at start.
     static func services(for options: DaemonOptions, startup: StartupPlayback.Item?) -> [any DaemonService] {
         var services: [any DaemonService] = [MPDDaemonService(), AlarmDaemonService()]
+        if case .tcp(let host, let port)? = options.metrics { services.append(MetricsDaemonService(host: host, port: Int(port))) }
         if let startup { services.append(StartupPlayback(startup)) }
         return services
     }

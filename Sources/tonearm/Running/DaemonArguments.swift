@@ -20,6 +20,22 @@ struct DaemonArguments: ParsableArguments {
     @Option(help: "The folder MPD clients browse as local files (default: the XDG music folder, `xdg-user-dir MUSIC`, else ~/Music).")
     var musicDirectory: String?
 
+    @Option(
+        name: .customLong("metrics"), defaultAsFlag: DaemonOptions.metricsDefault.description, parsing: .next,
+        help: ArgumentHelp(
+            "Serve the player's metrics for Prometheus at http://ADDR:PORT/metrics; bare: 127.0.0.1:9464. No URL, title or host is in them.",
+            valueName: "addr:port"))
+    var metrics: String?
+
+    /// The metrics address, validated; nil when metrics are off.
+    func metricsAddress() throws -> ListenAddress? {
+        do throws(DaemonOptions.Invalid) {
+            return try metrics.map(DaemonOptions.metrics)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     /// The MPD settings, validated (an address, a password for anything but loopback).
     func mpdSettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DaemonOptions.MPDSettings? {
         do {
@@ -38,6 +54,7 @@ struct DaemonArguments: ParsableArguments {
 
     func validate() throws {
         _ = try mpdSettings()
+        _ = try metricsAddress()
         var isDirectory: ObjCBool = false
         if musicDirectory != nil, !FileManager.default.fileExists(atPath: musicFolder.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
             throw ValidationError("--music-directory must be an existing folder")

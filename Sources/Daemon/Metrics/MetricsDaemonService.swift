@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+import PlayerCore
+import PlayerKit
+import Prometheus
+import Synchronization
+import Telemetry
+
+/// The daemon's metrics for Prometheus (`--metrics`): every player update read into counters and
+/// gauges (`PlayerMetrics` on a Prometheus registry of its own), served at `/metrics` on the
+/// address given. Off unless asked for; nothing in it names a station, a host or a listener.
+package final class MetricsDaemonService: DaemonService {
+    package let name = "metrics"
+    private let host: String
+    private let port: Int
+    private let registry = PrometheusCollectorRegistry()
+    private let metrics: PlayerMetrics
+    private let server = Mutex<MetricsHTTPServer?>(nil)
+
+    /// - Parameter address: a TCP address (`DaemonOptions` refuses a unix socket for metrics).
+    package init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+        metrics = PlayerMetrics(factory: PrometheusMetricsFactory(registry: registry))
+    }
+
+    package func start(_ context: DaemonContext) async throws(PlaybackError) -> [DaemonEndpoint] {
+        let made = MetricsHTTPServer(registry: registry, logger: context.logger)
+        let bound: Int
+        do {
+            bound = try await made.start(host: host, port: port)
+        } catch {
+            throw PlaybackError(.connectionFailed, underlying: "metrics on \(ListenAddress.tcp(host: host, port: UInt16(port))): \(error)")
+        }
+        server.withLock { $0 = made }
+        let shown = ListenAddress.tcp(host: host, port: UInt16(bound)).description
+        return [DaemonEndpoint(service: name, address: "http://\(shown)/metrics")]
+    }
+
+    package func observe(_ update: PlayerUpdate) {
+        metrics.observe(update)
+    }
+
+    package func stop() async {
+        await server.withLock { server in
+            defer { server = nil }
+            return server
+        }?.stop()
+    }
+}
