@@ -87,3 +87,16 @@ struct PlayerMetricsReadingTests {
         #expect(reading.observe(.connection(quality, audioTime: 0)).isEmpty)
     }
 }
+
+/// The alerting rules shipped for operators name only metrics Tonearm serves.
+@Suite("Player metrics: the alerting rules' names")
+struct AlertRuleNamesTests {
+    @Test func everyMetricTheRulesNameIsServed() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let rules = try String(contentsOf: root.appendingPathComponent("contrib/prometheus/tonearm.rules.yml"), encoding: .utf8)
+        let named = Set(rules.matches(of: /tonearm_[a-z_]+/).map { String($0.output) })
+        #expect(named.count >= 4, "\(named)")
+        let served = Set(PlayerMetric.allCases.map(\.rawValue))
+        #expect(named.subtracting(served).isEmpty, "named but not served: \(named.subtracting(served))")
+    }
+}
