@@ -15,6 +15,7 @@ package struct PlayerMetricsReading: Sendable {
     private var state: PlayerState.Name?
     private var playingTrack: String?
     private var reconnectAttempt: Int?
+    private var reconnectingInBackground = false
 
     package init() {}
 
@@ -25,7 +26,7 @@ package struct PlayerMetricsReading: Sendable {
         case .notice(.routeChanged, _): return [.count(.outputLosses)]
         case .notice(.nonFatal(let error), _), .notice(.serviceProblem(let error), _): return [Self.error(error)]
         case .notice(.recovered(let error, let by), _): return [.count(.recoveries, labels: Self.labels(error) + [MetricLabel("by", by.rawValue)])]
-        case .connection(let quality, _): return quality.bufferedSeconds.map { [.set(.bufferedSeconds, to: max(0, $0))] } ?? []
+        case .connection(let quality, _): return connectionChanged(quality)
         default: return []
         }
     }
@@ -63,6 +64,15 @@ package struct PlayerMetricsReading: Sendable {
         return changes
     }
 
+    /// The buffer's gauge, and a drop its buffer covers: the stream is asked for again while the
+    /// state stays `playing`, which is a reconnect all the same.
+    private mutating func connectionChanged(_ quality: ConnectionQuality) -> [Change] {
+        var changes: [Change] = quality.bufferedSeconds.map { [.set(.bufferedSeconds, to: max(0, $0))] } ?? []
+        if quality.reconnecting, !reconnectingInBackground, state != .reconnecting { changes.append(.count(.reconnects)) }
+        reconnectingInBackground = quality.reconnecting
+        return changes
+    }
+
     private static func error(_ error: PlaybackError) -> Change { .count(.errors, labels: labels(error)) }
 
     private static func labels(_ error: PlaybackError) -> [MetricLabel] {
@@ -97,7 +107,7 @@ package enum PlayerMetric: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .state: "1 for the player's current state, 0 for the others."
         case .plays: "Items that began to sound."
-        case .reconnects: "Times a stream dropped and the player began to reconnect."
+        case .reconnects: "Times a stream dropped and the player began to reconnect (also when its buffer covered the gap)."
         case .stalls: "Times sound stopped to wait for data (an underrun)."
         case .outputLosses: "Times the sound output went away."
         case .errors: "Errors by code and category (each failed attempt counts)."

@@ -86,6 +86,18 @@ struct PlayerMetricsReadingTests {
         quality.bufferedSeconds = nil
         #expect(reading.observe(.connection(quality, audioTime: 0)).isEmpty)
     }
+
+    /// A drop that the buffer covers is reconnected in the background while the state stays
+    /// `playing`: it counts as a reconnect, once, when it begins.
+    @Test func aReconnectInTheBackgroundCountsOnce() {
+        var reading = PlayerMetricsReading()
+        _ = reading.observe(Self.state(.playing(track: Self.station)))
+        let reconnecting = ConnectionQuality(reconnecting: true)
+        #expect(Self.counted(reading.observe(.connection(reconnecting, audioTime: 1))) == ["tonearm_reconnects_total"])
+        #expect(Self.counted(reading.observe(.connection(reconnecting, audioTime: 2))).isEmpty, "the same reconnect")
+        #expect(Self.counted(reading.observe(.connection(ConnectionQuality(), audioTime: 3))).isEmpty)
+        #expect(Self.counted(reading.observe(.connection(reconnecting, audioTime: 4))) == ["tonearm_reconnects_total"], "the next drop")
+    }
 }
 
 /// The alerting rules shipped for operators name only metrics Tonearm serves.
