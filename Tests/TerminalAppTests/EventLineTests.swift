@@ -24,6 +24,20 @@ struct EventLineTests {
         #expect(o["t"] as? Double == 12.346)
     }
 
+    /// A stream that keeps dropping: how often, in how long, and the advice in the listener's words.
+    @Test func aStreamThatKeepsDroppingIsANoticeWithAdvice() throws {
+        let track = Track(id: "r", url: URL(string: "https://radio.example/live")!, kind: .liveStream, title: "R")
+        let o = try Self.object(.notice(.keepsDropping(track, drops: 3, within: 1_800), audioTime: 1))
+        #expect(o["event"] as? String == "notice", "\(o)")
+        #expect(o["notice"] as? String == "keepsDropping")
+        #expect(o["drops"] as? Int == 3 && o["withinSeconds"] as? Double == 1_800)
+        let text = try #require(o["text"] as? String)
+        #expect(text.hasPrefix("This stream dropped 3 times in 30 minutes."), "\(text)")
+        #expect(!text.contains("radio.example"))
+        let russian = EventLine.json(for: .notice(.keepsDropping(track, drops: 4, within: 1_800), audioTime: 1), language: .russian)
+        #expect(russian.contains("прерывался 4 раза за 30 минут"), "\(russian)")
+    }
+
     @Test func reconnectingCarriesAttemptCountdownAndCause() throws {
         let track = Track(id: "r", url: URL(string: "https://user:secret@radio.example/live")!, kind: .liveStream, title: "R")
         let state = PlayerState.reconnecting(

@@ -417,6 +417,7 @@ public actor AudioPlayer {
             case .persistPosition(let point): notify(.savePosition(point))
             case .reportNonFatal(let error): notify(.nonFatal(error))
             case .recovered(let error, let how): notify(.recovered(error, by: how))
+            case .warnKeepsDropping(let track, let drops): notify(.keepsDropping(track, drops: drops, within: DropWarning.window))
             case .trackFinished(let track): notify(.trackFinished(track))
             case .startLayers(let plan): startLayers(plan)
             case .armBell(let cue): engine.enqueue(.armBell(cue))

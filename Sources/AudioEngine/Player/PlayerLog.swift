@@ -46,6 +46,9 @@ struct PlayerLog: Sendable {
                 logger.notice("recovered", metadata: Self.metadata(["errorType": error.errorType, "by": how.rawValue]))
             case .reportNonFatal(let error):
                 logger.warning("non-fatal problem", metadata: Self.metadata(LogFields.error(error)))
+            case .warnKeepsDropping(_, let drops):
+                logger.warning(
+                    "stream keeps dropping; the listener is told", metadata: Self.metadata(["drops": String(drops), "withinSeconds": LogFields.seconds(DropWarning.window)]))
             case .reopenConnection(let deck):
                 logger.notice("reconnecting while the buffer plays", metadata: Self.metadata(["deck": deck.rawValue]))
             case .reconnectingInBackground(let on) where !on:

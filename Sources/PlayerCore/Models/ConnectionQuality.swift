@@ -67,9 +67,10 @@ public struct ConnectionIncidents: Sendable, Equatable {
         if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
     }
 
-    /// How many of `kind` happened to `track` in the hour before `now`.
-    public func count(_ kind: Kind, of track: Track.ID, at now: PlayerTime) -> Int {
-        entries.reduce(0) { $0 + ($1.kind == kind && $1.track == track && now.since($1.at) <= Self.window ? 1 : 0) }
+    /// How many of `kind` happened to `track` in the `window` seconds (at most an hour) before `now`.
+    public func count(_ kind: Kind, of track: Track.ID, at now: PlayerTime, within window: TimeInterval = Self.window) -> Int {
+        let span = min(window, Self.window)
+        return entries.reduce(0) { $0 + ($1.kind == kind && $1.track == track && now.since($1.at) <= span ? 1 : 0) }
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {

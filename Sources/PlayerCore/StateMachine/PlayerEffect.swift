@@ -60,6 +60,8 @@ public enum PlayerEffect: Sendable, Equatable {
     case reportNonFatal(PlaybackError)
     /// An error was overcome: for analytics' resolution statistics.
     case recovered(from: PlaybackError, by: Recovery)
+    /// Tell the listener that this stream keeps dropping (`DropWarning`): `drops` within the window.
+    case warnKeepsDropping(Track, drops: Int)
     /// A track played to its end (mark an episode as played).
     case trackFinished(Track)
 

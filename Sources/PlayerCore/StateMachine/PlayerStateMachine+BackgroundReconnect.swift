@@ -43,9 +43,9 @@ extension PlayerStateMachine {
             return []
         }
         guard online else { return [] }
-        if let track = state.currentTrack { connectionIncidents.record(.reconnect, of: track.id, at: now) }
+        let warning = state.currentTrack.map { recordDrop(of: $0, at: now) } ?? []
         backgroundReconnect = BackgroundReconnect(deck: deck, cause: cause, attempt: 1, nextAttemptAt: nil)
-        return [.reopenConnection(deck), .reconnectingInBackground(true)]
+        return [.reopenConnection(deck), .reconnectingInBackground(true)] + warning
     }
 
     /// The wait before a background attempt is over.

@@ -13,10 +13,11 @@ extension PlayerStateMachine {
         let flagOver: [PlayerEffect] = countedAlready ? [.reconnectingInBackground(false)] : []
         guard cause.isRetryable else { return flagOver + fail(cause) }
         var run: RecoveryRun
+        var warning: [PlayerEffect] = []
         if let existing = recovery, existing.kind == kind {
             run = existing
         } else {
-            if kind == .source, !countedAlready { connectionIncidents.record(.reconnect, of: track.id, at: now) }
+            if kind == .source, !countedAlready { warning = recordDrop(of: track, at: now) }
             run = RecoveryRun(
                 kind: kind, startedAt: now, attempt: 0, lastDelay: nil, cause: cause,
                 resumePosition: track.isLive ? 0 : position)
@@ -29,7 +30,7 @@ extension PlayerStateMachine {
         // A source reconnect also spends the session's budget; the output's does not touch the network.
         if outOfTime || (kind == .source && !takeReconnectToken(at: now)) {
             recovery = run
-            return flagOver + fail(cause, recoverable: true)
+            return flagOver + warning + fail(cause, recoverable: true)
         }
         var delay = policy.delay(forRetry: run.attempt, previous: run.lastDelay, using: &random)
         // A server's Retry-After in seconds is honoured without spending extra attempts. (An
@@ -38,7 +39,7 @@ extension PlayerStateMachine {
             delay = max(delay, min(asked, RetryAfter.maximumDelay))
         }
         run.lastDelay = delay
-        var effects = flagOver
+        var effects = flagOver + warning
         if kind == .source { effects.append(.unload(activeDeck)) }
         pendingLoad = nil
         let waitingForNetwork = kind == .source && !online

@@ -186,6 +186,8 @@ public struct PlayerStateMachine: Sendable {
     var backgroundReconnect: BackgroundReconnect?
     /// Reconnects and stalls of the streams played, for the connection indicator.
     public internal(set) var connectionIncidents = ConnectionIncidents()
+    /// The streams the listener was warned keep dropping (`DropWarning`), each once.
+    var droppingWarned: Set<Track.ID> = []
 
     /// - Parameters:
     ///   - configuration: tunables.

@@ -42,6 +42,9 @@ public enum PlayerNotice: Sendable, Equatable {
     case nonFatal(PlaybackError)
     /// An error was overcome, automatically or by the user's Retry (for analytics).
     case recovered(PlaybackError, by: PlayerEffect.Recovery)
+    /// The stream keeps dropping: `drops` times within `within` seconds (`DropWarning`). Told once
+    /// per stream, for the listener, with what to do (`PlayerTexts.keepsDropping`).
+    case keepsDropping(Track, drops: Int, within: Double)
     /// A track played to its end.
     case trackFinished(Track)
     /// Where the listener is, to be saved (pause, stop, failure).

@@ -49,6 +49,8 @@ package enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKe
     case connectionBitrate
     case connectionBuffered
     case connectionReconnecting
+    /// A stream that keeps dropping (`DropWarning`): how often, and what the listener can do.
+    case keepsDropping
     /// A podcast's time saved by silence trimming, on the Podcasts tab.
     case silenceSaved
     /// A podcast's episodes never started, on the Podcasts tab.

@@ -47,6 +47,8 @@ package struct NowPlayingModel: Sendable {
     package var loudnessGain: Double?
     /// A live stream's connection, once the player has said it (cleared with a new track).
     package var connection: ConnectionQuality?
+    /// The current stream keeps dropping (`PlayerNotice.keepsDropping`): how often, in how long.
+    package private(set) var keepsDropping: (drops: Int, within: Double)?
     /// The layers of the session that plays (its clock, bed and next bell); nil for anything else.
     package var layers: SessionLayersStatus?
     /// The sleep timer, with the player's time when it was told and the wall time it arrived.
@@ -128,6 +130,7 @@ package struct NowPlayingModel: Sendable {
             if state.currentTrack?.id != self.state.currentTrack?.id {
                 metadata = nil
                 connection = nil
+                keepsDropping = nil
             }
             // A new track or episode clears the old problem, as the error view clears too.
             if state.name == .preparing || state.name == .playing, self.state.name == .failed { inlineError = nil }
@@ -155,6 +158,8 @@ package struct NowPlayingModel: Sendable {
             cue = position
         case .notice(.nonFatal(let error), _), .notice(.serviceProblem(let error), _):
             inlineError = error
+        case .notice(.keepsDropping(_, let drops, let within), _):
+            keepsDropping = (drops, within)
         case .notice:
             return
         case .volume(let volume, _):
@@ -174,6 +179,11 @@ package struct NowPlayingModel: Sendable {
             layers = status
         }
         version += 1
+    }
+
+    /// What to tell a listener whose stream keeps dropping; nil when it does not.
+    package func keepsDroppingText(language: Language) -> String? {
+        keepsDropping.map { Texts.format(UIString.keepsDropping, in: language, $0.drops, Int(($0.within / 60).rounded())) }
     }
 
     package mutating func networkChanged(online: Bool) {

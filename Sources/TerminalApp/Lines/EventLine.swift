@@ -215,6 +215,11 @@ package enum EventLine {
         switch notice {
         case .nonFatal(let e): return ["notice": "nonFatal", "error": error(e, language: language)]
         case .recovered(let e, let how): return ["notice": "recovered", "error": error(e, language: language), "by": how.rawValue]
+        case .keepsDropping(_, let drops, let within):
+            return [
+                "notice": "keepsDropping", "drops": drops, "withinSeconds": rounded(within),
+                "text": Texts.format(UIString.keepsDropping, in: language, drops, Int((within / 60).rounded())),
+            ]
         case .trackFinished(let t): return ["notice": "trackFinished", "track": track(t)]
         case .savePosition(let p): return ["notice": "savePosition", "track": track(p.track), "position": rounded(p.position)]
         case .routeChanged(.deviceRemoved(let name)):

@@ -80,6 +80,10 @@ package struct LinePlayback: Sendable {
                     // Not a state, but the listener should know: the buffer covers a reconnect.
                     Self.write((quality.reconnecting ? Texts.string(UIString.connectionReconnecting, in: language) : latest.connectionText(language: language) ?? "") + "\n")
                 }
+                if case .notice(.keepsDropping, _) = update, !jsonEvents, progress == nil, let text = latest.keepsDroppingText(language: language) {
+                    // Said once per stream: the station, not the player, is the trouble.
+                    Self.write(text + "\n")
+                }
                 if case .notice(.cue(let position?), _) = update, !jsonEvents, progress == nil {
                     // A transcript's line as it is spoken: a listener who cannot hear reads along.
                     Self.write(position.cue.lineText + "\n")

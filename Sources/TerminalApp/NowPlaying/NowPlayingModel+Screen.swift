@@ -18,6 +18,7 @@ extension NowPlayingModel {
             chapters: chapterView(language: language), showsChapterList: showsChapters, layers: layersView(language: language))
         if showsTranscript { screen.transcript = transcriptView(language: language) }
         screen.sharedText = shared.map { Texts.string("terminal.shared", in: language) + ": " + $0 }
+        screen.adviceText = keepsDroppingText(language: language)
         return screen
     }
 }

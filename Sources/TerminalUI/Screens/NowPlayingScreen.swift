@@ -31,6 +31,8 @@ package struct NowPlayingScreen: Sendable {
     package var likedText: String?
     /// The share line last given, with its label ("Copied: …").
     package var sharedText: String?
+    /// Advice about the stream (it keeps dropping, and what to do), under the connection.
+    package var adviceText: String?
     /// A live stream's connection ("Connection: good · 128 kbit/s · 4.1 s buffered") and its
     /// rating, which colours the dot before it; nil hides it.
     package var connection: (text: String, rating: ConnectionQuality.Rating)?
@@ -239,6 +241,7 @@ package struct NowPlayingScreen: Sendable {
             }
             line("● " + connection.text, CellStyle(foreground: .indexed(colour)))
         }
+        if let adviceText { line(adviceText, CellStyle(foreground: .indexed(214))) }
         if let likedText { line(likedText, CellStyle(foreground: .indexed(205), bold: true)) }
         if let sharedText { line(sharedText, .dim) }
         if let levelMeter {
