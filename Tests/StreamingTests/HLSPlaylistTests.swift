@@ -113,6 +113,23 @@ struct HLSPlaylistTests {
         #expect(media.targetDuration == 2, "no target duration: the longest segment")
     }
 
+    /// Found by FuzzHLS: a playlist whose target duration is missing or garbled and whose segments
+    /// say no length had a target duration of 0, which the follower waits between loads (so it
+    /// would load the playlist without pause). It is the fallback instead, and a segment's huge
+    /// length is capped.
+    @Test func aTargetDurationIsNeverZeroOrBeyondTheMaximum() throws {
+        for text in [
+            "#EXTM3U\n#EXTmX-TARGE\u{0}\u{0}TDURATION:4\neRa\nseg.ts\n",
+            "#EXTM3U\n#EXT-X-TARGETDURATION:0\n#EXTINF:0,\nseg.ts\n",
+            "#EXTM3U\n#EXT-X-TARGETDURATION:abc\nseg.ts\n",
+        ] {
+            guard case .media(let media) = try Self.parse(text) else { Issue.record("not a media playlist: \(text)"); continue }
+            #expect(media.targetDuration == HLSLimits.fallbackTargetDuration, "\(text.debugDescription)")
+        }
+        guard case .media(let long) = try Self.parse("#EXTM3U\n#EXTINF:1e9,\nseg.ts\n") else { Issue.record("not media"); return }
+        #expect(long.targetDuration == HLSLimits.maxTargetDuration)
+    }
+
     @Test func attributeListsKeepQuotedCommas() {
         let attributes = HLSPlaylist.attributes(#"BANDWIDTH=128000,CODECS="mp4a.40.2,mp4a.40.5",name="x=y""#)
         #expect(attributes == ["BANDWIDTH": "128000", "CODECS": "mp4a.40.2,mp4a.40.5", "NAME": "x=y"])

@@ -117,7 +117,10 @@ package enum HLSPlaylist: Sendable, Equatable {
             throw PlaybackError(.malformedData, underlying: "HLS playlist without segments")
         }
         if playlist.targetDuration <= 0 {
-            playlist.targetDuration = playlist.segments.map(\.duration).max() ?? HLSLimits.fallbackTargetDuration
+            // No usable target duration: the longest segment's, else the fallback. Never 0: the
+            // follower waits a target duration between loads, and 0 would load it without pause.
+            let longest = playlist.segments.map(\.duration).max() ?? 0
+            playlist.targetDuration = longest > 0 ? min(longest, HLSLimits.maxTargetDuration) : HLSLimits.fallbackTargetDuration
         }
         return playlist
     }
