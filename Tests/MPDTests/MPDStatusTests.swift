@@ -24,6 +24,23 @@ struct MPDStatusTests {
         return Dictionary(response.fields.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// A state asked of the player directly, ahead of the updates read so far (a reconnect that
+    /// began a moment ago), comes with its error: a `status` never shows `reconnecting` without it.
+    @Test func aStateTakenFromThePlayerBringsItsError() throws {
+        var view = MPDPlayerView()
+        _ = view.apply(.state(.playing(track: Self.live), audioTime: 0, now: .zero))
+        let cause = PlaybackError(.connectionLost)
+        view.adopt(.reconnecting(track: Self.live, attempt: 1, maxAttempts: 9, nextRetryAt: PlayerTime(seconds: 2), cause: cause))
+        let response = MPDStatus.response(queue: try MPDQueueTests.queue(["a"]), player: view, language: .english)
+        let f = Dictionary(response.fields.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        #expect(f["tonearm_state"] == "reconnecting")
+        #expect(f["error"]?.isEmpty == false, "\(f)")
+        #expect(f["tonearm_error_retry"] == "automatic")
+        // Playing again keeps the error until a client's clearerror, as MPD does.
+        view.adopt(.playing(track: Self.live))
+        #expect(view.error == cause)
+    }
+
     @Test func everyStateHasAnMPDStateAndItsOwnName() throws {
         let cases: [(PlayerState, String)] = [
             (.idle, "stop"), (.finished, "stop"), (.playing(track: Self.song), "play"), (.preparing(track: Self.song), "play"),

@@ -102,7 +102,9 @@ extension MPDPlayerBackend {
         let volume = await player.volume
         let position = await player.currentPosition
         var current = view
-        current.state = state
+        // The player may be ahead of the updates read so far (a reconnect begun a moment ago):
+        // its state and the error that comes with it, never the state alone.
+        current.adopt(state)
         current.volume = volume
         if let position { current.position = position }
         return current

@@ -19,6 +19,14 @@ package struct MPDPlayerView: Sendable, Equatable {
 
     package init() {}
 
+    /// Takes `live` as the state, with the error it carries (a failure, or a reconnect's cause),
+    /// kept until `clearerror`: the one rule for a state read from an update and for one asked of
+    /// the player directly, so a `status` never shows a reconnect without its error.
+    package mutating func adopt(_ live: PlayerState) {
+        state = live
+        if let failure = live.error, live.name == .failed || live.name == .reconnecting { error = failure }
+    }
+
     /// Folds one update in. Returns the subsystems a client waiting in `idle` should hear of:
     /// `player` when the state's name, its song or its error change (not on progress alone, which
     /// `status` shows when asked), `mixer` on volume.
@@ -26,9 +34,8 @@ package struct MPDPlayerView: Sendable, Equatable {
         switch update {
         case .state(let new, _, let now):
             let old = state
-            state = new
+            adopt(new)
             stateTime = now
-            if let failure = new.error, new.name == .failed || new.name == .reconnecting { error = failure }
             if new.currentTrack?.id != old.currentTrack?.id { metadata = nil }
             let changed = old.name != new.name || old.currentTrack?.id != new.currentTrack?.id
                 || old.nextTrack?.id != new.nextTrack?.id || old.error != new.error
