@@ -9,8 +9,9 @@ import Streaming
 // Contract: a master playlist of 1...maxVariants variants, or a media playlist of at most
 // maxSegments segments, or `.malformedData` / `.unsupportedFormat`; every address http(s) with a
 // host; a bandwidth, when given, above 0; a target duration above 0 and at most the maximum;
-// segments numbered one after another from the first sequence, each with a finite duration of
-// 0 or more and a clean title.
+// segments numbered in increasing order from the first sequence (a segment whose address cannot
+// be fetched is left out and keeps its number, so there may be gaps), each with a finite duration
+// of 0 or more and a clean title.
 @_cdecl("LLVMFuzzerTestOneInput")
 package func fuzzHLS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let body = fuzzBytes(data, size)
@@ -27,10 +28,14 @@ package func fuzzHLS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             fuzzCheck(
                 playlist.targetDuration.isFinite && playlist.targetDuration > 0 && playlist.targetDuration <= HLSLimits.maxTargetDuration,
                 "target duration \(playlist.targetDuration)")
+            var previous: Int?
             for (offset, segment) in playlist.segments.enumerated() {
                 fuzzCheckWebURL(segment.url)
                 if let initialization = segment.initialization { fuzzCheckWebURL(initialization) }
-                fuzzCheck(segment.sequence == playlist.firstSequence &+ offset, "segment \(offset) numbered \(segment.sequence)")
+                fuzzCheck(
+                    segment.sequence >= playlist.firstSequence &+ offset && previous.map { segment.sequence > $0 } ?? true,
+                    "segment \(offset) numbered \(segment.sequence) after \(String(describing: previous)), first \(playlist.firstSequence)")
+                previous = segment.sequence
                 fuzzCheck(segment.duration.isFinite && segment.duration >= 0, "segment duration \(segment.duration)")
                 fuzzCheckClean(segment.title)
             }
