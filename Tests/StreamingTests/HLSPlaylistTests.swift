@@ -130,6 +130,15 @@ struct HLSPlaylistTests {
         #expect(long.targetDuration == HLSLimits.maxTargetDuration)
     }
 
+    /// Found by FuzzHLS: a media sequence tag after the first segment numbered two segments alike
+    /// (the follower tells new segments by their numbers). It counts only before the first one.
+    @Test func aMediaSequenceAfterTheFirstSegmentIsIgnored() throws {
+        let text = "#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:5\n#EXTINF:2,\na.ts\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:2,\nb.ts\n"
+        guard case .media(let media) = try Self.parse(text) else { Issue.record("not media"); return }
+        #expect(media.firstSequence == 5)
+        #expect(media.segments.map(\.sequence) == [5, 6])
+    }
+
     @Test func attributeListsKeepQuotedCommas() {
         let attributes = HLSPlaylist.attributes(#"BANDWIDTH=128000,CODECS="mp4a.40.2,mp4a.40.5",name="x=y""#)
         #expect(attributes == ["BANDWIDTH": "128000", "CODECS": "mp4a.40.2,mp4a.40.5", "NAME": "x=y"])

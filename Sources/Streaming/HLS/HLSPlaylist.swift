@@ -71,13 +71,17 @@ package enum HLSPlaylist: Sendable, Equatable {
         var title: String?
         var discontinuity = false
         var initialization: URL?
+        // Segment lines read so far, fetchable or not.
+        var segmentLines = 0
         for line in lines {
             if line.hasPrefix("#") {
                 let (tag, value) = split(line)
                 switch tag {
                 case "#EXT-X-TARGETDURATION":
                     playlist.targetDuration = Double(value).map { min(max($0, 0), HLSLimits.maxTargetDuration) } ?? 0
-                case "#EXT-X-MEDIA-SEQUENCE":
+                case "#EXT-X-MEDIA-SEQUENCE" where segmentLines == 0:
+                    // Only before the first segment (RFC 8216 4.3.3.2): a later one would number
+                    // two segments alike, and the follower tells new segments by their numbers.
                     sequence = Int(value).map { max(0, $0) } ?? 0
                     playlist.firstSequence = sequence
                 case "#EXTINF":
@@ -102,6 +106,7 @@ package enum HLSPlaylist: Sendable, Equatable {
             }
             // A segment's address; one Tonearm could not fetch is skipped, its number kept.
             defer {
+                segmentLines += 1
                 sequence += 1
                 duration = nil
                 title = nil
