@@ -17,7 +17,8 @@ package final class MetricsDaemonService: DaemonService {
     private let metrics: PlayerMetrics
     private let server = Mutex<MetricsHTTPServer?>(nil)
 
-    /// - Parameter address: a TCP address (`DaemonOptions` refuses a unix socket for metrics).
+    /// `host` and `port`: a TCP address (`DaemonOptions` refuses a unix socket for metrics; port 0
+    /// takes any free one, which `start` reports).
     package init(host: String, port: Int) {
         self.host = host
         self.port = port
