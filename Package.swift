@@ -164,7 +164,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "PlayerCore", "AudioEngine", "PlayerKit", "MPRIS", "CSDBus", "MPD", "MPDProtocol", "MPDServer", "Telemetry",
+                "PlayerCore", "AudioEngine", "PlayerKit", "MPRIS", "CSDBus", "MPD", "MPDProtocol", "MPDServer", "Telemetry", "Streaming",
                 .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

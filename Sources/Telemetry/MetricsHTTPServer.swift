@@ -13,9 +13,15 @@ package final class MetricsHTTPServer: Sendable {
     private let group: any EventLoopGroup
     private let logger: Logger
     private let listener = Mutex<(any Channel)?>(nil)
+    private let beforeScrape: @Sendable () -> Void
 
-    package init(registry: PrometheusCollectorRegistry, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) {
+    /// - Parameter beforeScrape: brings sampled metrics up to date (quick, on the event loop).
+    package init(
+        registry: PrometheusCollectorRegistry, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger,
+        beforeScrape: @escaping @Sendable () -> Void = {}
+    ) {
         self.registry = registry
+        self.beforeScrape = beforeScrape
         self.group = group
         self.logger = logger
     }
@@ -26,10 +32,10 @@ package final class MetricsHTTPServer: Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 16)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { [registry] channel in
+            .childChannelInitializer { [registry, beforeScrape] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(MetricsHandler(registry: registry))
+                    try channel.pipeline.syncOperations.addHandler(MetricsHandler(registry: registry, beforeScrape: beforeScrape))
                 }
             }
         let channel = try await bootstrap.bind(host: host, port: port).get()
@@ -54,10 +60,12 @@ private final class MetricsHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let registry: PrometheusCollectorRegistry
+    private let beforeScrape: @Sendable () -> Void
     private var request: HTTPRequestHead?
 
-    init(registry: PrometheusCollectorRegistry) {
+    init(registry: PrometheusCollectorRegistry, beforeScrape: @escaping @Sendable () -> Void) {
         self.registry = registry
+        self.beforeScrape = beforeScrape
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -80,6 +88,7 @@ private final class MetricsHandler: ChannelInboundHandler {
             (status, body) = (.methodNotAllowed, Array("GET only\n".utf8))
         } else if path == "/metrics" {
             status = .ok
+            beforeScrape()
             body = registry.emitToBuffer()
             contentType = "text/plain; version=0.0.4; charset=utf-8"
         } else {

@@ -9,7 +9,15 @@ package struct PlayerMetricsReading: Sendable {
     /// One change to apply.
     package enum Change: Sendable, Hashable {
         case count(PlayerMetric, labels: [MetricLabel] = [])
+        /// A counter moved on by more than one (a sampled total's gain); by 0 only makes the series.
+        case add(PlayerMetric, labels: [MetricLabel] = [], by: Int64)
         case set(PlayerMetric, labels: [MetricLabel] = [], to: Double)
+
+        /// One series: a metric with one set of label values.
+        package struct Series: Sendable, Hashable {
+            package let metric: PlayerMetric
+            package let labels: [MetricLabel]
+        }
     }
 
     private var state: PlayerState.Name?
@@ -101,6 +109,13 @@ package enum PlayerMetric: String, Sendable, Hashable, CaseIterable {
     case errors = "tonearm_errors_total"
     case recoveries = "tonearm_recoveries_total"
     case bufferedSeconds = "tonearm_buffered_seconds"
+    case circuitBreakers = "tonearm_circuit_breakers"
+    case circuitBreakerTrips = "tonearm_circuit_breaker_trips_total"
+    case retryBudgetTokens = "tonearm_retry_budget_tokens"
+    case retriesSpent = "tonearm_retry_budget_spent_total"
+    case retriesRefused = "tonearm_retry_budget_refused_total"
+    case receivedBytes = "tonearm_received_bytes_total"
+    case downloads = "tonearm_downloads_total"
 
     /// The help line a scrape shows.
     package var help: String {
@@ -113,9 +128,19 @@ package enum PlayerMetric: String, Sendable, Hashable, CaseIterable {
         case .errors: "Errors by code and category (each failed attempt counts)."
         case .recoveries: "Errors overcome, by code, category and how (automaticRetry, manualRetry)."
         case .bufferedSeconds: "Seconds of a stream's audio buffered ahead."
+        case .circuitBreakers: "Hosts whose circuit breaker is open or half-open, by host class (loopback, local, internet)."
+        case .circuitBreakerTrips: "Times a host's circuit breaker opened, by host class."
+        case .retryBudgetTokens: "Retries the player's services may still spend now."
+        case .retriesSpent: "Retries the retry budget allowed."
+        case .retriesRefused: "Retries the retry budget refused (an operation gave up early)."
+        case .receivedBytes: "Bytes received, by kind (stream, download, request)."
+        case .downloads: "Episode downloads ended, by outcome (completed, failed)."
         }
     }
 
     /// A counter (only goes up) rather than a gauge.
-    package var isCounter: Bool { self != .state && self != .bufferedSeconds }
+    package var isCounter: Bool { ![.state, .bufferedSeconds, .circuitBreakers, .retryBudgetTokens].contains(self) }
+
+    /// Counted by `PlayerMetricsReading` without labels, so made at 0 from the start.
+    package var isPlainPlayerCounter: Bool { [.plays, .reconnects, .stalls, .outputLosses].contains(self) }
 }

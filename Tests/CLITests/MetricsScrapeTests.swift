@@ -60,6 +60,12 @@ struct MetricsScrapeTests {
             #expect(Set(series.labels.keys) == ["__name__", "job", "instance", "code", "category"], "\(series.labels)")
             #expect(series.labels["category"] == "network", "\(series.labels)")
         }
+        // The process's side: the station's bytes, the breakers by host class, the retry budget.
+        #expect((value("tonearm_received_bytes_total{kind=\"stream\"}") ?? 0) > 48_000 * 4, failure("the station's bytes are not counted"))
+        let breakers = try prometheus.query("tonearm_circuit_breakers")
+        #expect(Set(breakers.compactMap { $0.labels["class"] }) == ["loopback", "local", "internet"], "\(breakers)")
+        #expect(value("tonearm_retry_budget_tokens") != nil, failure("no retry budget"))
+        #expect(value("tonearm_downloads_total{outcome=\"completed\"}") == 0, failure("downloads where none were asked for"))
         // One state at a time.
         let states = try prometheus.query("tonearm_player_state == 1")
         #expect(states.count == 1, "\(states)")

@@ -51,3 +51,20 @@ struct RetryBudgetTests {
         #expect(budget.available == RetryBudget.defaultCapacity)
     }
 }
+
+/// What the budget allowed and refused, for metrics.
+@Suite("Retry budget: usage")
+struct RetryBudgetUsageTests {
+    @Test func spentAndRefusedRetriesAreCounted() async {
+        let clock = TestClock()
+        let budget = RetryBudget(capacity: 2, refillPerSecond: 0.5, clock: clock)
+        #expect(budget.usage == RetryBudget.Usage())
+        for _ in 0..<5 { _ = budget.tryAcquire() }
+        #expect(budget.usage == RetryBudget.Usage(spent: 2, refused: 3))
+        await clock.advance(by: .seconds(2))
+        #expect(budget.tryAcquire())
+        #expect(budget.usage == RetryBudget.Usage(spent: 3, refused: 3))
+        _ = budget.available
+        #expect(budget.usage == RetryBudget.Usage(spent: 3, refused: 3), "reading the tokens spends nothing")
+    }
+}

@@ -99,6 +99,37 @@ struct FileDownloadTests {
         #expect(server.requests.map { $0.header("Range") } == ["bytes=250000-"])
     }
 
+    /// What metrics read: the bytes that came over the network (a continued download only its
+    /// rest), downloads completed and failed; a whole document asked for counts as a request.
+    @Test func transfersCountTheBytesReceivedAndHowDownloadsEnded() async throws {
+        let source = Self.file(size: 300_000)
+        let server = try TestHTTPServer { request in
+            request.path == "/gone.mp3" ? .init(status: 404, headers: [("Content-Length", "0")]) : .file(source, for: request, etag: "\"v1\"")
+        }
+        defer { server.stop() }
+        var network = Self.network
+        let transfers = TransferCounters()
+        network.transfers = transfers
+        let target = Self.partialFile()
+        defer { try? FileManager.default.removeItem(at: target) }
+        try source.prefix(100_000).write(to: target)
+        _ = try await network.download(server.url("/e.mp3"), to: target, validators: .init(etag: "\"v1\"", length: Int64(source.count)))
+        var moved = transfers.snapshot
+        #expect(moved.bytes == [.download: 200_000, .stream: 0, .request: 0])
+        #expect(moved.downloads == [.completed: 1, .failed: 0])
+
+        do throws(PlaybackError) {
+            _ = try await network.download(server.url("/gone.mp3"), to: Self.partialFile(), validators: nil)
+            Issue.record("a 404 downloaded")
+        } catch {
+            #expect(error.code == .httpNotFound)
+        }
+        _ = try await network.data(from: server.url("/e.mp3"), operation: "test", options: .init(maxBytes: 1_000_000))
+        moved = transfers.snapshot
+        #expect(moved.bytes == [.download: 200_000, .stream: 0, .request: 300_000])
+        #expect(moved.downloads == [.completed: 1, .failed: 1])
+    }
+
     /// The server's file changed since the partial bytes were fetched; a server that honours
     /// If-Range sends the new file whole (200), one that does not sends a range of the new file
     /// whose ETag gives it away. Either way the result is the new file, never a join of the two.

@@ -56,7 +56,7 @@ struct PlayerMetricsReadingTests {
         // Nothing the listener plays, and no address, is in any label.
         let labels = all.flatMap { change -> [MetricLabel] in
             switch change {
-            case .count(_, let labels), .set(_, let labels, _): labels
+            case .count(_, let labels), .add(_, let labels, _), .set(_, let labels, _): labels
             }
         }
         for label in labels {

@@ -59,13 +59,18 @@ public final class CircuitBreaker: Sendable {
 
     private let table = Mutex(Table())
     private let elapsed: @Sendable () -> Duration
+    private let onTrip: (@Sendable (String) -> Void)?
 
+    /// - Parameter onTrip: told (outside the lock) each time failures open the breaker of a key;
+    ///   an open period that ends in a failed probe is a trip too.
     public init(
         failureThreshold: Int = ResilienceDefaults.breakerFailureThreshold,
         openDuration: Double = ResilienceDefaults.breakerOpenDuration,
         probeTimeout: Double = ResilienceDefaults.breakerProbeTimeout,
-        clock: any Clock<Duration> = SystemClock()
+        clock: any Clock<Duration> = SystemClock(),
+        onTrip: (@Sendable (_ key: String) -> Void)? = nil
     ) {
+        self.onTrip = onTrip
         self.failureThreshold = max(1, failureThreshold)
         self.openDuration = max(0, openDuration)
         self.probeTimeout = max(0, probeTimeout)
@@ -99,7 +104,7 @@ public final class CircuitBreaker: Sendable {
     /// Reports how a permitted call ended.
     public func record(_ permit: Permit, _ outcome: Outcome) {
         let now = elapsed()
-        table.withLock { table in
+        let tripped = table.withLock { table in
             let phase = current(table.phases[permit.key], now: now)
             var next = phase
             switch phase {
@@ -125,6 +130,33 @@ public final class CircuitBreaker: Sendable {
             } else {
                 table.phases[permit.key] = next
             }
+            if case .open = next, !Self.isOpen(phase) { return true }
+            return false
+        }
+        if tripped { onTrip?(permit.key) }
+    }
+
+    private static func isOpen(_ phase: Phase) -> Bool {
+        if case .open = phase { return true }
+        return false
+    }
+
+    /// The state of every key that is not plainly closed: open, half-open, or closed with
+    /// failures counted. Keys never seen, or whose last call succeeded, are absent.
+    public func unhealthyStates() -> [String: State] {
+        let now = elapsed()
+        return table.withLock { table in
+            var states: [String: State] = [:]
+            for (key, stored) in table.phases {
+                let phase = current(stored, now: now)
+                table.phases[key] = phase
+                switch phase {
+                case .closed: states[key] = .closed
+                case .open: states[key] = .open
+                case .halfOpen: states[key] = .halfOpen
+                }
+            }
+            return states
         }
     }
 

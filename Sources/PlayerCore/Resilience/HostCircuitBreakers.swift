@@ -49,6 +49,9 @@ public final class HostCircuitBreakers: Sendable {
 
     /// The keyed breaker underneath; `withRetry(breaker:breakerKey:)` takes it with a `host(of:)` key.
     public let breaker: CircuitBreaker
+    /// Trips by class, counted by the breaker's `onTrip` (whoever records: these methods or
+    /// `withRetry` with `breaker` directly).
+    private let trips: TripTally
 
     /// Permission to make one call to `host`; hand it back to `record`.
     public struct Permit: Sendable, Hashable {
@@ -65,7 +68,11 @@ public final class HostCircuitBreakers: Sendable {
         probeTimeout: Double = ResilienceDefaults.breakerProbeTimeout,
         clock: any Clock<Duration> = SystemClock()
     ) {
-        breaker = CircuitBreaker(failureThreshold: failureThreshold, openDuration: openDuration, probeTimeout: probeTimeout, clock: clock)
+        let trips = TripTally()
+        self.trips = trips
+        breaker = CircuitBreaker(
+            failureThreshold: failureThreshold, openDuration: openDuration, probeTimeout: probeTimeout, clock: clock,
+            onTrip: { trips.count(HostClass(breakerKey: $0)) })
     }
 
     /// The breaker key of `url`: its host, lower-cased, plus `:port` when the port is not the
@@ -108,6 +115,37 @@ public final class HostCircuitBreakers: Sendable {
     /// host, answers (a 404) count for it, cancellations count for nothing (`CircuitBreaker.Outcome.init`).
     public func record(_ permit: Permit, error: any Error) {
         breaker.record(permit.inner, CircuitBreaker.Outcome(PlaybackError.from(error)))
+    }
+
+    /// How the breakers of one class of hosts stand, for metrics: never a host's name.
+    public struct ClassCensus: Sendable, Hashable {
+        /// Hosts refused now.
+        public var open = 0
+        /// Hosts whose cool-down ended, waiting for (or running) their one probe.
+        public var halfOpen = 0
+        /// Times a breaker of this class opened since the process began.
+        public var trips = 0
+
+        public init(open: Int = 0, halfOpen: Int = 0, trips: Int = 0) {
+            self.open = open
+            self.halfOpen = halfOpen
+            self.trips = trips
+        }
+    }
+
+    /// Every class of host (`HostClass`) with its breakers' standing; every class is present.
+    public func census() -> [HostClass: ClassCensus] {
+        var census = Dictionary(uniqueKeysWithValues: HostClass.allCases.map { ($0, ClassCensus()) })
+        for (host, state) in breaker.unhealthyStates() {
+            let hostClass = HostClass(breakerKey: host)
+            switch state {
+            case .open: census[hostClass]?.open += 1
+            case .halfOpen: census[hostClass]?.halfOpen += 1
+            case .closed: break
+            }
+        }
+        for (hostClass, count) in trips.counts { census[hostClass]?.trips = count }
+        return census
     }
 
     /// The state of `host`'s breaker now.
@@ -173,4 +211,13 @@ extension CircuitBreaker.Outcome {
             self = error.isRetryable ? .failure : .success
         }
     }
+}
+
+/// Trips of breakers by class of host, shared between the registry and its breaker's callback.
+private final class TripTally: Sendable {
+    private let tally = Mutex<[HostClass: Int]>([:])
+
+    func count(_ hostClass: HostClass) { tally.withLock { $0[hostClass, default: 0] += 1 } }
+
+    var counts: [HostClass: Int] { tally.withLock { $0 } }
 }

@@ -17,7 +17,25 @@ public final class RetryBudget: Sendable {
     public let capacity: Double
     public let refillPerSecond: Double
 
-    private let bucket: Mutex<TokenBucket>
+    /// How the budget has been used since it was made, for metrics and diagnostics.
+    public struct Usage: Sendable, Hashable {
+        /// Retries the budget allowed (tokens taken).
+        public var spent = 0
+        /// Retries the budget refused: operations that gave up early because it was empty.
+        public var refused = 0
+
+        public init(spent: Int = 0, refused: Int = 0) {
+            self.spent = spent
+            self.refused = refused
+        }
+    }
+
+    private struct Held {
+        var bucket: TokenBucket
+        var usage = Usage()
+    }
+
+    private let held: Mutex<Held>
     private let elapsed: @Sendable () -> Duration
 
     /// - Parameters:
@@ -34,21 +52,28 @@ public final class RetryBudget: Sendable {
         let full = TokenBucket(capacity: capacity, refillPerSecond: refillPerSecond, at: Self.seconds(elapsed()))
         self.capacity = full.capacity
         self.refillPerSecond = full.refillPerSecond
-        bucket = Mutex(full)
+        held = Mutex(Held(bucket: full))
     }
 
     /// Takes one token for a retry. False means the session's budget is spent: give up now.
     public func tryAcquire() -> Bool {
         let now = Self.seconds(elapsed())
-        return bucket.withLock { $0.take(at: now) }
+        return held.withLock { held in
+            let taken = held.bucket.take(at: now)
+            if taken { held.usage.spent += 1 } else { held.usage.refused += 1 }
+            return taken
+        }
     }
+
+    /// Retries allowed and refused so far.
+    public var usage: Usage { held.withLock { $0.usage } }
 
     /// Tokens available right now (fractional while refilling); for tests and diagnostics.
     public var available: Double {
         let now = Self.seconds(elapsed())
-        return bucket.withLock { bucket in
-            bucket.refill(at: now)
-            return bucket.tokens
+        return held.withLock { held in
+            held.bucket.refill(at: now)
+            return held.bucket.tokens
         }
     }
 

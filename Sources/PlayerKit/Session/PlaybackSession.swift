@@ -16,6 +16,8 @@ public final class PlaybackSession: Sendable {
     private let composed: TonearmPlayer
 
     public var player: AudioPlayer { composed.player }
+    /// The retries the session's services may spend (read by metrics).
+    public var retryBudget: RetryBudget { composed.retryBudget }
 
     /// Makes and starts the player; fails with the output's typed error, or with `daemonRunning`
     /// when the user's `tonearm serve` owns the machine's sound and this is not that daemon.

@@ -40,6 +40,8 @@ public struct StreamingDecoderFactory: DecoderFactory {
         /// shared registry by default); a host whose breaker is open fails the load with
         /// `circuitOpen`, whose `retryAfter` is when the host may be tried again.
         public var breakers: HostCircuitBreakers? = .shared
+        /// Where every stream's and episode's received bytes are counted (the process's counters).
+        package var transfers: TransferCounters? = .shared
 
         public init() {}
     }
@@ -109,7 +111,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
         let current = SourceReference()
         let source = HTTPByteSource(
             url: url, connection: load.connection, capacity: options.ringCapacity,
-            endOfBodyIsEnd: !track.isLive, logger: logger, breakers: options.breakers,
+            endOfBodyIsEnd: !track.isLive, logger: logger, breakers: options.breakers, transfers: options.transfers,
             onMetadata: { [events] metadata in
                 events(.metadata(track, metadata, current.source?.stationInfo ?? IcyStationInfo(headers: [:])))
             })
@@ -141,6 +143,7 @@ public struct StreamingDecoderFactory: DecoderFactory {
         var configuration = ResumableHTTPSource.Configuration()
         configuration.capacity = options.ringCapacity
         configuration.breakers = options.breakers
+        configuration.transfers = options.transfers
         let source = ResumableHTTPSource(url: url, configuration: configuration, connection: load.connection, logger: logger)
         load.onCancel { source.close() }
         do throws(PlaybackError) {

@@ -43,13 +43,21 @@ extension NetworkClient {
         }
         let run = DownloadRun(
             url: url, file: partialFile, known: validators, resumedFrom: Self.fileSize(partialFile), http: http, options: options,
-            clock: timeoutClock, now: now, logger: logger, operation: operation, onValidators: onValidators, progress: progress)
-        return try await withRetry(
-            operation, policy: options.policy, clock: clock, random: seed.map(SeededRandom.init(seed:)) ?? .systemSeeded(),
-            budget: retryBudget, breaker: breakers?.breaker, breakerKey: HostCircuitBreakers.host(of: url),
-            statistics: statistics, now: now, onRetry: Self.loggingRetries(onRetry, logger: logger)
-        ) {
-            try await run.attempt()
+            clock: timeoutClock, now: now, logger: logger, operation: operation, transfers: transfers, onValidators: onValidators,
+            progress: progress)
+        do throws(PlaybackError) {
+            let outcome = try await withRetry(
+                operation, policy: options.policy, clock: clock, random: seed.map(SeededRandom.init(seed:)) ?? .systemSeeded(),
+                budget: retryBudget, breaker: breakers?.breaker, breakerKey: HostCircuitBreakers.host(of: url),
+                statistics: statistics, now: now, onRetry: Self.loggingRetries(onRetry, logger: logger)
+            ) {
+                try await run.attempt()
+            }
+            transfers?.downloadEnded(.completed)
+            return outcome
+        } catch {
+            if error.code != .cancelled { transfers?.downloadEnded(.failed) }
+            throw error
         }
     }
 
@@ -72,6 +80,7 @@ private final class DownloadRun: Sendable {
     let now: @Sendable () -> Date
     let logger: Logger
     let operation: String
+    let transfers: TransferCounters?
     let onValidators: @Sendable (FileDownload.Validators) -> Void
     let progress: @Sendable (FileDownload.Progress) -> Void
     let resumedFrom: Int64
@@ -79,7 +88,7 @@ private final class DownloadRun: Sendable {
 
     init(
         url: URL, file: URL, known: FileDownload.Validators?, resumedFrom: Int64, http: HTTPClient, options: FileDownload.Options,
-        clock: any Clock<Duration>, now: @escaping @Sendable () -> Date, logger: Logger, operation: String,
+        clock: any Clock<Duration>, now: @escaping @Sendable () -> Date, logger: Logger, operation: String, transfers: TransferCounters?,
         onValidators: @escaping @Sendable (FileDownload.Validators) -> Void, progress: @escaping @Sendable (FileDownload.Progress) -> Void
     ) {
         self.url = url
@@ -90,6 +99,7 @@ private final class DownloadRun: Sendable {
         self.now = now
         self.logger = logger
         self.operation = operation
+        self.transfers = transfers
         self.onValidators = onValidators
         self.progress = progress
         self.resumedFrom = resumedFrom
@@ -188,6 +198,7 @@ private final class DownloadRun: Sendable {
                 }
                 try writer.append(chunk)
                 written += Int64(chunk.readableBytes)
+                transfers?.received(chunk.readableBytes, as: .download)
                 if written - reported >= options.progressStep {
                     reported = written
                     progress(FileDownload.Progress(received: written, total: validators.length))

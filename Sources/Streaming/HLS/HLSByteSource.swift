@@ -280,9 +280,9 @@ package final class HLSByteSource: ByteSource, @unchecked Sendable {
         // after it is back.
         var network = self.network
         if stream.peek(\.reopening) { network.breakers = nil }
-        return try await network.data(
-            from: address, operation: what, options: .init(timeout: ResilienceDefaults.connectTimeout, maxBytes: maxBytes, policy: .once)
-        ).body
+        var options = NetworkClient.Options(timeout: ResilienceDefaults.connectTimeout, maxBytes: maxBytes, policy: .once)
+        if what != "hlsPlaylist" { options.countsAs = .stream }
+        return try await network.data(from: address, operation: what, options: options).body
     }
 
     /// Puts `data` into the ring, waiting for room; the first bytes of a connection are its answer.

@@ -84,6 +84,7 @@ extension HTTPByteSource {
     /// Takes one chunk's audio into the ring (what does not fit waits there for room) and hands
     /// its titles to `onMetadata`. The returned future completes when the client may read on.
     func deliver(_ output: IcyOutput, received: Int, attempt: Attempt, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        transfers?.received(received, as: .stream)
         let promise = eventLoop.makePromise(of: Void.self)
         let outcome = stream.locked { state -> ByteRingStream.WriteOutcome in
             guard isCurrent(attempt, in: state) else { return .refused }

@@ -64,6 +64,7 @@ import PlayerCore
 /// stream never ends by itself).
 package final class HTTPByteSource: ByteSource, @unchecked Sendable {
     package let url: URL
+    let transfers: TransferCounters?
     /// Called on the client's event loop for every ICY metadata block (titles), in stream order.
     package let onMetadata: (@Sendable (IcyMetadata) -> Void)?
 
@@ -111,6 +112,7 @@ package final class HTTPByteSource: ByteSource, @unchecked Sendable {
     ///   - logger: receives the request's `debug` records (URL redacted); silent by default.
     ///   - breakers: asked before connecting (`circuitOpen` while the host's is open) and told how
     ///     the connection went, at connection time only; nil: no breaker.
+    ///   - transfers: where the body's bytes are counted (as `stream`); nil: nowhere.
     ///   - clock: what `waitForResponse(timeout:)` measures its limit on.
     ///   - onMetadata: receives each ICY metadata block.
     ///   - now: the wall clock an HTTP-date `Retry-After` is read against.
@@ -124,12 +126,14 @@ package final class HTTPByteSource: ByteSource, @unchecked Sendable {
         requestsIcyMetadata: Bool = true,
         logger: Logger = Logger(label: "tonearm.http", factory: { _ in SwiftLogNoOpLogHandler() }),
         breakers: HostCircuitBreakers? = nil,
+        transfers: TransferCounters? = nil,
         clock: any Clock<Duration> = SystemClock(),
         onMetadata: (@Sendable (IcyMetadata) -> Void)? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.health = ConnectionHealth(breakers: breakers, url: url)
         self.url = url
+        self.transfers = transfers
         self.httpClient = client
         self.endOfBodyIsEnd = endOfBodyIsEnd
         self.request = GETRequest(

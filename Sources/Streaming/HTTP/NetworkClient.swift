@@ -68,6 +68,8 @@ public struct NetworkClient: Sendable {
         package var post: PostBody?
         /// Log the host only, not the path: a sync server's paths carry the user's name.
         package var hidesPathInLog = false
+        /// What the body counts as in `TransferCounters` (an HLS segment is a stream's audio).
+        package var countsAs: TransferCounters.Kind = .request
 
         package init(
             timeout: Double = ResilienceDefaults.connectTimeout, maxBytes: Int = 1 << 20, cacheBusting: Bool = false,
@@ -113,6 +115,8 @@ public struct NetworkClient: Sendable {
     /// The retries one playback session or command run may spend in total; nil: unlimited.
     /// Give each session or command its own (`var client = NetworkClient.shared; client.retryBudget = RetryBudget()`).
     package var retryBudget: RetryBudget?
+    /// Where received bytes and finished downloads are counted (the process's counters by default).
+    package var transfers: TransferCounters? = .shared
 
     /// - Parameters:
     ///   - clock: waits between retries; tests pass a test clock.
@@ -164,7 +168,7 @@ public struct NetworkClient: Sendable {
         let target = options.cacheBusting ? GETRequest.cacheBusted(url, at: now()) : url
         let exchange = Exchange(
             http: options.followsRedirectsHere ? httpWithoutRedirects : self.http, options: options, clock: timeoutClock, now: now)
-        return try await withRetry(
+        let response = try await withRetry(
             operation, policy: options.policy, clock: clock, random: seed.map(SeededRandom.init(seed:)) ?? .systemSeeded(),
             budget: retryBudget, breaker: breakers?.breaker, breakerKey: HostCircuitBreakers.host(of: url),
             statistics: statistics, now: now, onRetry: Self.loggingRetries(onRetry, logger: logger)
@@ -173,6 +177,8 @@ public struct NetworkClient: Sendable {
                 target, method: options.post == nil ? "GET" : "POST", hidingPath: options.hidesPathInLog, operation: operation, logger: logger
             ) { try await exchange.fetchOnce(target) }
         }
+        transfers?.received(response.body.count, as: options.countsAs)
+        return response
     }
 
     /// GETs `url` and decodes its JSON body as `T`. A body that does not decode is `malformedData`

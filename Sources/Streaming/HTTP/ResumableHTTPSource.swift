@@ -45,6 +45,8 @@ package final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable
         /// Asked before every request (the first and each resume) and told how its connection
         /// went; a host whose breaker is open fails the request with `circuitOpen`. Nil: none.
         package var breakers: HostCircuitBreakers?
+        /// Where the bytes of every request are counted (as `stream`). Nil: nowhere.
+        package var transfers: TransferCounters?
 
         package init() {}
     }
@@ -190,7 +192,8 @@ package final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable
         let source = HTTPByteSource(
             url: url, client: client, connection: connection,
             capacity: configuration.capacity, endOfBodyIsEnd: true, startOffset: start > 0 ? start : nil,
-            requestsIcyMetadata: false, logger: logger, breakers: configuration.breakers)
+            requestsIcyMetadata: false, logger: logger, breakers: configuration.breakers,
+            transfers: configuration.transfers)
         current = source
         _requestCount += 1
         condition.unlock()
