@@ -2,6 +2,7 @@ import Foundation
 import Library
 import PlayerCore
 import PlayerKit
+import Presentation
 import Services
 import Streaming
 import Clocks
@@ -48,6 +49,28 @@ extension LibraryControllerTests {
             f.press(.tab)
             #expect(f.model { $0.tab } == .podcasts)
             #expect(f.screen.contains("2/2  saved 3:10"), "screen:\n\(f.screen)")
+        }
+
+        /// A feed that has not answered for its last runs over days says so on the Podcasts tab,
+        /// and stops saying so with its first answer.
+        @Test func aFeedThatStoppedAnsweringIsMarkedUsuallyUnreachable() async throws {
+            let f = try await Fixture()
+            let store = f.library.store
+            let quiet = try store.addPodcast(feedURL: URL(string: "https://example.org/quiet.xml")!, feed: PodcastFeed(title: "Quiet"), validators: .none)
+            _ = try store.addPodcast(feedURL: URL(string: "https://example.org/fine.xml")!, feed: PodcastFeed(title: "Fine"), validators: .none)
+            let since = Date().addingTimeInterval(-10 * 86_400)
+            for day in 0..<LearnedRetryRule.standard.failedRuns {
+                try store.recordRun(.feed(podcastID: quiet.id), hostClass: .internet, ending: .failed(.connectionTimeout), at: since + Double(day) * 86_400)
+            }
+            f.controller.load()
+            f.press(.tab)
+            let marked = "unreachable since \(EpisodeText.day(since))"
+            #expect(f.screen.contains("Quiet") && f.screen.contains(marked), "screen:\n\(f.screen)")
+            #expect(f.screen.components(separatedBy: "unreachable since").count == 2, "only the quiet feed is marked:\n\(f.screen)")
+            try store.recordRun(.feed(podcastID: quiet.id), hostClass: .internet, ending: .succeeded(tries: 1), at: Date())
+            for _ in LibraryTab.allCases { f.press(.tab) }  // round the tabs, back to Podcasts, read anew
+            #expect(f.model { $0.tab } == .podcasts)
+            #expect(!f.screen.contains("unreachable since"), "screen:\n\(f.screen)")
         }
     }
 }

@@ -29,6 +29,7 @@ enum LibrarySchema {
         migrator.registerMigration("v16", migrate: SyncSchema.addSync)
         migrator.registerMigration("v17", migrate: addAlternateEnclosures)
         migrator.registerMigration("v18", migrate: addLiveStatus)
+        migrator.registerMigration("v19", migrate: ReachabilitySchema.addReachability)
         return migrator
     }
 

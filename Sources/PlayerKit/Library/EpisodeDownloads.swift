@@ -60,8 +60,12 @@ package struct EpisodeDownloads: Sendable {
     package let directory: URL
     private let network: NetworkClient
     private let analytics: ErrorAnalytics?
-    private let options: FileDownload.Options
+    private var options: FileDownload.Options
     private let logger: Logger
+    /// When a podcast whose downloads keep failing is tried once, or left out of automatic downloads.
+    package var learnedRetries: LearnedRetryRule = .standard
+    /// The wall clock runs are dated by.
+    package var now: @Sendable () -> Date = Date.init
 
     package init(
         store: LibraryStore, network: NetworkClient = .shared, directory: URL? = nil, analytics: ErrorAnalytics? = nil,
@@ -316,19 +320,48 @@ package struct EpisodeDownloads: Sendable {
     /// For a podcast whose automatic downloads are on: downloads the newest `keepLatest` episodes
     /// not yet downloaded (never ones already played), and removes downloads older than those
     /// unless they are partly played. Nothing when it is off.
+    ///
+    /// The run's ending is remembered for the podcast's downloads (`ReachabilityRecord`): when
+    /// they have failed for their last runs over days, the next run tries each file once, and
+    /// runs before its daily try are skipped. One file that downloads resets it.
     package func autoDownload(podcastID: Int64, events: @escaping @Sendable (Event) -> Void = { _ in }) async throws(PlaybackError)
         -> [Outcome]
     {
         guard let keep = try store.autoDownload(podcastID: podcastID) else { return [] }
         let episodes = try store.episodes(podcastID: podcastID).filter { $0.audioURL != nil }
         let newest = Array(episodes.prefix(keep))
-        let wanted = newest.filter { !$0.played && !$0.downloaded }.map(\.id)
+        let wanted = newest.filter { !$0.played && !$0.downloaded }
         let keptIDs = Set(newest.map(\.id))
         for record in try store.downloads(podcastID: podcastID)
         where !keptIDs.contains(record.episodeID) && !record.isPartlyPlayed && record.state == .downloaded {
             try removeForSpace(record, events: events)
         }
-        return await download(wanted, events: events)
+        guard let first = wanted.first?.audioURL else { return [] }
+        let item = ReachabilityItem.downloads(podcastID: podcastID)
+        var run = self
+        switch learnedRetries.decide(try store.reachability(item), now: now(), automatic: true) {
+        case .skip:
+            logger.info("automatic downloads skipped: usually unreachable", metadata: ["podcast": .string(String(podcastID))])
+            return []
+        case .tryOnce:
+            run.options.policy = .once
+        case .retryAsUsual:
+            break
+        }
+        let outcomes = await run.download(wanted.map(\.id), events: events)
+        let failures = outcomes.compactMap { outcome -> PlaybackError? in
+            if case .failure(let error) = outcome.result { error } else { nil }
+        }
+        let ending: RunEnding? = failures.count < outcomes.count ? .succeeded(tries: 1) : failures.last.flatMap(RunEnding.init(failure:))
+        if let ending {
+            let hostClass = HostCircuitBreakers.host(of: first).map(HostClass.init(breakerKey:)) ?? .internet
+            do throws(PlaybackError) {
+                try store.recordRun(item, hostClass: hostClass, ending: ending, at: now())
+            } catch {
+                logger.failure(error, "reachability not recorded", fields: [:])
+            }
+        }
+        return outcomes
     }
 
     // MARK: - Files

@@ -29,16 +29,24 @@ package struct LibraryContext: Sendable {
     package var recovery: LibraryRecovery? { store.recovery }
 
     /// Opens the library in `directory` (the XDG data directory by default).
-    package static func open(directory: URL? = nil, logger: Logger) async throws(PlaybackError) -> LibraryContext {
+    /// - Parameter learnedRetries: when feeds and downloads that never answer are tried once or
+    ///   left out of automatic work (the configuration's `[retries]`).
+    package static func open(
+        directory: URL? = nil, learnedRetries: LearnedRetryRule = .standard, logger: Logger
+    ) async throws(PlaybackError) -> LibraryContext {
         let store = try LibraryStore.open(directory: directory ?? LibraryPaths.dataDirectory())
         let analytics = ErrorAnalytics(store: store.errorEvents, retention: try retention(store))
         if let recovery = store.recovery { await analytics.record(recovery.error, operation: "openLibrary") }
         let statistics = RetryStatistics(store: store.retryStatistics)
         let network = NetworkClient(statistics: statistics, retryBudget: RetryBudget(), logger: logger)
+        var feeds = PodcastLibrary.Options()
+        feeds.learnedRetries = learnedRetries
+        var downloads = EpisodeDownloads(store: store, network: network, analytics: analytics, logger: logger)
+        downloads.learnedRetries = learnedRetries
         return LibraryContext(
             store: store, analytics: analytics, retryStatistics: statistics, network: network,
-            podcasts: PodcastLibrary(store: store, network: network, analytics: analytics, logger: logger),
-            downloads: EpisodeDownloads(store: store, network: network, analytics: analytics, logger: logger))
+            podcasts: PodcastLibrary(store: store, network: network, analytics: analytics, options: feeds, logger: logger),
+            downloads: downloads)
     }
 
     private static func retention(_ store: LibraryStore) throws(PlaybackError) -> ErrorRetentionPolicy {

@@ -3,6 +3,7 @@ import Library
 import Logging
 import PlayerCore
 import Streaming
+import Synchronization
 
 /// Podcast subscriptions end to end: a feed is fetched through the program's one `NetworkClient`
 /// (network retry preset, conditional GET with the validators the store kept), parsed by
@@ -21,6 +22,10 @@ package struct PodcastLibrary: Sendable {
         package var policy: BackoffPolicy = .network
         /// The largest feed accepted.
         package var maxBytes: Int = LibraryLimits.maxFeedBytes
+        /// When a feed that never answers is tried once, or left out of a refresh of all.
+        package var learnedRetries: LearnedRetryRule = .standard
+        /// The wall clock runs are dated by (tests move it on by days).
+        package var now: @Sendable () -> Date = Date.init
 
         package init() {}
     }
@@ -30,6 +35,9 @@ package struct PodcastLibrary: Sendable {
         /// The server said 304: nothing changed since the last fetch.
         case notModified
         case updated(RefreshResult)
+        /// Not asked for: the feed is usually unreachable (`LearnedRetryRule`), and it is tried
+        /// again at `nextTry` or when the listener refreshes it alone.
+        case skipped(unreachableSince: Date, nextTry: Date)
     }
 
     /// What refreshing one podcast of `refreshAll` did.
@@ -52,6 +60,8 @@ package struct PodcastLibrary: Sendable {
     }
 
     package let store: LibraryStore
+    /// When this library judges a feed usually unreachable.
+    package var learnedRetries: LearnedRetryRule { options.learnedRetries }
     private var network: NetworkClient
     private let analytics: ErrorAnalytics?
     private let options: Options
@@ -91,18 +101,53 @@ package struct PodcastLibrary: Sendable {
 
     /// Fetches `podcast`'s feed again (conditionally) and merges new and changed episodes; saved
     /// positions and played marks stay.
-    package func refresh(_ podcast: PodcastRecord) async throws(PlaybackError) -> RefreshOutcome {
-        try await recording("refreshPodcast") { () async throws(PlaybackError) -> RefreshOutcome in
-            let validators = FeedValidators(etag: podcast.etag, lastModified: podcast.lastModified)
-            let fetched = try await fetch(podcast.feedURL, validators: validators)
-            guard let feed = fetched.feed else {
-                try store.markChecked(podcastID: podcast.id, validators: fetched.validators)
-                _ = follow(podcast, fetched: fetched, feed: nil)
-                return .notModified
+    ///
+    /// How the run ends is remembered for the feed (`ReachabilityRecord`): a feed that has not
+    /// answered for its last runs over days is fetched once, without retries, and a refresh of
+    /// all (`automatic`) leaves it out until its next daily try. A success resets it at once.
+    package func refresh(_ podcast: PodcastRecord, automatic: Bool = false) async throws(PlaybackError) -> RefreshOutcome {
+        let item = ReachabilityItem.feed(podcastID: podcast.id)
+        let decision = options.learnedRetries.decide(try store.reachability(item), now: options.now(), automatic: automatic)
+        if case .skip(let since, let nextTry) = decision {
+            logger.info("podcast feed skipped: usually unreachable", metadata: ["podcast": "\(podcast.id)"])
+            return .skipped(unreachableSince: since, nextTry: nextTry)
+        }
+        let retries = Counter()
+        do throws(PlaybackError) {
+            let outcome = try await recording("refreshPodcast") { () async throws(PlaybackError) -> RefreshOutcome in
+                let validators = FeedValidators(etag: podcast.etag, lastModified: podcast.lastModified)
+                let fetched = try await fetch(
+                    podcast.feedURL, validators: validators, once: decision != .retryAsUsual, onRetry: { _ in retries.add() })
+                guard let feed = fetched.feed else {
+                    try store.markChecked(podcastID: podcast.id, validators: fetched.validators)
+                    _ = follow(podcast, fetched: fetched, feed: nil)
+                    return .notModified
+                }
+                var result = try store.refreshPodcast(id: podcast.id, feed: feed, validators: fetched.validators)
+                if let moved = follow(result.podcast, fetched: fetched, feed: feed) { result.podcast = moved }
+                return .updated(result)
             }
-            var result = try store.refreshPodcast(id: podcast.id, feed: feed, validators: fetched.validators)
-            if let moved = follow(result.podcast, fetched: fetched, feed: feed) { result.podcast = moved }
-            return .updated(result)
+            remember(item, url: podcast.feedURL, ending: .succeeded(tries: retries.value + 1))
+            return outcome
+        } catch {
+            if let ending = RunEnding(failure: error) { remember(item, url: podcast.feedURL, ending: ending) }
+            throw error
+        }
+    }
+
+    /// Adds a run's ending to what the library knows about `item`. Best effort: a store that
+    /// cannot write loses the lesson, not the refresh.
+    private func remember(_ item: ReachabilityItem, url: URL, ending: RunEnding) {
+        let hostClass = HostCircuitBreakers.host(of: url).map(HostClass.init(breakerKey:)) ?? .internet
+        do throws(PlaybackError) {
+            let record = try store.recordRun(item, hostClass: hostClass, ending: ending, at: options.now())
+            if case .failed = ending, options.learnedRetries.decide(record, now: options.now(), automatic: false) != .retryAsUsual {
+                logger.notice(
+                    "podcast feed usually unreachable",
+                    metadata: ["podcast": "\(item)", "failedRuns": "\(record.consecutiveFailures)", "hostClass": "\(hostClass.rawValue)"])
+            }
+        } catch {
+            logger.failure(error, "reachability not recorded", fields: [:])
         }
     }
 
@@ -120,7 +165,7 @@ package struct PodcastLibrary: Sendable {
         let run = budgeted()
         return await Self.inLanes(podcasts.map(\.feedURL)) { index in
             do throws(PlaybackError) {
-                return RefreshReport(podcast: podcasts[index], outcome: .success(try await run.refresh(podcasts[index])))
+                return RefreshReport(podcast: podcasts[index], outcome: .success(try await run.refresh(podcasts[index], automatic: true)))
             } catch {
                 return RefreshReport(podcast: podcasts[index], outcome: .failure(error))
             }
@@ -225,16 +270,21 @@ package struct PodcastLibrary: Sendable {
         return nil
     }
 
-    private func fetch(_ url: URL, validators: FeedValidators) async throws(PlaybackError) -> Fetched {
+    /// - Parameters:
+    ///   - once: one try, whatever `options.policy` says (a feed that is usually unreachable).
+    ///   - onRetry: told of each retry.
+    private func fetch(
+        _ url: URL, validators: FeedValidators, once: Bool = false, onRetry: (@Sendable (RetryAttemptReport) -> Void)? = nil
+    ) async throws(PlaybackError) -> Fetched {
         var headers: [String: String] = [:]
         if let etag = validators.etag { headers["If-None-Match"] = etag }
         if let lastModified = validators.lastModified { headers["If-Modified-Since"] = lastModified }
-        let response = try await network.data(
-            from: url, operation: "podcastFeed",
-            options: .init(
-                timeout: options.timeout, maxBytes: options.maxBytes, policy: options.policy,
-                accept: "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.1", headers: headers,
-                tracksRedirects: true))
+        var request = NetworkClient.Options(
+            timeout: options.timeout, maxBytes: options.maxBytes, policy: once ? .once : options.policy,
+            accept: "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.1", headers: headers,
+            tracksRedirects: true)
+        request.onRetry = onRetry
+        let response = try await network.data(from: url, operation: "podcastFeed", options: request)
         if response.status == 304 { return Fetched(feed: nil, validators: validators, permanentURL: response.permanentURL) }
         // Validators are opaque tokens the server gave; kept short and printable, never shown.
         let next = FeedValidators(
@@ -255,4 +305,13 @@ package struct PodcastLibrary: Sendable {
             throw error
         }
     }
+}
+
+/// A count that tasks may add to (retries told on the network's threads).
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+
+    func add() { count.withLock { $0 += 1 } }
+
+    var value: Int { count.withLock { $0 } }
 }

@@ -55,6 +55,9 @@ package enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKe
     case silenceSaved
     /// A podcast's episodes never started, on the Podcasts tab.
     case podcastNew
+    /// A feed that has not answered for its last runs over days (usually unreachable): left out
+    /// of refreshes of all. Short, as it shares the row with the episode counts.
+    case usuallyUnreachable
     /// An episode's download on the Episodes list: kept, under way (percent), failed.
     case episodeDownloaded
     case episodeDownloading

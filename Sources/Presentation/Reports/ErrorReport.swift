@@ -5,10 +5,14 @@ import PlayerCore
 package enum ErrorReport {
     /// The analytics summary with one more key, `retryStatistics` (per operation: runs, attempts,
     /// retried runs, successes after a retry and the retry success rate).
-    package static func json(_ summary: ErrorAnalyticsSummary, retries: RetryStatisticsSummary) throws -> Data {
+    /// With `learned`, also `learnedRetries` (`ReachabilityReport.jsonObject`).
+    package static func json(
+        _ summary: ErrorAnalyticsSummary, retries: RetryStatisticsSummary, learned: [String: Any]? = nil
+    ) throws -> Data {
         let encoder = ErrorAnalytics.makeEncoder()
         var object = try JSONSerialization.jsonObject(with: try encoder.encode(summary)) as? [String: Any] ?? [:]
         object["retryStatistics"] = try JSONSerialization.jsonObject(with: try encoder.encode(retries))
+        if let learned { object["learnedRetries"] = learned }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
     }
 

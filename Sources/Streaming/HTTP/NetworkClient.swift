@@ -70,6 +70,8 @@ public struct NetworkClient: Sendable {
         package var hidesPathInLog = false
         /// What the body counts as in `TransferCounters` (an HLS segment is a stream's audio).
         package var countsAs: TransferCounters.Kind = .request
+        /// Told of each retry of this request, besides the client's own `onRetry`.
+        package var onRetry: (@Sendable (RetryAttemptReport) -> Void)?
 
         package init(
             timeout: Double = ResilienceDefaults.connectTimeout, maxBytes: Int = 1 << 20, cacheBusting: Bool = false,
@@ -168,10 +170,14 @@ public struct NetworkClient: Sendable {
         let target = options.cacheBusting ? GETRequest.cacheBusted(url, at: now()) : url
         let exchange = Exchange(
             http: options.followsRedirectsHere ? httpWithoutRedirects : self.http, options: options, clock: timeoutClock, now: now)
+        let told: @Sendable (RetryAttemptReport) -> Void = { [onRetry] report in
+            onRetry(report)
+            options.onRetry?(report)
+        }
         let response = try await withRetry(
             operation, policy: options.policy, clock: clock, random: seed.map(SeededRandom.init(seed:)) ?? .systemSeeded(),
             budget: retryBudget, breaker: breakers?.breaker, breakerKey: HostCircuitBreakers.host(of: url),
-            statistics: statistics, now: now, onRetry: Self.loggingRetries(onRetry, logger: logger)
+            statistics: statistics, now: now, onRetry: Self.loggingRetries(told, logger: logger)
         ) { [logger] in
             try await Self.logged(
                 target, method: options.post == nil ? "GET" : "POST", hidingPath: options.hidesPathInLog, operation: operation, logger: logger

@@ -39,7 +39,9 @@ extension LibraryContext {
     }
 
     private static func openedForCommand() async throws(PlaybackError) -> LibraryContext {
-        let library = try await LibraryContext.open(logger: CommandLog.logger)
+        let (rule, warning) = TerminalConfig.learnedRetries()
+        if let warning { CommandLog.logger.warning("configuration: \(warning)") }
+        let library = try await LibraryContext.open(learnedRetries: rule, logger: CommandLog.logger)
         if let recovery = library.recovery {
             let text = recovery.error.text(in: .current)
             CommandLog.logger.warning("library: damaged database kept aside", metadata: CommandFailure.metadata(recovery.error))

@@ -69,6 +69,9 @@ package enum LibraryListing {
         return table + "\nPlay one with: tonearm play --episode ID; keep one for offline listening with: tonearm podcast download ID"
     }
 
+    /// A feed, a podcast's downloads or a station that has not answered for its last runs over days.
+    package static func unreachable(since: Date) -> String { "usually unreachable since " + EpisodeText.day(since) }
+
     /// After a live episode's title: on air now, or when it is announced to start.
     static func live(_ status: LiveStatus?) -> String {
         switch status?.phase {

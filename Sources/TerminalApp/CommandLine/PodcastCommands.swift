@@ -24,6 +24,8 @@ package enum PodcastCommands {
             switch report.outcome {
             case .success(.notModified): print("\(report.podcast.title): unchanged")
             case .success(.updated(let result)): print("\(report.podcast.title): \(result.added) new, \(result.updated) updated")
+            case .success(.skipped(let since, let nextTry)):
+                print("\(report.podcast.title): \(LibraryListing.unreachable(since: since)); left out until \(EpisodeText.day(nextTry))")
             case .failure(let error):
                 failures += 1
                 CommandFailure.warn(error, about: report.podcast.title, operation: .feed)

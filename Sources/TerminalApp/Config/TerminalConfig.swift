@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import PlayerCore
 import TOMLKit
 import TerminalUI
 
@@ -16,6 +17,11 @@ import TerminalUI
 ///
 ///     [sync]
 ///     password = "..."
+///
+///     [retries]
+///     usuallyUnreachableAfter = 5   # failed runs in a row ...
+///     overDays = 3                  # ... spanning at least this many days
+///     probeEveryHours = 24          # automatic work still tries it this often
 ///
 /// A file that cannot be read or used leaves the standard keys in place and says why: a typo
 /// must not leave the listener without a way to pause.
@@ -58,10 +64,50 @@ package enum TerminalConfig {
         return (try? TOMLDecoder().decode(ConfigFile.self, from: text))?.sync?.password
     }
 
+    /// `[retries]`: when a feed or a podcast's downloads count as usually unreachable
+    /// (`LearnedRetryRule`); the standard rule for what is missing, and a warning for values that
+    /// cannot be used (the standard rule is kept whole then).
+    package static func learnedRetries(from file: URL = file()) -> (rule: LearnedRetryRule, warning: String?) {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return (.standard, nil) }
+        guard let section = (try? TOMLDecoder().decode(ConfigFile.self, from: text))?.retries else { return (.standard, nil) }
+        let standard = LearnedRetryRule.standard
+        let runs = section.usuallyUnreachableAfter ?? standard.failedRuns
+        let days = section.overDays ?? standard.days
+        let hours = section.probeEveryHours ?? standard.probeHours
+        guard runs >= 1, days >= 0, hours >= 0, days.isFinite, hours.isFinite else {
+            return (.standard, "\(file.path): [retries] wants usuallyUnreachableAfter >= 1 and overDays, probeEveryHours >= 0; using the standard rule")
+        }
+        return (LearnedRetryRule(failedRuns: runs, days: days, probeHours: hours), nil)
+    }
+
     private struct ConfigFile: Decodable {
         var keys: [String: KeyList]?
         var directory: DirectorySection?
         var sync: SyncSection?
+        var retries: RetriesSection?
+    }
+
+    private struct RetriesSection: Decodable {
+        var usuallyUnreachableAfter: Int?
+        var overDays: Double?
+        var probeEveryHours: Double?
+
+        private enum CodingKeys: String, CodingKey {
+            case usuallyUnreachableAfter, overDays, probeEveryHours
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            usuallyUnreachableAfter = try container.decodeIfPresent(Int.self, forKey: .usuallyUnreachableAfter)
+            overDays = try Self.number(container, .overDays)
+            probeEveryHours = try Self.number(container, .probeEveryHours)
+        }
+
+        /// TOML tells `3` from `3.0`; a listener should not have to.
+        private static func number(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Double? {
+            if let whole = try? container.decodeIfPresent(Int.self, forKey: key) { return Double(whole) }
+            return try container.decodeIfPresent(Double.self, forKey: key)
+        }
     }
 
     private struct SyncSection: Decodable {

@@ -106,6 +106,13 @@ enum ResilienceTable {
                 value: "at most \(ResilienceDefaults.batchRequestsPerHost) in flight to one host, \(ResilienceDefaults.batchRequestsInFlight) in all",
                 appliesTo: "the feeds of an OPML import and of a refresh of every podcast"),
             Row(
+                what: "learned retries",
+                value: "an item whose last \(LearnedRetryRule.standard.failedRuns) runs failed, over at least "
+                    + "\(number(LearnedRetryRule.standard.days)) days, is usually unreachable: tried once with no backoff, left out of "
+                    + "automatic work except one try every \(number(LearnedRetryRule.standard.probeHours)) h; its first success resets it "
+                    + "(`[retries]` in config.toml)",
+                appliesTo: "each podcast's feed (a refresh of all skips it; refreshing it alone tries once) and automatic downloads"),
+            Row(
                 what: "episode downloads",
                 value: "at most \(EpisodeDownloads.maxConcurrent) at once, each with the `network` preset",
                 appliesTo: "`podcast download`, automatic downloads, `d` on the Episodes list"),

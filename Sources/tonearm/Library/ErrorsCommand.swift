@@ -27,13 +27,18 @@ struct ErrorsCommand: LibrarySubcommand {
         let retries = await CommandFailure.orExit { () async throws(PlaybackError) in
             try await Self.wrap { try await library.retryStatistics.persistedSummary() }
         }
+        let rule = TerminalConfig.learnedRetries().rule
+        let learned = CommandFailure.orExit { () throws(PlaybackError) in try LearnedRetryRows.load(store: library.store, rule: rule) }
         if json {
-            FileHandle.standardOutput.write(try ErrorReport.json(summary, retries: retries) + Data("\n".utf8))
+            let object = ReachabilityReport.jsonObject(learned.rows, endings: learned.endings)
+            FileHandle.standardOutput.write(try ErrorReport.json(summary, retries: retries, learned: object) + Data("\n".utf8))
             return
         }
         print(ErrorReport.table(summary))
         print("")
         print(ErrorReport.table(retries))
+        print("")
+        print(ReachabilityReport.table(learned.rows, endings: learned.endings, rule: rule))
     }
 
     /// Store reads throw untyped errors; the CLI reports them typed.

@@ -172,7 +172,7 @@ package final class LibraryController: Sendable {
     private func performAtOnce(_ effect: LibraryEffect, model: LibraryModel) -> LibraryEvent? {
         switch effect {
         case .reload:
-            return .rows(Result { () throws(PlaybackError) in try model.rows(in: library.store, language: language) })
+            return .rows(Result { () throws(PlaybackError) in try model.rows(in: library.store, language: language, learnedRetries: library.podcasts.learnedRetries) })
         case .change(let change):
             return .changed(change, failure: perform(change))
         case .remove(let entry):

@@ -7,13 +7,18 @@ import Presentation
 /// key, as the runner performs `reload`).
 extension LibraryViewModel where Entry == LibraryEntry {
     /// The rows of the current tab, without what waits to be removed.
-    func rows(in store: LibraryStore, language: Language) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
-        let all = try allRows(store, language: language)
+    /// - Parameter learnedRetries: which feeds to mark usually unreachable.
+    func rows(
+        in store: LibraryStore, language: Language, learnedRetries: LearnedRetryRule = .standard, now: Date = Date()
+    ) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
+        let all = try allRows(store, language: language, learnedRetries: learnedRetries, now: now)
         guard let pending = pendingRemoval?.entry else { return all }
         return all.filter { !$0.1.isSameItem(as: pending) }
     }
 
-    private func allRows(_ store: LibraryStore, language: Language) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
+    private func allRows(
+        _ store: LibraryStore, language: Language, learnedRetries: LearnedRetryRule, now: Date
+    ) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
         switch tab {
         case .stations:
             if directoryQuery != nil {
@@ -37,10 +42,19 @@ extension LibraryViewModel where Entry == LibraryEntry {
                     return (LibraryRow(title: episode.title, detail: detail.isEmpty ? nil : detail), .episode(episode))
                 }
             }
-            // Unplayed of all episodes, and the time silence trimming has saved in them.
+            // Unplayed of all episodes, the time silence trimming has saved in them, and a feed
+            // that has stopped answering (left out of refreshes of all).
             let saved = try store.trimmedSilenceByPodcastID()
+            var unreachable: [Int64: Date] = [:]
+            for entry in try store.reachabilityEntries() {
+                guard case .feed(let id) = entry.item else { continue }
+                unreachable[id] = learnedRetries.decide(entry.record, now: now, automatic: true).unreachableSince
+            }
             return try store.podcasts().map { podcast in
                 var detail = "\(podcast.unplayedCount)/\(podcast.episodeCount)"
+                if let since = unreachable[podcast.id] {
+                    detail = Texts.format(UIString.usuallyUnreachable, in: language, EpisodeText.day(since)) + "  " + detail
+                }
                 if podcast.newCount > 0 { detail = Texts.format(UIString.podcastNew, in: language, podcast.newCount) + "  " + detail }
                 if let seconds = saved[podcast.id], seconds >= 1 {
                     detail += "  " + Texts.format(UIString.silenceSaved, in: language, TimeText.clock(seconds))
