@@ -15,8 +15,12 @@ import Testing
 @Suite("AudioPlayer through Snapcast", .blocking)
 struct AudioPlayerSnapcastTests {
     static let patience: Double = 60
-    /// Snapcast promises sync well within this; 2 ms is 96 samples at 48 kHz.
-    static let syncTolerance = 96
+    /// In sync as listeners hear it: 5 ms (240 samples at 48 kHz) is far below where two rooms
+    /// sound like an echo. An idle machine measures well under 1 ms; with both cores of this
+    /// machine busy, Snapcast's clients were measured 2.1, 3.2 and 3.7 ms apart after settling,
+    /// their own timing, not what Tonearm feeds them. A fault of Tonearm's (chunks stamped wrong, a
+    /// client given other audio) is tens of milliseconds or the whole buffer.
+    static let syncTolerance = 240
     /// -40 dBFS: above it counts as sound.
     static let threshold: Float = 0.01
 
