@@ -177,7 +177,7 @@ let package = Package(
         .target(
             name: "TerminalApp",
             dependencies: [
-                "PlayerCore", "Presentation", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI", "MPRIS",
+                "PlayerCore", "Presentation", "AudioEngine", "Media", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI", "MPRIS",
                 .product(name: "TOMLKit", package: "TOMLKit"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

@@ -19,7 +19,7 @@ struct Tonearm: AsyncParsableCommand {
             LibraryCommand.self, Play.self, SessionCommand.self, TimerCommand.self, PodcastCommand.self, StationCommand.self, ErrorsCommand.self,
             Demo.self, Render.self, States.self, Resilience.self, LoudnessCommand.self, HistoryCommand.self, FavouritesCommand.self, QueueCommand.self,
             Serve.self, AlarmCommand.self,
-            SnapcastControl.self, SearchCommand.self, SyncCommand.self, ShareCommand.self,
+            SnapcastControl.self, SearchCommand.self, SyncCommand.self, ShareCommand.self, ReportCommand.self,
         ],
         defaultSubcommand: LibraryCommand.self
     )

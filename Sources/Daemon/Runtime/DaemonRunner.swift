@@ -125,6 +125,7 @@ package struct DaemonRunner: Sendable {
         let logger = log.logger
         let kept = ListeningSettings(store: library.store, podcast: nil, logger: logger)
         let history = TitleHistoryRecorder(store: library.store, logger: logger)
+        let timeline = FailureTimeline(logger: logger)
         return Task(executorPreference: player.executor) {
             await player.consumeUpdates { updates in
                 var last: PlayerState.Name?
@@ -132,6 +133,7 @@ package struct DaemonRunner: Sendable {
                     mpris?.observe(update)
                     kept.observe(update)
                     history.observe(update)
+                    timeline.observe(update)
                     for service in observing.current { service.observe(update) }
                     // The player logs each state change itself.
                     if case .state(let state, _, _) = update, state.name != last {

@@ -87,7 +87,12 @@ package struct CommandPlayback {
     package func run(_ item: PlayerEvent.Replacement, configuration: PlayerStateMachine.Configuration) async {
         var services = services
         var configuration = configuration
-        var observer = observer
+        // How a failure came about, for `tonearm report`.
+        let timeline = FailureTimeline(logger: CommandLog.logger)
+        var observer: (@Sendable (PlayerUpdate) -> Void)? = { [observer] update in
+            timeline.observe(update)
+            observer?(update)
+        }
         // The command's log: the player's decisions and every request of its sources and services.
         services.logger = CommandLog.logger
         services.network = NetworkClient(logger: CommandLog.logger)

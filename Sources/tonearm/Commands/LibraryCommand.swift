@@ -27,7 +27,12 @@ struct LibraryCommand: AsyncParsableCommand {
             let (bindings, warning) = TerminalConfig.bindings()
             if let warning { FileHandle.standardError.write(Data("tonearm: \(TextSanitizer.singleLine(warning, maxLength: 300))\n".utf8)) }
             do {
-                try await LibraryController(library: library, output: output, language: .current, bindings: bindings, logger: CommandLog.logger).run()
+                // How a failure came about, for `tonearm report`.
+                let timeline = FailureTimeline(logger: CommandLog.logger)
+                try await LibraryController(
+                    library: library, output: output, language: .current, bindings: bindings, logger: CommandLog.logger,
+                    observer: { timeline.observe($0) }
+                ).run()
                 return
             } catch {
                 // curses cannot drive this terminal: fall through to the text summary.
