@@ -123,6 +123,8 @@ struct LearnedRetryRuleTests {
         #expect(RunEnding(failure: PlaybackError(.cancelled)) == nil)
         #expect(RunEnding(failure: PlaybackError.circuitOpen(host: "a.example", retryIn: 3)) == nil)
         #expect(RunEnding(failure: PlaybackError(.diskFull)) == nil)
+        #expect(RunEnding(failure: PlaybackError(.libraryUnavailable)) == nil, "the library's own database says nothing about a feed")
+        #expect(RunEnding(failure: PlaybackError(.unknown)) == nil)
         #expect(RunEnding(failure: PlaybackError(.httpNotFound)) == .failed(.httpNotFound))
         #expect(RunEnding(failure: PlaybackError(.connectionTimeout)) == .failed(.connectionTimeout))
     }

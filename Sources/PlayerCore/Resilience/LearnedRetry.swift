@@ -10,10 +10,10 @@ public enum RunEnding: Sendable, Hashable {
 
     /// The ending of a run that threw `error`, or nil when the error says nothing about the item:
     /// the run was cancelled, the listener's own network was down, a breaker refused without a
-    /// call, the sound output failed. A laptop offline for a week must not learn that every feed
-    /// is dead.
+    /// call, or the machine itself failed (the library's database, a full disk, the sound
+    /// output). A laptop offline for a week must not learn that every feed is dead.
     public init?(failure error: PlaybackError) {
-        guard CircuitBreaker.Outcome(error) != .abandoned, error.code != .diskFull else { return nil }
+        guard CircuitBreaker.Outcome(error) != .abandoned, error.category != .system, error.category != .operation else { return nil }
         self = .failed(error.code)
     }
 }

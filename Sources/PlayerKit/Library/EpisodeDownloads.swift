@@ -339,7 +339,7 @@ package struct EpisodeDownloads: Sendable {
         guard let first = wanted.first?.audioURL else { return [] }
         let item = ReachabilityItem.downloads(podcastID: podcastID)
         var run = self
-        switch learnedRetries.decide(try store.reachability(item), now: now(), automatic: true) {
+        switch learnedRetries.decide((try? store.reachability(item)) ?? ReachabilityRecord(), now: now(), automatic: true) {
         case .skip:
             logger.info("automatic downloads skipped: usually unreachable", metadata: ["podcast": .string(String(podcastID))])
             return []

@@ -107,7 +107,7 @@ package struct PodcastLibrary: Sendable {
     /// all (`automatic`) leaves it out until its next daily try. A success resets it at once.
     package func refresh(_ podcast: PodcastRecord, automatic: Bool = false) async throws(PlaybackError) -> RefreshOutcome {
         let item = ReachabilityItem.feed(podcastID: podcast.id)
-        let decision = options.learnedRetries.decide(try store.reachability(item), now: options.now(), automatic: automatic)
+        let decision = options.learnedRetries.decide(known(item), now: options.now(), automatic: automatic)
         if case .skip(let since, let nextTry) = decision {
             logger.info("podcast feed skipped: usually unreachable", metadata: ["podcast": "\(podcast.id)"])
             return .skipped(unreachableSince: since, nextTry: nextTry)
@@ -132,6 +132,17 @@ package struct PodcastLibrary: Sendable {
         } catch {
             if let ending = RunEnding(failure: error) { remember(item, url: podcast.feedURL, ending: ending) }
             throw error
+        }
+    }
+
+    /// What the library knows about reaching `item`; nothing when the store cannot say (an
+    /// unreadable record must not stop the refresh).
+    private func known(_ item: ReachabilityItem) -> ReachabilityRecord {
+        do throws(PlaybackError) {
+            return try store.reachability(item)
+        } catch {
+            logger.failure(error, "reachability not read", fields: [:])
+            return ReachabilityRecord()
         }
     }
 

@@ -12,11 +12,11 @@ package final class TransferCounters: Sendable {
 
     /// How the bytes were asked for.
     package enum Kind: String, Sendable, CaseIterable {
-        /// A stream's or a streamed episode's body, as the player reads it.
+        /// A stream's or a streamed episode's body as it arrives (HLS segments too).
         case stream
         /// An episode downloaded to a file.
         case download
-        /// A whole document in one request: a feed, a playlist, artwork, an API answer, an HLS segment.
+        /// A whole document in one request: a feed, a playlist, artwork, an API answer.
         case request
     }
 
