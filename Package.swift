@@ -35,6 +35,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // OTLP/HTTP only: the gRPC exporter's packages are resolved but never built.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `swift package generate-documentation` for PlayerKit's and PlayerCore's DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -154,6 +157,20 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
+        // Opt-in sharing of error counts: hourly counts per error code, sent over OTLP/HTTP by
+        // swift-otel with a rotating pseudonym, only with the listener's consent.
+        .target(
+            name: "AnalyticsSharing",
+            dependencies: [
+                "PlayerCore", "Library", .product(name: "OTel", package: "swift-otel"),
+                .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "AnalyticsSharingTests",
+            dependencies: ["AnalyticsSharing", "Library", "PlayerCore", "TestProcesses", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "TelemetryTests",
             dependencies: ["Telemetry", "PlayerCore", .product(name: "Prometheus", package: "swift-prometheus"), "TestProcesses"],
@@ -165,6 +182,7 @@ let package = Package(
             name: "Daemon",
             dependencies: [
                 "PlayerCore", "AudioEngine", "PlayerKit", "MPRIS", "CSDBus", "MPD", "MPDProtocol", "MPDServer", "Telemetry", "Streaming",
+                "AnalyticsSharing",
                 .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
@@ -186,7 +204,7 @@ let package = Package(
             name: "tonearm",
             dependencies: [
                 "PlayerCore", "Presentation", "Media", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI",
-                "MPRIS", "TerminalApp", "Daemon", "Snapcast", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MPRIS", "TerminalApp", "Daemon", "Snapcast", "AnalyticsSharing", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Demo")],
@@ -255,12 +273,14 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            path: "Tests/TestProcesses", exclude: ["DirectoryFixtures"], swiftSettings: strictSettings),
+            path: "Tests/TestProcesses", exclude: ["DirectoryFixtures", "OTLP"], swiftSettings: strictSettings),
         // Runs the built `tonearm` binary and holds the README to the code.
         .testTarget(
             name: "CLITests",
-            dependencies: ["PlayerCore", "Presentation", "TestProcesses"],
-            swiftSettings: strictSettings
+            dependencies: ["PlayerCore", "Presentation", "TestProcesses", "Library", "AnalyticsSharing"],
+            // Library brings GRDB, whose `SQL` is also a string literal: a file sees a module's
+            // extensions only when it imports that module, so a test's text stays `String`.
+            swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // The terminal's controllers driven without a terminal, and the JSON event lines.
         .testTarget(

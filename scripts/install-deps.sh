@@ -19,16 +19,33 @@ for pkg in "${wanted[@]}"; do
     fi
 done
 
-if [ "${#missing[@]}" -eq 0 ]; then
-    exit 0
-fi
-
-echo "install-deps: installing ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then
     sudo=sudo
 else
     sudo=
 fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq </dev/null
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
+
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "install-deps: installing ${missing[*]}"
+    $sudo apt-get update -qq </dev/null
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
+fi
+
+# The tests' PyPI packages (scripts/python-packages.txt) go into .build/python, which the tests put
+# on PYTHONPATH; the system's Python is left alone. A stamp holding the list skips pip when the
+# list has not changed.
+python_list="$here/python-packages.txt"
+python_dir="$here/../.build/python"
+if ! cmp -s "$python_list" "$python_dir/.installed" 2>/dev/null; then
+    echo "install-deps: installing $(sed -e 's/#.*//' "$python_list" | xargs) into .build/python"
+    if ! python3 -m pip --version >/dev/null 2>&1; then
+        echo "install-deps: installing python3-pip"
+        $sudo apt-get install -y -qq --no-install-recommends python3-pip </dev/null
+    fi
+    rm -rf "$python_dir"
+    mkdir -p "$python_dir"
+    PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --disable-pip-version-check --no-input --root-user-action=ignore \
+        --target "$python_dir" -r "$python_list" </dev/null
+    cp "$python_list" "$python_dir/.installed"
+fi

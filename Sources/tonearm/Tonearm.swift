@@ -20,6 +20,7 @@ struct Tonearm: AsyncParsableCommand {
             Demo.self, Render.self, States.self, Resilience.self, LoudnessCommand.self, HistoryCommand.self, FavouritesCommand.self, QueueCommand.self,
             Serve.self, AlarmCommand.self,
             SnapcastControl.self, SearchCommand.self, SyncCommand.self, ShareCommand.self, ReportCommand.self,
+            AnalyticsCommand.self,
         ],
         defaultSubcommand: LibraryCommand.self
     )

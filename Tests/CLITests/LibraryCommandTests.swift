@@ -18,7 +18,7 @@ struct LibraryCommandTests {
     }
 
     static func feed(title: String, items: [(guid: String, title: String, audio: String?)]) -> Data {
-        let entries = items.map { item in
+        let entries = items.map { item -> String in
             let enclosure = item.audio.map { #"<enclosure url="\#($0)" length="0" type="audio/mpeg"/>"# } ?? ""
             return "<item><guid>\(item.guid)</guid><title>\(item.title)</title>\(enclosure)</item>"
         }.joined()

@@ -1,4 +1,5 @@
 import Foundation
+import Presentation
 import PlayerCore
 import TestProcesses
 import Testing

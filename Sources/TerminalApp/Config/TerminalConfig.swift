@@ -80,11 +80,54 @@ package enum TerminalConfig {
         return (LearnedRetryRule(failedRuns: runs, days: days, probeHours: hours), nil)
     }
 
+    /// `[analytics]`: where opt-in sharing sends its hourly error counts (`endpoint`, an OTLP/HTTP
+    /// address; `/v1/metrics` is added when it has no path) and how often at most (`everyHours`,
+    /// 1 or more). No endpoint: sharing cannot happen, whatever the listener answered. A value
+    /// that cannot be used leaves sharing without an endpoint, with a warning.
+    package static func analyticsSharing(from file: URL = file()) -> (endpoint: String?, rule: AnalyticsSharingRule, warning: String?) {
+        guard let text = try? String(contentsOf: file, encoding: .utf8),
+            let section = (try? TOMLDecoder().decode(ConfigFile.self, from: text))?.analytics
+        else { return (nil, .standard, nil) }
+        let hours = section.everyHours ?? 1
+        guard hours >= 1, hours.isFinite else {
+            return (nil, .standard, "\(file.path): [analytics] everyHours wants 1 or more; nothing is shared")
+        }
+        let rule = AnalyticsSharingRule(interval: hours * 3600)
+        guard let written = section.endpoint else { return (nil, rule, nil) }
+        guard var address = URLComponents(string: written), ["http", "https"].contains(address.scheme?.lowercased() ?? ""),
+            address.host?.isEmpty == false
+        else {
+            return (nil, rule, "\(file.path): [analytics] endpoint wants an http:// or https:// address; nothing is shared")
+        }
+        if address.path.isEmpty || address.path == "/" { address.path = "/v1/metrics" }
+        return (address.string ?? written, rule, nil)
+    }
+
     private struct ConfigFile: Decodable {
         var keys: [String: KeyList]?
         var directory: DirectorySection?
         var sync: SyncSection?
         var retries: RetriesSection?
+        var analytics: AnalyticsSection?
+    }
+
+    private struct AnalyticsSection: Decodable {
+        var endpoint: String?
+        var everyHours: Double?
+
+        private enum CodingKeys: String, CodingKey {
+            case endpoint, everyHours
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            endpoint = try container.decodeIfPresent(String.self, forKey: .endpoint)
+            if let whole = try? container.decodeIfPresent(Int.self, forKey: .everyHours) {
+                everyHours = Double(whole)
+            } else {
+                everyHours = try container.decodeIfPresent(Double.self, forKey: .everyHours)
+            }
+        }
     }
 
     private struct RetriesSection: Decodable {

@@ -73,10 +73,13 @@ struct Serve: AsyncParsableCommand {
 
     /// The services the daemon runs besides its player: the MPD protocol (always on the user's
     /// own socket, on the network when `options.mpd` says so), the alarms handed to it, the
-    /// metrics when asked for, and what plays at start.
+    /// metrics when asked for, opt-in sharing of error counts when config.toml names an endpoint
+    /// (it sends only with the listener's consent), and what plays at start.
     static func services(for options: DaemonOptions, startup: StartupPlayback.Item?) -> [any DaemonService] {
         var services: [any DaemonService] = [MPDDaemonService(), AlarmDaemonService()]
         if case .tcp(let host, let port)? = options.metrics { services.append(MetricsDaemonService(host: host, port: Int(port))) }
+        let sharing = TerminalConfig.analyticsSharing()
+        if let endpoint = sharing.endpoint { services.append(AnalyticsSharingDaemonService(endpoint: endpoint, rule: sharing.rule)) }
         if let startup { services.append(StartupPlayback(startup)) }
         return services
     }
