@@ -9,6 +9,16 @@ import Testing
 /// of it asks once, and its first answer puts it back.
 @Suite("tonearm: retries that learn", .serialized, .blocking)
 struct LearnedRetryCommandTests {
+    /// A config folder where two failed runs, with no span of days required, make an item
+    /// usually unreachable.
+    static func quickToLearn() throws -> URL {
+        let config = LibraryCommandTests.dataHome()
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("tonearm"), withIntermediateDirectories: true)
+        try "[retries]\nusuallyUnreachableAfter = 2\noverDays = 0\nprobeEveryHours = 24\n"
+            .write(to: config.appendingPathComponent("tonearm/config.toml"), atomically: true, encoding: .utf8)
+        return config
+    }
+
     @Test func aDeadFeedStopsCostingRefreshTime() throws {
         let dead = Mutex(false)
         let server = try TestHTTPServer { request in
@@ -23,12 +33,8 @@ struct LearnedRetryCommandTests {
         }
         defer { server.stop() }
         let home = LibraryCommandTests.dataHome()
-        let config = LibraryCommandTests.dataHome()
+        let config = try Self.quickToLearn()
         defer { [home, config].forEach { try? FileManager.default.removeItem(at: $0) } }
-        try FileManager.default.createDirectory(at: config.appendingPathComponent("tonearm"), withIntermediateDirectories: true)
-        // Two failed runs, with no span of days required, make a feed usually unreachable.
-        try "[retries]\nusuallyUnreachableAfter = 2\noverDays = 0\nprobeEveryHours = 24\n"
-            .write(to: config.appendingPathComponent("tonearm/config.toml"), atomically: true, encoding: .utf8)
         let environment = ["XDG_CONFIG_HOME": config.path]
         func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String, deadRequests: Int) {
             let before = server.requests.filter { $0.path == "/dead.xml" }.count

@@ -72,5 +72,21 @@ extension LibraryControllerTests {
             #expect(f.model { $0.tab } == .podcasts)
             #expect(!f.screen.contains("unreachable since"), "screen:\n\(f.screen)")
         }
+
+        @Test func aStationThatStoppedAnsweringIsMarkedUsuallyUnreachable() async throws {
+            let f = try await Fixture()
+            let store = f.library.store
+            let quiet = try store.addStation(name: "Quiet FM", url: URL(string: "https://example.org/quiet.mp3")!, genre: "Jazz")
+            _ = try store.addStation(name: "Fine FM", url: URL(string: "https://example.org/fine.mp3")!)
+            let since = Date().addingTimeInterval(-10 * 86_400)
+            for day in 0..<LearnedRetryRule.standard.failedRuns {
+                try store.recordRun(.station(stationID: quiet.id), hostClass: .internet, ending: .failed(.connectionTimeout), at: since + Double(day) * 86_400)
+            }
+            f.controller.load()
+            #expect(f.model { $0.tab } == .stations)
+            let marked = "unreachable since \(EpisodeText.day(since))  Ja"
+            #expect(f.screen.contains("Quiet FM") && f.screen.contains(marked), "screen:\n\(f.screen)")
+            #expect(f.screen.components(separatedBy: "unreachable since").count == 2, "only the quiet station is marked:\n\(f.screen)")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerCore
 import PlayerKit
 
 /// What `tonearm serve` was asked for, parsed and validated: the output, the MPD server's
@@ -15,10 +16,12 @@ package struct DaemonOptions: Sendable, Equatable {
     package var log: DaemonLogTarget
     /// Where `/metrics` is served for Prometheus (`--metrics`); nil: not at all (the default).
     package var metrics: ListenAddress?
+    /// When feeds, downloads and stations that never answer are tried once (config.toml's `[retries]`).
+    package var learnedRetries: LearnedRetryRule
 
     package init(
         output: OutputChoice?, alsoOutput: OutputChoice? = nil, mpd: MPDSettings?, musicDirectory: URL, log: DaemonLogTarget,
-        metrics: ListenAddress? = nil
+        metrics: ListenAddress? = nil, learnedRetries: LearnedRetryRule = .standard
     ) {
         self.output = output
         self.alsoOutput = alsoOutput
@@ -26,6 +29,7 @@ package struct DaemonOptions: Sendable, Equatable {
         self.musicDirectory = musicDirectory
         self.log = log
         self.metrics = metrics
+        self.learnedRetries = learnedRetries
     }
 
     /// Prometheus's usual port for an exporter of this kind, on loopback.

@@ -52,7 +52,7 @@ package struct DaemonRunner: Sendable {
 
         let lock = try DaemonLock.acquire(in: runtimeDirectory)
         defer { lock.release() }
-        let library = try await LibraryContext.open(logger: logger)
+        let library = try await LibraryContext.open(learnedRetries: options.learnedRetries, logger: logger)
         if library.recovery != nil { logger.warning("library: damaged database kept aside") }
         let session = try await openSession(library: library)
         let player = session.player
@@ -133,6 +133,7 @@ package struct DaemonRunner: Sendable {
                     mpris?.observe(update)
                     kept.observe(update)
                     history.observe(update)
+                    library.stations.observe(update)
                     timeline.observe(update)
                     for service in observing.current { service.observe(update) }
                     // The player logs each state change itself.

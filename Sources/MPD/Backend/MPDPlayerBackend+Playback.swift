@@ -152,7 +152,7 @@ extension MPDPlayerBackend {
         logger.info("MPD play", metadata: ["position": "\(queue.position(ofID: id) ?? -1)", "items": "\(request.items.count)"])
         // Watched from before it is sent: a late end of the request it replaces is not its end.
         requestEnd = RequestEndWatch(lastItemID: request.items.last?.track.id)
-        try await send(.replace(.play(request)))
+        try await send(.replace(.play(catalog.library.stations.prepared(request))))
         stopping = false
         let left = queue.currentID
         queue.setCurrent(id)

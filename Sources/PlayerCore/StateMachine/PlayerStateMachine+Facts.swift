@@ -87,7 +87,7 @@ extension PlayerStateMachine {
         default:
             return []
         }
-        queue[index] = QueueItem(track: recording, crossfadeIntoNext: queue[index].crossfadeIntoNext)
+        queue[index] = queue[index].replacingTrack(recording)
         return []
     }
 
@@ -100,6 +100,10 @@ extension PlayerStateMachine {
             // A 404 on the first connect is a wrong address and is not retried blindly; once the
             // stream has played, it is a mount gone for a while.
             let error = recovery != nil && track.isLive ? Self.afterPlaying(error) : error
+            // Learned retries: an item that has not answered for days gets its one try.
+            if recovery == nil, currentItem?.triesOnce == true, error.isRetryable {
+                return fail(error, recoverable: true)
+            }
             if error.isRetryable && track.isRemote && error.code != .audioOutputLost {
                 return beginRecovery(.source, cause: error, at: at)
             }

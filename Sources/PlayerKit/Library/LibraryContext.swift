@@ -19,6 +19,9 @@ package struct LibraryContext: Sendable {
     package let podcasts: PodcastLibrary
     /// Episodes kept on disk, beside the library.
     package let downloads: EpisodeDownloads
+    /// What the library learns about its stations' starts; front ends feed it updates and pass
+    /// their requests through it.
+    package let stations: StationReachability
 
     /// Settings keys for the analytics retention (defaults: 10,000 events, 90 days).
     package static let maxEventsSetting = "analytics.maxEvents"
@@ -29,8 +32,8 @@ package struct LibraryContext: Sendable {
     package var recovery: LibraryRecovery? { store.recovery }
 
     /// Opens the library in `directory` (the XDG data directory by default).
-    /// - Parameter learnedRetries: when feeds and downloads that never answer are tried once or
-    ///   left out of automatic work (the configuration's `[retries]`).
+    /// - Parameter learnedRetries: when feeds, downloads and stations that never answer are tried
+    ///   once or left out of automatic work (the configuration's `[retries]`).
     package static func open(
         directory: URL? = nil, learnedRetries: LearnedRetryRule = .standard, logger: Logger
     ) async throws(PlaybackError) -> LibraryContext {
@@ -46,7 +49,7 @@ package struct LibraryContext: Sendable {
         return LibraryContext(
             store: store, analytics: analytics, retryStatistics: statistics, network: network,
             podcasts: PodcastLibrary(store: store, network: network, analytics: analytics, options: feeds, logger: logger),
-            downloads: downloads)
+            downloads: downloads, stations: StationReachability(store: store, rule: learnedRetries, logger: logger))
     }
 
     private static func retention(_ store: LibraryStore) throws(PlaybackError) -> ErrorRetentionPolicy {

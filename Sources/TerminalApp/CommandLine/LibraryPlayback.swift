@@ -51,7 +51,8 @@ extension CommandPlayback {
         await CommandPlayback(settings, services: services, library: library, podcast: podcast).run(episode, configuration: configuration)
     }
 
-    /// A station by its name or id, with `services` made for its track.
+    /// A station by its name or id, with `services` made for its track; one try only when it is
+    /// usually unreachable (`StationReachability`).
     package static func playStation(
         _ name: String, settings: Settings, services: @Sendable ([Track]) -> TonearmPlayer.Services,
         configuration: PlayerStateMachine.Configuration
@@ -60,8 +61,9 @@ extension CommandPlayback {
         let record = await library.attempt("playStation") { () throws(PlaybackError) in try library.store.station(named: name) }
         let track = record.station.track
         DirectorySettings.countClick(of: record, network: library.network, logger: CommandLog.logger)
-        await CommandPlayback(settings, services: services([track]), library: library)
-            .run(.play(PlayRequest(track: track)), configuration: configuration)
+        // A station that has not answered for days gets one try, and every start is remembered.
+        await CommandPlayback(settings, services: services([track]), library: library, observer: { library.stations.observe($0) })
+            .run(.play(library.stations.prepared(PlayRequest(track: track))), configuration: configuration)
     }
 
     /// A session by its name or id.

@@ -41,7 +41,7 @@ struct Serve: AsyncParsableCommand {
         let log = DaemonLog.start(target, level: logging.logLevel)
         let options = DaemonOptions(
             output: playback.output, alsoOutput: playback.alsoOutput, mpd: try daemon.mpdSettings(), musicDirectory: daemon.musicFolder, log: target,
-            metrics: try daemon.metricsAddress())
+            metrics: try daemon.metricsAddress(), learnedRetries: TerminalConfig.learnedRetries().rule)
         let tracks = sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: stream.finite) }
         let services = Self.services(for: options, startup: startup(tracks))
         let runner = DaemonRunner(

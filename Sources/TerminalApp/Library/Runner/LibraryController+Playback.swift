@@ -81,7 +81,7 @@ extension LibraryController {
                 if await player.speed != speed { try await player.send(.setSpeed(.to(speed))) }
                 try await player.send(.setSilenceTrimming(SilenceTrimmingSetting.isOn(in: self.library.store, podcast: podcast)))
                 let replacement = await SessionLoudness.prepared(
-                    playback.replacement, mode: await player.loudness.mode, store: LibraryLoudnessStore(store: self.library.store, logger: self.logger))
+                    self.library.stations.prepared(playback.replacement), mode: await player.loudness.mode, store: LibraryLoudnessStore(store: self.library.store, logger: self.logger))
                 try await player.send(.replace(replacement))
                 if let clip = playback.clip { try await player.send(.setSleepTimer(.clip(clip))) }
             } catch {

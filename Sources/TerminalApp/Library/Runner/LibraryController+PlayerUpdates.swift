@@ -13,6 +13,7 @@ extension LibraryController {
                     mpris?.observe(update)
                     self.listeningSettings.observe(update)
                     self.history.observe(update)
+                    self.library.stations.observe(update)
                     self.observer?(update)
                     self.playback.withLock { $0.recorder }?(update)
                     self.dispatch(.player(update))

@@ -7,7 +7,7 @@ import Presentation
 /// key, as the runner performs `reload`).
 extension LibraryViewModel where Entry == LibraryEntry {
     /// The rows of the current tab, without what waits to be removed.
-    /// - Parameter learnedRetries: which feeds to mark usually unreachable.
+    /// - Parameter learnedRetries: which feeds and stations to mark usually unreachable.
     func rows(
         in store: LibraryStore, language: Language, learnedRetries: LearnedRetryRule = .standard, now: Date = Date()
     ) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
@@ -29,7 +29,17 @@ extension LibraryViewModel where Entry == LibraryEntry {
                     return (LibraryRow(title: station.name, detail: (kept.contains(station.id) ? "✓ " : "") + station.summary), entry)
                 }
             }
-            return try store.stations().map { (LibraryRow(title: $0.name, detail: $0.genre), .station($0)) }
+            // A station that has stopped answering gets one try when played; the row says since when.
+            var unreachable: [Int64: Date] = [:]
+            for entry in try store.reachabilityEntries() {
+                guard case .station(let id) = entry.item else { continue }
+                unreachable[id] = learnedRetries.decide(entry.record, now: now, automatic: false).unreachableSince
+            }
+            return try store.stations().map { station in
+                let mark = unreachable[station.id].map { Texts.format(UIString.usuallyUnreachable, in: language, EpisodeText.day($0)) }
+                let detail = [mark, station.genre].compactMap { $0 }.joined(separator: "  ")
+                return (LibraryRow(title: station.name, detail: detail.isEmpty ? nil : detail), .station(station))
+            }
         case .podcasts:
             if episodesOf == nil, let libraryQuery { return try Self.searchRows(libraryQuery, in: store) }
             if case .podcast(let podcast)? = episodesOf?.entry {
