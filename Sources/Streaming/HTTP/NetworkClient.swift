@@ -103,8 +103,12 @@ public struct NetworkClient: Sendable {
     /// The program's client, on the shared HTTP client with the real clock.
     public static let shared = NetworkClient()
 
-    let http: HTTPClient
-    private let httpWithoutRedirects: HTTPClient
+    /// The HTTP clients are made on first use: a client starts an event loop thread, which a
+    /// command that plays only local files never needs.
+    private let makeHTTP: @Sendable () -> HTTPClient
+    private let makeHTTPWithoutRedirects: @Sendable () -> HTTPClient
+    var http: HTTPClient { makeHTTP() }
+    private var httpWithoutRedirects: HTTPClient { makeHTTPWithoutRedirects() }
     let clock: any Clock<Duration>
     let timeoutClock: any Clock<Duration>
     let seed: UInt64?
@@ -130,8 +134,8 @@ public struct NetworkClient: Sendable {
     ///   - now: the wall clock for cache busting and HTTP-date Retry-After.
     ///   - logger: receives each attempt and retry (URLs redacted); silent by default.
     package init(
-        http: HTTPClient = SharedHTTPClient.client,
-        httpWithoutRedirects: HTTPClient = SharedHTTPClient.withoutRedirects,
+        http: @autoclosure @escaping @Sendable () -> HTTPClient = SharedHTTPClient.client,
+        httpWithoutRedirects: @autoclosure @escaping @Sendable () -> HTTPClient = SharedHTTPClient.withoutRedirects,
         clock: any Clock<Duration> = SystemClock(),
         timeoutClock: any Clock<Duration> = SystemClock(),
         seed: UInt64? = nil,
@@ -145,8 +149,8 @@ public struct NetworkClient: Sendable {
         self.logger = logger
         self.breakers = breakers
         self.retryBudget = retryBudget
-        self.http = http
-        self.httpWithoutRedirects = httpWithoutRedirects
+        self.makeHTTP = http
+        self.makeHTTPWithoutRedirects = httpWithoutRedirects
         self.clock = clock
         self.timeoutClock = timeoutClock
         self.seed = seed
