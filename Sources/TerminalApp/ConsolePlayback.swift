@@ -49,17 +49,22 @@ package struct ConsolePlayback: Sendable {
         _ intent: PlayerEvent, on session: PlaybackSession, observer: (@Sendable (PlayerUpdate) -> Void)?
     ) async throws(PlaybackError) -> PlaybackError? {
         let player = session.player
+        session.stopOnSignals()
+        var interface = interface
+        // Commands come on stdin in plain mode, and whenever stdin is not the terminal.
+        if interface == .plain || (interface == .lines && isatty(STDIN_FILENO) == 0) { LinePlayback.forwardCommands(to: player, like: like) }
+        // The first sample waits only for the decoder and the sink: the item starts loading before
+        // the session bus is asked for MPRIS, which the updates reach all the same (they wait in
+        // the player's stream until the loop below reads them).
+        try await player.send(intent)
+        CommandLog.startupStep("playback asked")
         let bridge = mpris ? MPRISBridge.start(player: player, quit: { Task(executorPreference: player.executor) { try? await player.stop() } }) : nil
+        if mpris { CommandLog.startupStep(bridge == nil ? "MPRIS off" : "MPRIS ready") }
         defer { bridge?.stop() }
         let observer: @Sendable (PlayerUpdate) -> Void = { update in
             observer?(update)
             bridge?.observe(update)
         }
-        session.stopOnSignals()
-        var interface = interface
-        // Commands come on stdin in plain mode, and whenever stdin is not the terminal.
-        if interface == .plain || (interface == .lines && isatty(STDIN_FILENO) == 0) { LinePlayback.forwardCommands(to: player, like: like) }
-        try await player.send(intent)
         let (bindings, warning) = TerminalConfig.bindings()
         var failure: PlaybackError?
         do throws(TerminalDisplayError) {

@@ -100,7 +100,10 @@ package struct CommandPlayback {
         var like: (@Sendable () -> Bool)?
         if services.analytics == nil {
             // Every error of every playback goes to the library's local analytics.
-            if library == nil { library = await LibraryContext.openForPlayback() }
+            if library == nil {
+                library = await LibraryContext.openForPlayback()
+                CommandLog.startupStep("library opened")
+            }
             services.analytics = library?.analytics
             if let library { services.network = library.network }
         }
@@ -137,6 +140,7 @@ package struct CommandPlayback {
                 asked: settings.output, also: settings.alsoOutput, fallbackWAV: fallbackWAV, fast: settings.fast || rendering, configuration: configuration,
                 services: services)
             if let notice { FileHandle.standardError.write(Data((notice + "\n").utf8)) }
+            CommandLog.startupStep("output opened")
             opened?(session.player)
         } catch {
             if let analytics = services.analytics { await analytics.record(error, operation: "openOutput") }

@@ -59,6 +59,7 @@ struct Play: AsyncParsableCommand {
         }
         if let session { return await CommandPlayback.playSession(session, settings: settings, configuration: configuration) }
         let tracks = sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: stream.finite) }
+        CommandLog.startupStep("sources read")
         guard let request = PlayRequest(items: tracks.map { QueueItem(track: $0) }) else {
             throw ValidationError("give at least one source")
         }
