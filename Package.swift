@@ -208,7 +208,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Demo")],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            // The shipped (release) program is linked lean, which docs/PERFORMANCE.md measures:
+            // no table of exported symbols (an executable exports nothing, yet the dynamic linker
+            // searched its 60,000 symbols for every symbol FFmpeg's libraries looked up) and its
+            // relative relocations packed (DT_RELR, glibc 2.36): 3.6 MB read at every start
+            // become 31 KB, and the program stays position independent; and the functions a run
+            // touches placed together (scripts/symbol-order.sh), so they fill a few megabytes of
+            // pages rather than being spread over all of the code. These need lld, which every
+            // Swift toolchain for Linux ships.
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/symbol-order.txt",
+                        "-Xlinker", "--no-warn-symbol-ordering",
+                    ],
+                    .when(platforms: [.linux], configuration: .release))
+            ]
         ),
         .testTarget(
             name: "PlayerCoreTests",

@@ -64,11 +64,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
 fi
 
-SWIFT="${SWIFT:-swift}"
-echo "bench: building Tonearm (release, Swift runtime linked statically as shipped)"
-# Only the program: the test-support library links swift-testing, which a static release build lacks.
-"$SWIFT" build -c release --static-swift-stdlib --product tonearm
-bin="$("$SWIFT" build -c release --static-swift-stdlib --show-bin-path)/tonearm"
-[ -x "$bin" ] || { echo "bench: no release binary at $bin" >&2; exit 1; }
+echo "bench: building Tonearm as shipped (scripts/build-release.sh)"
+bin="$(bash scripts/build-release.sh)"
 
 exec python3 scripts/bench/bench.py --tonearm "$bin" "$@"
