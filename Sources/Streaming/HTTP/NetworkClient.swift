@@ -133,6 +133,8 @@ public struct NetworkClient: Sendable {
     ///   - seed: a fixed jitter seed for tests; nil seeds each request from the system.
     ///   - now: the wall clock for cache busting and HTTP-date Retry-After.
     ///   - logger: receives each attempt and retry (URLs redacted); silent by default.
+    ///   - http, httpWithoutRedirects: read on every request, so pass a client made once
+    ///     (`let client = HTTPClient(...)`), never an expression that makes one.
     package init(
         http: @autoclosure @escaping @Sendable () -> HTTPClient = SharedHTTPClient.client,
         httpWithoutRedirects: @autoclosure @escaping @Sendable () -> HTTPClient = SharedHTTPClient.withoutRedirects,
