@@ -55,6 +55,33 @@ struct LoggingCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("state/tonearm/tonearm.log").path))
     }
 
+    /// A debug log is the timeline of a start: how long loading took, then each step in order,
+    /// and the first sample after the output opened.
+    @Test func aDebugLogMarksEachStepOfTheStartInOrder() throws {
+        let (dir, file) = try PlaybackCommandTests.tone(seconds: 1)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let logFile = folder.appendingPathComponent("tonearm.log")
+        let r = try PlaybackCommandTests.run(
+            ["play", file.path, "--output", "null", "--events", "jsonl", "--log-level", "debug", "--log-file", logFile.path],
+            environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path])
+        #expect(r.status == 0, "stderr: \(r.err)")
+        let lines = try String(contentsOf: logFile, encoding: .utf8).split(separator: "\n").map(String.init)
+        let started = try #require(lines.first { $0.contains(" started ") })
+        #expect(started.contains(#/sinceLaunch=\d+ms/#), "\(started)")
+        let named = lines.compactMap { line -> String? in
+            guard line.contains(" startup "), let at = line.range(of: "step=") else { return nil }
+            // A value with spaces is quoted.
+            return String(line[at.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+        #expect(Array(named.prefix(4)) == ["sources read", "library opened", "output opened", "playback asked"], "\(named)")
+        #expect(named.count == 5 && ["MPRIS ready", "MPRIS off"].contains(named.last ?? ""), "\(named)")
+        let opened = try #require(lines.firstIndex { $0.contains("step=\"output opened\"") })
+        let playing = try #require(lines.firstIndex { $0.contains(" state ") && $0.contains("state=playing") })
+        #expect(playing > opened)
+    }
+
     @Test func theDefaultLevelWritesNothingBelowWarningOnASuccessfulRun() throws {
         let (dir, file) = try PlaybackCommandTests.tone(seconds: 1)
         defer { try? FileManager.default.removeItem(at: dir) }
