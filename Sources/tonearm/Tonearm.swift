@@ -14,7 +14,7 @@ struct Tonearm: AsyncParsableCommand {
             explicit (crossfading with progress, paused mid-crossfade, buffering, reconnecting with a \
             countdown) and every failure is a typed error.
             """,
-        version: "\(TonearmVersion.current) (\(FFmpegProbe.versions))",
+        version: "\(TonearmVersion.current) (built with \(FFmpegProbe.builtWith))",
         subcommands: [
             LibraryCommand.self, Play.self, SessionCommand.self, TimerCommand.self, PodcastCommand.self, StationCommand.self, ErrorsCommand.self,
             Demo.self, Render.self, States.self, Resilience.self, LoudnessCommand.self, HistoryCommand.self, FavouritesCommand.self, QueueCommand.self,

@@ -31,7 +31,7 @@ struct FFmpegInput {
 
     /// Opens a local file: its errors are the kernel's (stat(2), open(2)) before FFmpeg's.
     static func file(_ url: URL) throws(PlaybackError) -> FFmpegInput {
-        FFmpegLog.setUp()
+        try FFmpegLibraries.load()
         guard url.isFileURL else {
             throw PlaybackError(
                 .unsupportedFormat, underlying: "FFmpegDecoder(url:) opens local files; streams use init(source:)")
@@ -75,7 +75,7 @@ struct FFmpegInput {
     static func source(_ source: any ByteSource, formatHint: String?, probeSize: Int)
         throws(PlaybackError) -> FFmpegInput
     {
-        FFmpegLog.setUp()
+        try FFmpegLibraries.load()
         let bridge = ByteSourceBridge(source: source)
         var opened = FFmpegInput(handles: FFmpegHandles())
         opened.handles.bridge = bridge

@@ -62,7 +62,7 @@ package enum ImageDecoder {
     private static func withFrame<T>(
         _ data: Data, kind: ImageKind, maxPixels: Int, _ body: (UnsafeMutablePointer<AVFrame>) throws(PlaybackError) -> T
     ) throws(PlaybackError) -> T {
-        FFmpegLog.setUp()
+        try FFmpegLibraries.load()
         guard !data.isEmpty, data.count < Int(Int32.max) - 64 else { throw PlaybackError(.corruptData, underlying: "empty image") }
         guard let codec = avcodec_find_decoder(kind == .png ? AV_CODEC_ID_PNG : AV_CODEC_ID_MJPEG) else {
             throw PlaybackError(.corruptData, underlying: "no \(kind.rawValue) decoder in this FFmpeg")

@@ -21,7 +21,7 @@ package enum EmbeddedSubtitles {
     /// none, cannot be opened, or its track holds no cue with words.
     package static func transcript(of url: URL) -> Transcript? {
         guard url.isFileURL else { return nil }
-        FFmpegLog.setUp()
+        guard (try? FFmpegLibraries.load()) != nil else { return nil }
         let handles = FFmpegHandles()
         let path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? ""
         // "file:" keeps a path with a colon from being read as another protocol.

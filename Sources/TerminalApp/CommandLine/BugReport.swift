@@ -86,7 +86,7 @@ package struct BugReport: Sendable {
     // MARK: - Parts
 
     static func versions() -> String {
-        var lines = ["Tonearm \(TonearmVersion.current)", "FFmpeg: \(FFmpegProbe.versions)"]
+        var lines = ["Tonearm \(TonearmVersion.current)", "FFmpeg: \(FFmpegProbe.loaded)"]
         if let release = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8),
             let pretty = release.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") })
         {
