@@ -48,7 +48,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages only the benchmarks need (the engine's own come from scripts/install-deps.sh).
-bench_packages=(ffmpeg mpv mpd mpc pulseaudio pulseaudio-utils python3 icecast2 tmux espeak-ng curl snapserver)
+# GNU time measures the peak memory of short commands (scripts/bench/library.py says why).
+bench_packages=(ffmpeg mpv mpd mpc pulseaudio pulseaudio-utils python3 icecast2 tmux espeak-ng curl snapserver time)
 missing=()
 for pkg in "${bench_packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then

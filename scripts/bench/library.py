@@ -24,6 +24,7 @@ import shutil
 import sqlite3
 import statistics
 import subprocess
+import tempfile
 import threading
 import time
 import uuid
@@ -72,17 +73,26 @@ def serve(body):
 
 
 def run_tonearm(tonearm, argv, data_home, log):
+    """Runs one command to its end: (wall s, peak RSS KB, stdout).
+
+    The peak comes from GNU time, not from this process's wait4: Linux keeps the largest resident
+    size a process had before exec, and a child spawned from Python starts as Python (vfork), so
+    wait4 here would report Python's own peak (tens of MB once the feed is parsed) whenever the
+    command's is smaller. GNU time's child starts from GNU time's few hundred KB."""
     env = dict(os.environ, XDG_DATA_HOME=data_home, LANG="C")
-    start = time.perf_counter()
-    with open(log, "ab") as out:
-        p = subprocess.Popen([tonearm] + argv, stdout=subprocess.PIPE, stderr=out, stdin=subprocess.DEVNULL, env=env)
-        stdout = p.stdout.read()
-        _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - start
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        raise BenchError(f"tonearm {' '.join(argv[:2])} exited {code}; see {log}: {B.tail(log)}")
-    return wall, usage.ru_maxrss, stdout
+    with tempfile.NamedTemporaryFile(mode="r", suffix=".rss") as measured:
+        start = time.perf_counter()
+        with open(log, "ab") as out:
+            p = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", measured.name, tonearm] + argv,
+                                 stdout=subprocess.PIPE, stderr=out, stdin=subprocess.DEVNULL, env=env)
+            stdout = p.stdout.read()
+            _, status, _ = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - start
+        code = os.waitstatus_to_exitcode(status)
+        if code != 0:
+            raise BenchError(f"tonearm {' '.join(argv[:2])} exited {code}; see {log}: {B.tail(log)}")
+        peak = int(measured.read().split()[-1])
+    return wall, peak, stdout
 
 
 def bench_feed_import(tonearm, work, runs, table):
