@@ -16,7 +16,12 @@ import TestProcesses
         _ server: TestHTTPServer, source: (TestHTTPServer) -> MetadataService.StatusSource?, identity: [String] = [], name: String? = nil,
         analytics: ErrorAnalytics? = nil
     ) -> MetadataService {
-        let network = NetworkClient(clock: ImmediateClock(), seed: 42, now: { Self.fixedNow })
+        // What these tests check is how answers are matched, not time limits or breakers: a time
+        // limit on a clock nobody moves never fires (on a busy machine a real 8 s one did, while
+        // the test's loopback server waited for a thread), and without breakers another test's
+        // failures on a reused port cannot refuse these requests.
+        let network = NetworkClient(
+            clock: ImmediateClock(), timeoutClock: TestClock<Duration>(), seed: 42, now: { Self.fixedNow }, breakers: nil)
         return MetadataService(
             network: network,
             configuration: .init(identityStrings: identity, statusSource: source(server), stationName: name), analytics: analytics)
