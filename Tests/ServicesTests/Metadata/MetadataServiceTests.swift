@@ -17,8 +17,8 @@ import TestProcesses
         analytics: ErrorAnalytics? = nil
     ) -> MetadataService {
         // What these tests check is how answers are matched, not time limits or breakers: a time
-        // limit on a clock nobody moves never fires (on a busy machine a real 8 s one did, while
-        // the test's loopback server waited for a thread), and without breakers another test's
+        // limit on a clock nobody moves never fires (a real 8 s one can, on a busy machine, while
+        // the test's loopback server waits for a thread), and without breakers another test's
         // failures on a reused port cannot refuse these requests.
         let network = NetworkClient(
             clock: ImmediateClock(), timeoutClock: TestClock<Duration>(), seed: 42, now: { Self.fixedNow }, breakers: nil)
