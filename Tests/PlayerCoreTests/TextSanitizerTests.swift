@@ -3,6 +3,17 @@ import Testing
 @testable import PlayerCore
 
 @Suite struct TextSanitizerTests {
+    /// Clean printable ASCII is returned as it is; anything else takes the full cleaning.
+    @Test(arguments: [
+        ("Episode 12: a title", 256, "Episode 12: a title"), ("", 256, ""), (" lead", 256, "lead"), ("trail ", 256, "trail"),
+        ("two  spaces", 256, "two spaces"), ("tab\there", 256, "tab here"), ("v\u{B}t", 256, "v t"), ("abcdef", 6, "abcdef"),
+        ("abcdefg", 6, "abcde…"), ("abcdefg", 0, "abcdefg"), ("unit\u{1F}sep", 256, "unitsep"), ("del\u{7F}", 256, "del"),
+        ("café", 4, "café"), ("café au lait", 4, "caf…"),
+    ])
+    func cleanASCIIIsKeptAndTheRestCleaned(text: String, maxLength: Int, expected: String) {
+        #expect(TextSanitizer.singleLine(text, maxLength: maxLength) == expected)
+    }
+
     @Test func removesC0AndDEL() {
         #expect(TextSanitizer.singleLine("a\u{0}b\u{7}c\u{1B}d\u{7F}e") == "abcde")
     }

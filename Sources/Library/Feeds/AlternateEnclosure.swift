@@ -38,7 +38,7 @@ package struct AlternateEnclosure: Sendable, Equatable, Codable {
     static func list(_ raw: [RSSDocumentReader.RawAlternate], feedURL: URL?) -> [AlternateEnclosure] {
         var kept: [AlternateEnclosure] = []
         for entry in raw where kept.count < maxPerEpisode {
-            let type = (entry.type ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            let type = (entry.type ?? "").trimmingWhitespace(newlines: false).lowercased()
             guard type.hasPrefix("audio/"), type.count <= LibraryLimits.maxMIMETypeLength else { continue }
             var sources: [URL] = []
             for address in entry.sources where sources.count < maxSources {
@@ -57,7 +57,7 @@ package struct AlternateEnclosure: Sendable, Equatable, Codable {
     }
 
     private static func number(_ text: String?) -> Double? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespaces), let value = Double(trimmed), value.isFinite, value > 0,
+        guard let trimmed = text?.trimmingWhitespace(newlines: false), let value = Double(trimmed), value.isFinite, value > 0,
             value < 1e15
         else { return nil }
         return value

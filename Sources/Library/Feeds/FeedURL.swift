@@ -13,7 +13,7 @@ import PlayerCore
 /// beside `Streaming`, not above it, and a feed never names local files.
 enum FeedURL {
     static func resolve(_ text: String, against base: URL?) -> URL? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty, trimmed.utf8.count <= LibraryLimits.maxURLLength,
             !trimmed.unicodeScalars.contains(where: TextSanitizer.isForbidden)
         else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerCore
 
 /// Reads `<itunes:duration>` in the forms feeds really use.
 ///
@@ -26,10 +27,10 @@ package enum ITunesDuration {
 
     /// Seconds, or nil when the text is not a usable duration.
     package static func seconds(from text: String) -> TimeInterval? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty, trimmed.utf8.count <= 32 else { return nil }
         let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingWhitespace(newlines: false) }
         guard parts.count <= 3 else { return nil }
         var total: TimeInterval = 0
         for (position, part) in parts.enumerated() {

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerCore
 
 /// Where a live episode (`podcast:liveItem`) stands: announced (`pending`, with when it starts),
 /// on air (`live`: its enclosure is a stream, played as radio is, reconnects and all) or over
@@ -21,7 +22,7 @@ package struct LiveStatus: Sendable, Equatable, Codable {
     /// The status a `liveItem`'s attributes give; nil for a status the namespace does not name
     /// (such an item is not kept: nothing truthful can be said of it).
     static func read(status: String?, start: String?, end: String?) -> LiveStatus? {
-        guard let phase = status.flatMap({ Phase(rawValue: $0.trimmingCharacters(in: .whitespaces).lowercased()) }) else { return nil }
+        guard let phase = status.flatMap({ Phase(rawValue: $0.trimmingWhitespace(newlines: false).lowercased()) }) else { return nil }
         return LiveStatus(phase: phase, start: start.flatMap(FeedDate.parse), end: end.flatMap(FeedDate.parse))
     }
 }

@@ -47,7 +47,7 @@ enum PodcastCredits {
     /// `podcast:season` (else `itunes:season`): a positive whole number, at most 100,000.
     static func season(_ podcast: String?, itunes: String?) -> Int? {
         for text in [podcast, itunes] {
-            guard let text, let value = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { continue }
+            guard let text, let value = Int(text.trimmingWhitespace()) else { continue }
             if value > 0, value <= 100_000 { return value }
         }
         return nil
@@ -58,7 +58,7 @@ enum PodcastCredits {
     static func episodeNumber(_ podcast: String?, itunes: String?) -> Double? {
         for text in [podcast, itunes] {
             guard let text else { continue }
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = text.trimmingWhitespace()
             guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(trimmed) else { continue }
             if value > 0, value <= 1_000_000 { return value }
         }

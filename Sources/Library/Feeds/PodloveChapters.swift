@@ -20,7 +20,7 @@ enum PodloveChapters {
     /// part with an optional fraction (`01:02:03.500`, `62.5`). 0 is a start (unlike a duration);
     /// later parts must be below 60; at most `ITunesDuration.maxSeconds`.
     static func seconds(_ text: String) -> TimeInterval? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty, trimmed.utf8.count <= 32 else { return nil }
         let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count <= 3 else { return nil }

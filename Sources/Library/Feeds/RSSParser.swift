@@ -81,7 +81,7 @@ package enum RSSParser {
     /// `managingEditor` is a mailbox, and the name is what a listener wants to see.
     static func nameOfMailbox(_ text: String) -> String {
         guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close else { return text }
-        let name = text[text.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
+        let name = text[text.index(after: open)..<close].trimmingWhitespace(newlines: false)
         return name.isEmpty ? text : name
     }
 }
@@ -181,7 +181,7 @@ struct EpisodeBuilder {
     }
 
     static func byteCount(_ text: String) -> Int64? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         if let value = Int64(trimmed) { return value > 0 ? value : nil }
         // `12345.0`, `1.2e6`: generators that write numbers as floats.
         guard let value = Double(trimmed), value.isFinite, value >= 1, value < 9.2e18 else { return nil }

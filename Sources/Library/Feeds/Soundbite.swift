@@ -37,7 +37,7 @@ package struct Soundbite: Sendable, Equatable, Codable {
     }
 
     private static func seconds(_ text: String?) -> TimeInterval? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty,
+        guard let trimmed = text?.trimmingWhitespace(), !trimmed.isEmpty,
             trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(trimmed), value.isFinite,
             value <= ITunesDuration.maxSeconds
         else { return nil }

@@ -11,10 +11,11 @@ package enum TextSanitizer {
     /// Returns `text` with control and bidi-override characters removed, whitespace runs folded to
     /// one space, surrounding spaces trimmed, and at most `maxLength` characters (an ellipsis marks a cut).
     package static func singleLine(_ text: String, maxLength: Int = defaultMaxLength) -> String {
+        if isCleanASCIILine(text, maxLength: maxLength) { return text }
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
-            if scalar == "\n" || scalar == "\r" || scalar == "\t" || scalar == " " || scalar.properties.isWhitespace {
+            if scalar.value < 0x80 ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace {
                 pendingSpace = !out.isEmpty
                 continue
             }
@@ -28,6 +29,25 @@ package enum TextSanitizer {
         let cleaned = String(out)
         guard maxLength > 0, cleaned.count > maxLength else { return cleaned }
         return String(cleaned.prefix(max(0, maxLength - 1))) + "…"
+    }
+
+    /// True when `singleLine` would return `text` unchanged and it is printable ASCII: no
+    /// controls, no space at either end or twice in a row, within `maxLength`. Most titles,
+    /// GUIDs and MIME types are, and a feed of 5,000 items has tens of thousands of them.
+    private static func isCleanASCIILine(_ text: String, maxLength: Int) -> Bool {
+        let bytes = text.utf8
+        guard maxLength <= 0 || bytes.count <= maxLength else { return false }
+        var previousWasSpace = true  // a leading space is not clean
+        for byte in bytes {
+            if byte == 0x20 {
+                if previousWasSpace { return false }
+                previousWasSpace = true
+            } else {
+                guard byte > 0x20, byte < 0x7F else { return false }
+                previousWasSpace = false
+            }
+        }
+        return !previousWasSpace || bytes.isEmpty
     }
 
     /// Like `singleLine` but returns nil for input that is empty after cleaning.
