@@ -35,6 +35,29 @@ extension FeedDate {
         return reader.date()
     }
 
+    /// `Tue, 10 Jun 2003 04:00:00 GMT` or `... +0000`, the shape RSS's specification shows and
+    /// most generators write, read straight from the bytes; nil for anything else (and for an
+    /// impossible date), which `parseRFC822` then reads. Whatever this reads, `parseRFC822`
+    /// reads the same (a test holds them together); it exists because tokenising every date
+    /// was a tenth of the time a 5,000-item feed took to read.
+    static func parseCanonicalRFC822(_ text: String) -> Date? {
+        var reader = CanonicalReader(bytes: Array(text.utf8)[...])
+        if reader.bytes.count > 5, reader.bytes.prefix(3).allSatisfy(CanonicalReader.isLetter), reader.bytes.dropFirst(3).starts(with: ", ".utf8) {
+            reader.bytes.removeFirst(5)  // the weekday, ignored as everywhere
+        }
+        var parts = Parts()
+        guard let day = reader.number(digits: 1...2), reader.skip(" "),
+            let month = reader.word(letters: 3).flatMap(monthNumber), reader.skip(" "),
+            let year = reader.number(digits: 4...4), reader.skip(" "),
+            let hour = reader.number(digits: 2...2), reader.skip(":"), let minute = reader.number(digits: 2...2), reader.skip(":"),
+            let second = reader.number(digits: 2...2), reader.skip(" "),
+            let offset = reader.zone()
+        else { return nil }
+        (parts.day, parts.month, parts.year) = (day, month, year)
+        (parts.hour, parts.minute, parts.second, parts.offsetMinutes) = (hour, minute, second, offset)
+        return makeDate(parts)
+    }
+
     /// The words and numbers of `text`, without comments and without a leading `word,` (a
     /// weekday, in whatever language: `Tue,`, `Dienstag,`, `mar.,`).
     private static func rfc822Tokens(_ text: String) -> [Substring] {
@@ -63,6 +86,47 @@ extension FeedDate {
             if character == "(" { depth += 1 } else if character == ")" { depth = max(0, depth - 1) } else if depth == 0 { out.append(character) }
         }
         return out
+    }
+}
+
+/// The byte-level reading behind `FeedDate.parseCanonicalRFC822`: each step consumes what it
+/// read, or returns nil (false) and the date is left to the general reader.
+private struct CanonicalReader {
+    var bytes: ArraySlice<UInt8>
+
+    static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+
+    mutating func skip(_ separator: Unicode.Scalar) -> Bool {
+        guard bytes.first == UInt8(separator.value) else { return false }
+        bytes.removeFirst()
+        return true
+    }
+
+    /// A run of ASCII digits whose length is in `digits`.
+    mutating func number(digits: ClosedRange<Int>) -> Int? {
+        let run = bytes.prefix { $0 >= 0x30 && $0 <= 0x39 }
+        guard digits.contains(run.count) else { return nil }
+        bytes.removeFirst(run.count)
+        return run.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
+    /// Exactly `letters` ASCII letters, lowercased.
+    mutating func word(letters: Int) -> String? {
+        let run = bytes.prefix(while: Self.isLetter)
+        guard run.count == letters else { return nil }
+        bytes.removeFirst(run.count)
+        return String(decoding: run.map { $0 | 0x20 }, as: UTF8.self)
+    }
+
+    /// The rest of the text as a zone: `GMT`, `UT`, `UTC`, `Z` or `+hhmm`/`-hhmm`, in minutes east.
+    mutating func zone() -> Int? {
+        let rest = String(decoding: bytes, as: UTF8.self)
+        bytes.removeAll()
+        if ["gmt", "ut", "utc", "z"].contains(rest.lowercased()) { return 0 }
+        guard rest.utf8.count == 5, let sign = rest.first, sign == "+" || sign == "-",
+            let offset = FeedDate.numericOffset(rest.dropFirst())
+        else { return nil }
+        return sign == "-" ? -offset : offset
     }
 }
 

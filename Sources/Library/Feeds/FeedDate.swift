@@ -1,4 +1,5 @@
 import Foundation
+import PlayerCore
 
 /// Reads the dates feeds write (`<pubDate>`, Atom's `<updated>`, `dc:date`, OPML `dateCreated`)
 /// and writes RFC 822 dates.
@@ -22,11 +23,11 @@ import Foundation
 package enum FeedDate {
     /// The date `text` names, or nil.
     package static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         // Long enough for a weekday, month and zone all spelled out, plus a comment.
         guard !trimmed.isEmpty, trimmed.utf8.count <= 128 else { return nil }
         if looksLikeISO8601(trimmed) { return parseISO8601(trimmed) }
-        return parseRFC822(trimmed)
+        return parseCanonicalRFC822(trimmed) ?? parseRFC822(trimmed)
     }
 
     /// `Tue, 10 Jun 2003 04:00:00 GMT`: RFC 822 with a four-digit year, in UTC.
