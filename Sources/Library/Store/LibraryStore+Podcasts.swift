@@ -24,9 +24,7 @@ extension LibraryStore {
                 arguments: header.arguments + [feedKey, addedAt.timeIntervalSince1970, addedAt.timeIntervalSince1970])
             let id = db.lastInsertedRowID
             try FeedIdentity.record(db, podcastID: id, guid: feed.podcastGUID)
-            for (order, episode) in episodes.enumerated() {
-                try episode.insert(db, podcastID: id, feedOrder: order)
-            }
+            try EpisodeFields.insert(db, podcastID: id, episodes.enumerated().map { ($1, $0) })
             return try PodcastQueries.podcast(db, id: id)
         }
     }
@@ -59,12 +57,11 @@ extension LibraryStore {
                 let fields = try EpisodeFields(row: row)
                 known[fields.guid] = (try row.decode(Int64.self, forColumn: "id"), fields, try row.decode(Int.self, forColumn: "feedOrder"))
             }
-            var added = 0
+            var added: [(fields: EpisodeFields, feedOrder: Int)] = []
             var updated = 0
             for (order, episode) in episodes.enumerated() {
                 guard let stored = known[episode.guid] else {
-                    try episode.insert(db, podcastID: id, feedOrder: order)
-                    added += 1
+                    added.append((episode, order))
                     continue
                 }
                 if stored.fields != episode {
@@ -75,7 +72,8 @@ extension LibraryStore {
                     try EpisodeFields.updateFeedOrder(db, episodeID: stored.id, feedOrder: order)
                 }
             }
-            return RefreshResult(podcast: try PodcastQueries.podcast(db, id: id), added: added, updated: updated)
+            try EpisodeFields.insert(db, podcastID: id, added)
+            return RefreshResult(podcast: try PodcastQueries.podcast(db, id: id), added: added.count, updated: updated)
         }
     }
 

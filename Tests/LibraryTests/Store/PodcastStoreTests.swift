@@ -127,6 +127,30 @@ struct PodcastStoreTests {
         #expect((second.added, second.updated, second.podcast.episodeCount) == (0, 50, 5_000))
     }
 
+    /// Episodes are inserted many to a statement: a feed longer than one statement's worth, and
+    /// not a multiple of it, keeps every episode with its own fields, in feed order, each indexed
+    /// for search (the index is filled by a trigger, once per row whatever the statement).
+    @Test func anAddedFeedOfManyStatementsKeepsEveryEpisodeInOrderAndSearchable() throws {
+        let temporary = try TemporaryDirectory()
+        let store = try LibraryStore.open(directory: temporary.url)
+        var episodes = (0..<1_234).map { StoreFeedFixtures.episode($0, dated: false) }
+        episodes[777].title = "Marmalade tasting"
+        episodes[1_233].summary = "Notes on quinces"
+        let podcast = try store.addPodcast(feedURL: StoreFeedFixtures.feedURL, feed: StoreFeedFixtures.feed(episodes: episodes), validators: .none)
+        #expect(podcast.episodeCount == 1_234)
+        let stored = try store.episodes(podcastID: podcast.id)
+        #expect(stored.map(\.guid) == episodes.map(\.guid))
+        #expect(stored.map(\.title) == episodes.map(\.title))
+        #expect(stored.map(\.audioURL) == episodes.map { $0.enclosure?.url })
+        #expect(try store.search("marmalade").map(\.episodeID) == [stored[777].id])
+        #expect(try store.search("quinces").map(\.episodeID) == [stored[1_233].id])
+        let refreshed = try store.refreshPodcast(
+            id: podcast.id, feed: StoreFeedFixtures.feed(episodes: episodes + (1_234..<1_900).map { StoreFeedFixtures.episode($0, dated: false) }),
+            validators: .none)
+        #expect((refreshed.added, refreshed.updated, refreshed.podcast.episodeCount) == (666, 0, 1_900))
+        #expect(try store.episodes(podcastID: podcast.id).map(\.guid) == (0..<1_900).map { "ep-\($0)" })
+    }
+
     @Test func aNotModifiedCheckChangesOnlyTheCheckTimeAndValidators() throws {
         let temporary = try TemporaryDirectory()
         let clock = StoreTestClock()
