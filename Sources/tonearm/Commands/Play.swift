@@ -9,7 +9,7 @@ import TerminalApp
 /// `tonearm play SOURCE...`: plays files, streams and playlists in order; or one thing from the
 /// library: an episode (resuming where the listener stopped), a station or a session.
 struct Play: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "play", 
         abstract: "Play audio files, internet radio streams and playlist URLs (.pls, .m3u) in order, or an episode, station or session from the library.")
 
     @Argument(help: "Audio files or http(s) URLs of streams or playlists, in order.")

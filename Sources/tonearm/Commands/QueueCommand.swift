@@ -12,7 +12,7 @@ struct QueueCommand: AsyncParsableCommand {
         subcommands: [List.self, Add.self, Remove.self, Move.self, Clear.self, PlayQueue.self], defaultSubcommand: List.self)
 
     struct List: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "List the queue, first entry first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the queue, first entry first.")
         @Flag(help: "Print a JSON array for scripts.") var json = false
         @OptionGroup var logging: LoggingOptions
 
@@ -22,7 +22,7 @@ struct QueueCommand: AsyncParsableCommand {
     }
 
     struct Add: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Add an episode, a station or a session to the queue (at the end, or --at N).")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an episode, a station or a session to the queue (at the end, or --at N).")
         @Option(help: "An episode's id (see `tonearm podcast episodes`).") var episode: Int64?
         @Option(help: "A station's name or id.") var station: String?
         @Option(help: "A session's name or id.") var session: String?
@@ -42,7 +42,7 @@ struct QueueCommand: AsyncParsableCommand {
     }
 
     struct Remove: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Remove an entry from the queue (what it names stays in the library).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an entry from the queue (what it names stays in the library).")
         @Argument(help: "The entry's id (the ENTRY column of `tonearm queue`).") var entry: Int64
         @OptionGroup var logging: LoggingOptions
 
@@ -52,7 +52,7 @@ struct QueueCommand: AsyncParsableCommand {
     }
 
     struct Move: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Move an entry of the queue to another place (1 is the front).")
+        static let configuration = CommandConfiguration(commandName: "move", abstract: "Move an entry of the queue to another place (1 is the front).")
         @Argument(help: "The entry's id.") var entry: Int64
         @Argument(help: "Its new place, 1 for the front.") var position: Int
         @OptionGroup var logging: LoggingOptions
@@ -67,7 +67,7 @@ struct QueueCommand: AsyncParsableCommand {
     }
 
     struct Clear: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Empty the queue.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Empty the queue.")
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {

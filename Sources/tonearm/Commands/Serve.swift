@@ -8,7 +8,7 @@ import TerminalApp
 /// `tonearm serve`: the user's one player as a daemon, headless, until SIGTERM (parsing and
 /// wiring only; the daemon is `DaemonRunner`).
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "serve", 
         abstract: "Run one player and the library as a daemon, headless, until stopped (SIGTERM or Ctrl-C fades out and saves places).",
         discussion: """
             One daemon per user: a second `tonearm serve` fails, and other commands refuse to open the \

@@ -30,7 +30,7 @@ struct SessionCommand: AsyncParsableCommand {
     }
 
     struct Add: LibrarySubcommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "add", 
             abstract: "Keep a session file in the library (checked first; named after its \"name\" unless --name is given).")
         @Argument(help: "The session file.") var file: String
         @Option(help: "The name to keep it under.") var name: String?
@@ -42,7 +42,7 @@ struct SessionCommand: AsyncParsableCommand {
     }
 
     struct List: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "List sessions kept in the library.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List sessions kept in the library.")
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
         @OptionGroup var logging: LoggingOptions
 
@@ -53,7 +53,7 @@ struct SessionCommand: AsyncParsableCommand {
     }
 
     struct Remove: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Forget a session (its file stays).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Forget a session (its file stays).")
         @Argument(help: "The session's name or id.") var name: String
         @OptionGroup var logging: LoggingOptions
 
@@ -66,7 +66,7 @@ struct SessionCommand: AsyncParsableCommand {
 
 /// `tonearm render SESSION --output wav:PATH`: renders a session as fast as possible.
 struct Render: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "render", 
         abstract: "Render a session to a WAV file as fast as possible (SESSION may be 'demo').")
 
     @Argument(help: "The session file, or 'demo' for the built-in demo.")
@@ -91,7 +91,7 @@ struct Render: AsyncParsableCommand {
 
 /// `tonearm demo`: the built-in 3-stage meditation session.
 struct Demo: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "demo", 
         abstract: "Play the built-in 3-stage meditation demo (to PulseAudio, or rendered to ./tonearm-demo.wav when no server answers).")
 
     @OptionGroup var playback: PlaybackOptions

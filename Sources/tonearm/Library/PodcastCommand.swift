@@ -36,7 +36,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Soundbites: LibrarySubcommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "soundbites", 
             abstract: "List an episode's soundbites (podcast:soundbite), to play with: tonearm play --episode ID --soundbite N.")
         @Argument(help: "The episode's id.") var episode: Int64
         @Flag(help: "Print a JSON array for scripts.") var json = false
@@ -49,7 +49,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Transcript: LibrarySubcommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "transcript", 
             abstract: "Print an episode's transcript with times (fetched once from its feed's podcast:transcript, then kept).")
         @Argument(help: "The episode's id.") var episode: Int64
         @Flag(help: "Print JSON (the cues with start, end, text, speaker) for scripts.") var json = false
@@ -61,7 +61,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Mark: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Mark an episode played or unplayed.")
+        static let configuration = CommandConfiguration(commandName: "mark", abstract: "Mark an episode played or unplayed.")
         @Argument(help: "The episode's id.") var episode: Int64
         @Argument(help: "played or unplayed.") var mark: PlayedMark
 
@@ -94,7 +94,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Download: LibrarySubcommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "download", 
             abstract: "Keep episodes on disk to play without a network: one episode, or a podcast's newest.",
             discussion: """
                 TARGET is an episode id (as `podcast episodes --json` gives it) or a podcast's id or title. A podcast \
@@ -115,7 +115,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Downloads: LibrarySubcommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "downloads", 
             abstract: "List downloaded episodes and their sizes; remove one; set the storage cap.",
             discussion: """
                 With --cap, downloads are kept under SIZE (such as 500M or 2G; `none` for no cap): played episodes go \
@@ -177,7 +177,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Stats: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "The time silence trimming has saved you, per podcast and in total.")
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "The time silence trimming has saved you, per podcast and in total.")
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
@@ -187,7 +187,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Add: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Subscribe to a podcast by its feed URL (RSS or Atom).")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Subscribe to a podcast by its feed URL (RSS or Atom).")
         @Argument(help: "The feed's http(s) URL.") var feedURL: String
         @OptionGroup var logging: LoggingOptions
 
@@ -203,7 +203,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct List: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "List subscribed podcasts.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List subscribed podcasts.")
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
         @OptionGroup var logging: LoggingOptions
 
@@ -214,7 +214,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Episodes: LibrarySubcommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "episodes", 
             abstract: "List a podcast's episodes (newest first; --sort season for seasons and episode numbers), with their guests.")
         @Argument(help: "The podcast's id or title.") var podcast: String
         @Option(help: "newest, oldest, or season (by season and episode number, as the feed numbers them).") var sort: EpisodeOrder = .newest
@@ -230,7 +230,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Refresh: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Fetch new episodes of one podcast, or of all.")
+        static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Fetch new episodes of one podcast, or of all.")
         @Argument(help: "The podcast's id or title (all podcasts when left out).") var podcast: String?
         @OptionGroup var logging: LoggingOptions
 
@@ -250,7 +250,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Remove: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Unsubscribe from a podcast (its episodes and positions go too).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Unsubscribe from a podcast (its episodes and positions go too).")
         @Argument(help: "The podcast's id or title.") var podcast: String
         @OptionGroup var logging: LoggingOptions
 
@@ -267,7 +267,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Import: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Subscribe to every feed of an OPML file; a dead feed is reported and the rest import.")
+        static let configuration = CommandConfiguration(commandName: "import", abstract: "Subscribe to every feed of an OPML file; a dead feed is reported and the rest import.")
         @Argument(help: "The OPML file.") var file: String
         @OptionGroup var logging: LoggingOptions
 
@@ -277,7 +277,7 @@ struct PodcastCommand: AsyncParsableCommand {
     }
 
     struct Export: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Write the subscriptions as OPML (to stdout by default).")
+        static let configuration = CommandConfiguration(commandName: "export", abstract: "Write the subscriptions as OPML (to stdout by default).")
         @Argument(help: "The file to write (stdout when left out).") var file: String?
         @OptionGroup var logging: LoggingOptions
 

@@ -15,7 +15,7 @@ struct StationCommand: AsyncParsableCommand {
         subcommands: [Search.self, Add.self, Import.self, List.self, Remove.self])
 
     struct Search: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Search the radio-browser station directory.")
+        static let configuration = CommandConfiguration(commandName: "search", abstract: "Search the radio-browser station directory.")
         @Argument(help: "Words of the station's name.") var words: [String] = []
         @Option(help: "A tag (genre), such as jazz.") var tag: String?
         @Option(help: "A country: its two-letter code (DE) or its name.") var country: String?
@@ -36,7 +36,7 @@ struct StationCommand: AsyncParsableCommand {
     }
 
     struct Add: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Keep a station under a name.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Keep a station under a name.")
         @Argument(help: "The station's name.") var name: String
         @Argument(help: "Its stream or playlist URL (http or https).") var url: String
         @Option(help: "Its genre.") var genre: String?
@@ -50,7 +50,7 @@ struct StationCommand: AsyncParsableCommand {
     }
 
     struct Import: LibrarySubcommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "import", 
             abstract: "Add the stations of a .pls, .m3u or .m3u8 file (http(s) entries; names from the file's titles).")
         @Argument(help: "The playlist file.") var file: String
         @OptionGroup var logging: LoggingOptions
@@ -68,7 +68,7 @@ struct StationCommand: AsyncParsableCommand {
     }
 
     struct List: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "List stations.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List stations.")
         @Flag(help: "Print a JSON array (stable ids) for scripts.") var json = false
         @OptionGroup var logging: LoggingOptions
 
@@ -79,7 +79,7 @@ struct StationCommand: AsyncParsableCommand {
     }
 
     struct Remove: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a station.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a station.")
         @Argument(help: "The station's name or id.") var name: String
         @OptionGroup var logging: LoggingOptions
 

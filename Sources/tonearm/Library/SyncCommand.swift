@@ -15,7 +15,7 @@ struct SyncCommand: AsyncParsableCommand {
         subcommands: [Setup.self, Now.self, Status.self, Forget.self])
 
     struct Setup: LibrarySubcommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "setup", 
             abstract: "Check the account on the server, register this library as a device and keep the account.")
         @Argument(help: "The server's address (https; plain http only on this machine).") var url: String
         @Argument(help: "The account's user name.") var user: String
@@ -28,7 +28,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     struct Now: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Sync now: take other devices' changes, send this library's.")
+        static let configuration = CommandConfiguration(commandName: "now", abstract: "Sync now: take other devices' changes, send this library's.")
         @Flag(help: "Print what the run did as JSON for scripts.") var json = false
         @OptionGroup var logging: LoggingOptions
 
@@ -38,7 +38,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     struct Status: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Show the account, the last sync and what waits to be sent.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the account, the last sync and what waits to be sent.")
         @Flag(help: "Print JSON for scripts.") var json = false
         @OptionGroup var logging: LoggingOptions
 
@@ -48,7 +48,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     struct Forget: LibrarySubcommand {
-        static let configuration = CommandConfiguration(abstract: "Stop syncing this library (the server keeps what it has).")
+        static let configuration = CommandConfiguration(commandName: "forget", abstract: "Stop syncing this library (the server keeps what it has).")
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
