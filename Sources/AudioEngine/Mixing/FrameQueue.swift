@@ -32,6 +32,13 @@ final class FrameQueue: @unchecked Sendable {
         return bufferedSamples / AudioFormat.channelCount
     }
 
+    /// Producers blocked in `push` now.
+    var blockedProducers: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return producersWaiting
+    }
+
     /// Producer: waits while full; returns false when the queue was closed or flushed meanwhile.
     func push(_ samples: [Float], generation expected: Int) -> Bool {
         condition.lock()
@@ -115,7 +122,10 @@ final class FrameQueue: @unchecked Sendable {
             }
         }
         bufferedSamples -= copied
-        if copied > 0 && producersWaiting > 0 { condition.broadcast() }
+        // Only once the producer's own condition holds: a decoded chunk is several render blocks,
+        // and waking it after each block (to find the queue still full) cost the stream a wake-up
+        // of the decode thread per block for one push in four.
+        if copied > 0 && producersWaiting > 0 && bufferedSamples / AudioFormat.channelCount < capacityFrames { condition.broadcast() }
         let drained = ended && bufferedSamples == 0
         return (copied / AudioFormat.channelCount, drained, drained ? failure : nil)
     }
