@@ -35,6 +35,13 @@ struct FeedTextTests {
         #expect(text.hasSuffix("…"))
     }
 
+    /// Markup is read byte by byte; text in any script, and markup around it, comes through whole.
+    @Test func textInOtherScriptsSurvivesTheMarkupAroundIt() throws {
+        #expect(try summary("<![CDATA[<p>Привет, &eacute;t&eacute;</p><P CLASS=\"x\">日本語 &#x1F600;</P>]]>") == "Привет, été\n日本語 😀")
+        #expect(try summary("<![CDATA[<a title=\"→ > ←\">lien</a> <éclat> &nbsp;naïve <!-- ça --> fin]]>") == "lien <éclat> naïve fin")
+        #expect(try summary("<![CDATA[<SCRIPT>var s = 'ü';</SCRIPT>Grüße<H2>Ende</H2>]]>") == "Grüße\nEnde")
+    }
+
     @Test func emptyAfterCleaningIsNil() throws {
         #expect(try summary("<![CDATA[<p> </p><br/>]]>") == nil)
     }
