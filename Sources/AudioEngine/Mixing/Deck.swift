@@ -70,6 +70,7 @@ final class Deck: @unchecked Sendable {
         isFiniteRecording = decoder.isFiniteRecording
         let track = track.isLive && decoder.isFiniteRecording ? track.asRecording() : track
         self.track = track
+        isNetwork = track.isRemote
         let decoder: any AudioDecoder = track.loop.map { LoopingDecoder(source: decoder, loop: $0) } ?? decoder
         self.decoder = decoder
         readsInPlace = decoder.isSafeOnRenderThread
@@ -142,7 +143,9 @@ final class Deck: @unchecked Sendable {
     var sourceError: PlaybackError? { readsInPlace ? inPlaceError : queue.sourceError }
 
     /// A network deck: buffers to thresholds, reports fill progress and buffering timeouts.
-    var isNetwork: Bool { track.isRemote }
+    /// Kept, not derived: the render thread asks several times per block, and the track's
+    /// answer parses its URL's scheme each time.
+    let isNetwork: Bool
 
     /// Seeks the decoder to the start position (if any) and starts decoding ahead.
     func start(initialSeek: Double?) {
