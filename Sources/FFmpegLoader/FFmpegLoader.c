@@ -6,6 +6,7 @@
 // Written by hand because no library in Debian does this for C: the usual tool (Implib.so)
 // generates such stubs at build time and is not packaged. The compiler checks every definition
 // against FFmpeg's header, so a prototype cannot drift from the library it forwards to.
+#define _GNU_SOURCE  // PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP
 #include "FFmpegLoader.h"
 
 #include <dlfcn.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -138,9 +140,42 @@ static pthread_once_t tonearm_once = PTHREAD_ONCE_INIT;
 static int tonearm_loaded = 0;
 static char tonearm_load_error[512];
 
+// Loading and exiting exclude each other. `exit` runs every loaded library's destructors and marks
+// each uninitialised (glibc's `_dl_fini`) without waiting for other threads, so a `dlopen` still
+// under way on another thread would run again the constructors of the libraries it shares with
+// those already loaded: libgomp (under libswresample's libsoxr) aborts on that ("goacc_register:
+// Assertion `!dispatchers[disp->type]' failed"), and a listener who quits while a stream opens
+// would see a crash. An exit handler, registered at start-up and so run before the dynamic
+// linker's own, waits for a load under way and keeps any later one from starting. Recursive, so an
+// exit called from within a load (a library's constructor) cannot wait for itself.
+static pthread_mutex_t tonearm_load_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static int tonearm_exiting = 0;
+
+static void tonearm_stop_loading(void) {
+    pthread_mutex_lock(&tonearm_load_lock);
+    __atomic_store_n(&tonearm_exiting, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&tonearm_load_lock);
+}
+
+// Runs with the program's other initialisers, after the C library registered the dynamic
+// linker's exit handler: handlers run in reverse order, so this one runs first.
+__attribute__((constructor)) static void tonearm_register_exit_handler(void) { atexit(tonearm_stop_loading); }
+
+static void load_libraries(void);
+
+static void load_once(void) {
+    pthread_mutex_lock(&tonearm_load_lock);
+    if (__atomic_load_n(&tonearm_exiting, __ATOMIC_ACQUIRE)) {
+        snprintf(tonearm_load_error, sizeof tonearm_load_error, "the program is exiting");
+    } else {
+        load_libraries();
+    }
+    pthread_mutex_unlock(&tonearm_load_lock);
+}
+
 // libavformat brings libavcodec, libswresample and libavutil as its own dependencies; libswscale
 // is separate. A function is looked up in each in turn.
-static void load_once(void) {
+static void load_libraries(void) {
     static const char *const libraries[] = {
         TONEARM_SONAME("avformat", LIBAVFORMAT_VERSION_MAJOR), TONEARM_SONAME("avcodec", LIBAVCODEC_VERSION_MAJOR),
         TONEARM_SONAME("swresample", LIBSWRESAMPLE_VERSION_MAJOR), TONEARM_SONAME("swscale", LIBSWSCALE_VERSION_MAJOR),
@@ -187,6 +222,11 @@ static void require_loaded(void) {
     if (__builtin_expect(__atomic_load_n(&tonearm_loaded, __ATOMIC_ACQUIRE), 1)) return;
     char reason[512];
     if (tonearm_ffmpeg_load(reason, sizeof reason) != 0) {
+        // Refused because the program is exiting: this thread has nothing left to do, and
+        // aborting would turn a clean exit into a crash.
+        if (__atomic_load_n(&tonearm_exiting, __ATOMIC_ACQUIRE)) {
+            for (;;) pause();
+        }
         fprintf(stderr, "tonearm: cannot load FFmpeg's libraries: %s\n", reason);
         abort();
     }
