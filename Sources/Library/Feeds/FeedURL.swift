@@ -18,7 +18,7 @@ enum FeedURL {
             !trimmed.unicodeScalars.contains(where: TextSanitizer.isForbidden)
         else { return nil }
         let url: URL?
-        if hasScheme(trimmed) {
+        if URIScheme.length(in: trimmed) != nil {
             url = URL(string: trimmed) ?? encoded(trimmed).flatMap { URL(string: $0) }
         } else if let base {
             url = (URL(string: trimmed, relativeTo: base) ?? encoded(trimmed).flatMap { URL(string: $0, relativeTo: base) })?
@@ -30,14 +30,6 @@ enum FeedURL {
             let host = url.host, !host.isEmpty, url.absoluteString.utf8.count <= LibraryLimits.maxURLLength
         else { return nil }
         return url
-    }
-
-    /// `scheme:` per RFC 3986: a letter, then letters, digits, `+`, `-`, `.`.
-    private static func hasScheme(_ text: String) -> Bool {
-        guard let colon = text.firstIndex(of: ":") else { return false }
-        let scheme = text[..<colon]
-        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
-        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
     }
 
     /// Percent-encodes what `URL(string:)` refuses (spaces, non-ASCII) and keeps existing escapes.

@@ -178,13 +178,9 @@ package enum PlaylistParser {
         }
     }
 
-    /// `scheme:` per RFC 3986 (a letter, then letters, digits, `+`, `-`, `.`), at least two
-    /// characters so a Windows drive (`C:\`) is not taken for a scheme.
+    /// A scheme of at least two characters, so a Windows drive (`C:\`) is not taken for one.
     private static func hasScheme(_ text: String) -> Bool {
-        guard let colon = text.firstIndex(of: ":") else { return false }
-        let scheme = text[..<colon]
-        guard scheme.count >= 2, let first = scheme.first, first.isASCII, first.isLetter else { return false }
-        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
+        (URIScheme.length(in: text) ?? 0) >= 2
     }
 
     /// Percent-encodes what `URL(string:)` refuses (spaces, non-ASCII) and keeps existing escapes.
