@@ -42,6 +42,13 @@ struct FeedTextTests {
         #expect(try summary("<![CDATA[<SCRIPT>var s = 'ü';</SCRIPT>Grüße<H2>Ende</H2>]]>") == "Grüße\nEnde")
     }
 
+    /// Lines end at a line feed; a carriage return, alone or before the line feed, is a space
+    /// inside the line (CR LF is one character, and the summary used to be split by characters).
+    @Test func carriageReturnsAreSpacesAndLineFeedsEndLines() throws {
+        #expect(try summary("one&#13;&#10;two&#13;three&#10;four&#10;&#10;&#10;five") == "one two three\nfour\n\nfive")
+        #expect(try summary("&#10;&#13;&#10;lead&#10;\u{301}mark&#13;") == "lead\n\u{301}mark")
+    }
+
     @Test func emptyAfterCleaningIsNil() throws {
         #expect(try summary("<![CDATA[<p> </p><br/>]]>") == nil)
     }
