@@ -29,8 +29,41 @@ package enum ITunesDuration {
     package static func seconds(from text: String) -> TimeInterval? {
         let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty, trimmed.utf8.count <= 32 else { return nil }
+        let total = trimmed.utf8.allSatisfy { $0 < 0x80 } ? secondsOfASCII(trimmed) : secondsByCharacters(trimmed)
+        guard let total, total > 0, total <= maxSeconds else { return nil }
+        return total
+    }
+
+    /// The rule over characters, for any text (the parts split at `:` and trimmed of spaces).
+    package static func secondsByCharacters(_ trimmed: String) -> TimeInterval? {
         let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)
             .map { $0.trimmingWhitespace(newlines: false) }
+        return total(of: parts)
+    }
+
+    /// The same rule over the bytes of ASCII text, where every character is one byte (but CR LF,
+    /// which no rule here accepts) and the only spaces are space and tab: a feed has thousands of
+    /// durations, and splitting them by characters was most of their cost.
+    package static func secondsOfASCII(_ trimmed: String) -> TimeInterval? {
+        let bytes = Array(trimmed.utf8)
+        var parts: [String] = []
+        var start = 0
+        for end in bytes.indices where bytes[end] == UInt8(ascii: ":") {
+            parts.append(trimmedPart(bytes[start..<end]))
+            start = end + 1
+        }
+        parts.append(trimmedPart(bytes[start...]))
+        return total(of: parts)
+    }
+
+    private static func trimmedPart(_ bytes: ArraySlice<UInt8>) -> String {
+        let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+
+    /// Hours, minutes and seconds (as many as there are parts) added up; nil when a part is unreadable.
+    private static func total(of parts: [String]) -> TimeInterval? {
         guard parts.count <= 3 else { return nil }
         var total: TimeInterval = 0
         for (position, part) in parts.enumerated() {
@@ -39,22 +72,27 @@ package enum ITunesDuration {
             if position > 0, value >= 60 { return nil }
             total = total * 60 + value
         }
-        guard total > 0, total <= maxSeconds else { return nil }
         return total
     }
 
     /// ASCII digits only (no sign, no spaces inside).
     private static func integer(_ text: String) -> TimeInterval? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        guard isDigits(text.utf8) else { return nil }
         return TimeInterval(text)
     }
 
     /// Digits with at most one `.` followed by digits.
     private static func decimal(_ text: String) -> TimeInterval? {
-        let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard pieces.count <= 2, let whole = pieces.first, integer(String(whole)) != nil else { return nil }
-        if pieces.count == 2, integer(String(pieces[1])) == nil { return nil }
+        let bytes = text.utf8
+        let dot = bytes.firstIndex(of: UInt8(ascii: "."))
+        guard isDigits(bytes[..<(dot ?? bytes.endIndex)]) else { return nil }
+        // A second dot is not a digit.
+        if let dot, !isDigits(bytes[bytes.index(after: dot)...]) { return nil }
         guard let value = TimeInterval(text), value.isFinite else { return nil }
         return value
+    }
+
+    private static func isDigits(_ bytes: some Collection<UInt8>) -> Bool {
+        !bytes.isEmpty && bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 }

@@ -66,4 +66,23 @@ struct ITunesDurationTests {
             #expect(episode.duration == form.seconds, "\(form.text)")
         }
     }
+
+    /// The byte reading of ASCII text must agree with the reading by characters on every short
+    /// text of these pieces (CR LF is one character of two bytes).
+    @Test func bytesAndCharactersAgreeOnEveryShortASCIIText() {
+        let pieces = ["0", "1", "5", "9", ":", ".", " ", "\t", "e", "-", "\r", "\n"]
+        var texts = [""]
+        var disagreements: [String] = []
+        var readable = 0
+        for _ in 1...4 {
+            texts = texts.flatMap { text in pieces.map { text + $0 } }
+            for text in texts {
+                let byBytes = ITunesDuration.secondsOfASCII(text)
+                if byBytes != ITunesDuration.secondsByCharacters(text) { disagreements.append(text.debugDescription) }
+                if byBytes != nil { readable += 1 }
+            }
+        }
+        #expect(disagreements.isEmpty)
+        #expect(readable > 1_000)
+    }
 }
