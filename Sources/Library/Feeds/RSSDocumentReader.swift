@@ -399,7 +399,10 @@ final class RSSDocumentReader: NSObject, XMLParserDelegate {
     /// element without prefix is plain RSS even under a default namespace (old feeds declare
     /// `xmlns="http://backend.userland.com/rss2"`).
     private func namespace(of uri: String?, qualifiedName: String) -> Namespace {
-        let prefix = qualifiedName.firstIndex(of: ":").map { qualifiedName[..<$0].lowercased() }
+        // The prefix ends at the first colon byte, where libxml2 splits a qualified name (cheaper
+        // than a search by characters, which runs for every element of the document).
+        let name = qualifiedName.utf8
+        let prefix = name.firstIndex(of: UInt8(ascii: ":")).map { String(decoding: name[..<$0], as: UTF8.self).lowercased() }
         if let uri, !uri.isEmpty {
             let lowered = uri.lowercased()
             if lowered == Self.itunesURI { return .itunes }

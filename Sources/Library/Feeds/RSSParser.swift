@@ -189,9 +189,15 @@ struct EpisodeBuilder {
     }
 
     static func mimeType(_ text: String) -> String? {
-        guard let cleaned = TextSanitizer.optionalSingleLine(text, maxLength: LibraryLimits.maxMIMETypeLength)?.lowercased(),
-            cleaned.contains("/"), !cleaned.contains(" ")
+        guard let cleaned = TextSanitizer.optionalSingleLine(text, maxLength: LibraryLimits.maxMIMETypeLength)?.lowercased()
         else { return nil }
-        return cleaned
+        // Bytes for ASCII (every real type; a search by characters was a fifth of an enclosure's
+        // cost), characters otherwise, where a combining mark makes `/` another character.
+        let bytes = cleaned.utf8
+        let looksLikeType =
+            bytes.allSatisfy { $0 < 0x80 }
+            ? bytes.contains(UInt8(ascii: "/")) && !bytes.contains(UInt8(ascii: " "))
+            : cleaned.contains("/") && !cleaned.contains(" ")
+        return looksLikeType ? cleaned : nil
     }
 }
