@@ -85,6 +85,16 @@ package struct CommandPlayback {
 
     /// Plays `item` (or shows why it cannot play: an episode without audio is a failure like any other).
     package func run(_ item: PlayerEvent.Replacement, configuration: PlayerStateMachine.Configuration) async {
+        await run(preparing: { item }, configuration: configuration)
+    }
+
+    /// Plays what `prepare` returns, prepared while the library and the output open: reading the
+    /// files' durations loads FFmpeg (tens of milliseconds before the first sample), and neither
+    /// needs to wait for the other.
+    package func run(
+        preparing prepare: @escaping @Sendable () async -> PlayerEvent.Replacement, configuration: PlayerStateMachine.Configuration
+    ) async {
+        let preparing = Task { await prepare() }
         var services = services
         var configuration = configuration
         // How a failure came about, for `tonearm report`.
@@ -132,7 +142,6 @@ package struct CommandPlayback {
                 observer?(update)
             }
         }
-        let item = await SessionLoudness.prepared(item, mode: configuration.loudness.mode, store: services.loudnessStore)
         let session: PlaybackSession
         do throws(PlaybackError) {
             let notice: String?
@@ -147,6 +156,7 @@ package struct CommandPlayback {
             // A running daemon is named with its pid and how to reach it.
             CommandFailure.exit(error, detail: error.code == .daemonRunning ? error.underlying : nil)
         }
+        let item = await SessionLoudness.prepared(await preparing.value, mode: configuration.loudness.mode, store: services.loudnessStore)
         let fast = session.mode == .asFastAsPossible
         var console = ConsolePlayback(
             interface: ConsolePlayback.interface(

@@ -58,11 +58,17 @@ struct Play: AsyncParsableCommand {
             return await CommandPlayback.playStation(station, settings: settings, services: { stream.services(for: $0) }, configuration: configuration)
         }
         if let session { return await CommandPlayback.playSession(session, settings: settings, configuration: configuration) }
-        let tracks = sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: stream.finite) }
-        CommandLog.startupStep("sources read")
-        guard let request = PlayRequest(items: tracks.map { QueueItem(track: $0) }) else {
+        // Named now; the files' durations are read while the library and the output open.
+        let (sources, finite) = (self.sources, stream.finite)
+        let named = sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: finite, duration: nil) }
+        guard let unread = PlayRequest(items: named.map { QueueItem(track: $0) }) else {
             throw ValidationError("give at least one source")
         }
-        await CommandPlayback(settings, services: stream.services(for: tracks)).run(.play(request), configuration: configuration)
+        await CommandPlayback(settings, services: stream.services(for: named)).run(
+            preparing: {
+                let tracks = await BlockingCall.onOwnThread { sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: finite) } }
+                CommandLog.startupStep("sources read")
+                return .play(PlayRequest(items: tracks.map { QueueItem(track: $0) }) ?? unread)
+            }, configuration: configuration)
     }
 }
