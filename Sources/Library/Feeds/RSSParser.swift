@@ -191,8 +191,8 @@ struct EpisodeBuilder {
     static func mimeType(_ text: String) -> String? {
         guard let cleaned = TextSanitizer.optionalSingleLine(text, maxLength: LibraryLimits.maxMIMETypeLength)?.lowercased()
         else { return nil }
-        // Bytes for ASCII (every real type; a search by characters was a fifth of an enclosure's
-        // cost), characters otherwise, where a combining mark makes `/` another character.
+        // Bytes for ASCII (every real type; a search by characters was over a quarter of an
+        // enclosure's cost), characters otherwise, where a combining mark makes `/` another character.
         let bytes = cleaned.utf8
         let looksLikeType =
             bytes.allSatisfy { $0 < 0x80 }
