@@ -28,7 +28,6 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
@@ -101,11 +100,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
+        // SHA-2 and HMAC-SHA256 over GNU Nettle (the library GnuTLS, and so FFmpeg, already loads):
+        // content-derived names, downloads checked against their feed's digest, the pseudonym.
+        .systemLibrary(name: "CNettle", providers: [.apt(["nettle-dev"])]),
+        .target(name: "Digests", dependencies: ["CNettle"], swiftSettings: strictSettings),
+        .testTarget(name: "DigestsTests", dependencies: ["Digests"], swiftSettings: strictSettings),
         // Metadata (ICY titles, status APIs), artwork (fetch, cache; decoded by Media), connectivity.
         .target(
             name: "Services",
             dependencies: [
-                "PlayerCore", "Streaming", "Media", .product(name: "Crypto", package: "swift-crypto"),
+                "PlayerCore", "Streaming", "Media", "Digests",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
@@ -167,7 +171,7 @@ let package = Package(
             name: "AnalyticsSharing",
             dependencies: [
                 "PlayerCore", "Library", .product(name: "OTel", package: "swift-otel"),
-                .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CoreMetrics", package: "swift-metrics"), "Digests",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
@@ -280,8 +284,7 @@ let package = Package(
             name: "PlayerKitTests",
             dependencies: [
                 "PlayerKit", "Media", "AudioEngine", "Streaming", "Services", "Library", "PlayerCore", "Presentation", "TestProcesses",
-                .product(name: "Clocks", package: "swift-clocks"), .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Clocks", package: "swift-clocks"), .product(name: "Logging", package: "swift-log"), "Digests",
             ],
             swiftSettings: strictSettings),
         // Test support: child processes for the harnesses that start real servers (PulseAudio,

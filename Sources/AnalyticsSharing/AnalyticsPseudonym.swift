@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 
 /// The identifier sent with shared counts: HMAC-SHA256 of the rotation period under the machine's
@@ -14,8 +14,7 @@ package enum AnalyticsPseudonym {
     }
 
     package static func identifier(salt: [UInt8], at date: Date) -> String {
-        let key = SymmetricKey(data: salt)
-        let code = HMAC<SHA256>.authenticationCode(for: Array("tonearm-analytics-\(period(of: date))".utf8), using: key)
-        return code.prefix(8).map { String(format: "%02x", $0) }.joined()
+        let code = HMACSHA256.authenticationCode(for: Array("tonearm-analytics-\(period(of: date))".utf8), key: salt)
+        return code.prefix(8).lowercaseHexadecimal
     }
 }

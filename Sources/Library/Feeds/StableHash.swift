@@ -4,7 +4,7 @@
 /// FNV-1a, 64 bits, over UTF-8. Not cryptographic and not meant to be: the input is public feed
 /// text and the only need is that one podcast's episodes get distinct, stable ids, so the store
 /// can match a refreshed item to the one it knows. Swift's `Hasher` is seeded per process and
-/// would change every run; SHA-256 (swift-crypto) would be a dependency for nothing here.
+/// would change every run; SHA-256 (Digests) would be a dependency for nothing here.
 enum StableHash {
     /// `tonearm-fnv1a64:` and 16 lowercase hex digits; the prefix keeps it apart from real guids.
     static func identifier(for text: String) -> String {

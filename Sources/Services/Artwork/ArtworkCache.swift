@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 import Media
 
@@ -21,10 +21,7 @@ enum ArtworkCacheKey {
             components.fragment = nil
             canonical = components.url?.absoluteString ?? canonical
         }
-        return SHA256.hash(data: Data(canonical.utf8)).map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        return SHA2.sha256.hash(Array(canonical.utf8)).lowercaseHexadecimal
     }
 }
 

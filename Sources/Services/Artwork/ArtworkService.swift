@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 import Media
 import PlayerCore
@@ -102,7 +102,7 @@ public actor ArtworkService {
     /// be written.
     package nonisolated func imageFile(for artwork: Artwork) -> URL? {
         guard let data = artwork.data, let kind = ImageKind.detect(data) else { return nil }
-        let name = SHA256.hash(data: data).prefix(16).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        let name = SHA2.sha256.hash(data).prefix(16).lowercaseHexadecimal
         let file = disk.directory.appendingPathComponent("files", isDirectory: true)
             .appendingPathComponent("\(name).\(kind == .png ? "png" : "jpg")")
         if FileManager.default.fileExists(atPath: file.path) { return file }

@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 import Logging
 import PlayerCore
@@ -256,7 +256,7 @@ package actor StationDirectory {
     private func cacheKey(_ query: StationQuery) -> String {
         let text = configuration.servers.map(\.absoluteString).joined(separator: ",") + "?"
             + query.queryItems.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
-        return SHA256.hash(data: Data(text.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return SHA2.sha256.hash(Array(text.utf8)).prefix(16).lowercaseHexadecimal
     }
 
     private static func fields(_ query: StationQuery, count: Int) -> Logger.Metadata {

@@ -1,4 +1,4 @@
-import Crypto
+import Digests
 import Foundation
 import PlayerCore
 
@@ -21,29 +21,22 @@ package enum FileIntegrity {
             throw PlaybackError(.fileNotFound, underlying: "the downloaded file cannot be read to check it")
         }
         defer { try? handle.close() }
-        func hash<H: HashFunction>(_ hasher: inout H) throws(PlaybackError) -> Data {
-            while true {
-                let piece: Data?
-                do {
-                    piece = try handle.read(upToCount: 1 << 20)
-                } catch {
-                    throw PlaybackError(.fileNotFound, underlying: "the downloaded file could not be read to the end")
-                }
-                guard let piece, !piece.isEmpty else { break }
-                hasher.update(data: piece)
+        let function: SHA2 = switch algorithm {
+        case .sha256: .sha256
+        case .sha384: .sha384
+        case .sha512: .sha512
+        }
+        var hasher = SHA2Hasher(function)
+        while true {
+            let piece: Data?
+            do {
+                piece = try handle.read(upToCount: 1 << 20)
+            } catch {
+                throw PlaybackError(.fileNotFound, underlying: "the downloaded file could not be read to the end")
             }
-            return Data(hasher.finalize())
+            guard let piece, !piece.isEmpty else { break }
+            hasher.update(piece)
         }
-        switch algorithm {
-        case .sha256:
-            var hasher = SHA256()
-            return try hash(&hasher)
-        case .sha384:
-            var hasher = SHA384()
-            return try hash(&hasher)
-        case .sha512:
-            var hasher = SHA512()
-            return try hash(&hasher)
-        }
+        return Data(hasher.finalize())
     }
 }

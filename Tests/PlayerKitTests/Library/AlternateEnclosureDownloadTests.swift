@@ -1,5 +1,5 @@
 import Clocks
-import Crypto
+import Digests
 import Foundation
 import Library
 import PlayerCore
@@ -17,7 +17,7 @@ struct AlternateEnclosureDownloadTests {
     static let good = EpisodeDownloadsTests.bytes(1)
     static let tampered = EpisodeDownloadsTests.bytes(2)
 
-    static func sri(_ data: Data) -> String { "sha384-" + Data(SHA384.hash(data: data)).base64EncodedString() }
+    static func sri(_ data: Data) -> String { "sha384-" + Data(SHA2.sha384.hash(data)).base64EncodedString() }
 
     /// A feed of one episode: its enclosure at `/main.wav`, a default alternate at `/mirror-a.wav`
     /// and `/mirror-b.wav` with `integrity`, and a 32 kbit/s alternate at `/low.wav`. `files`
@@ -54,7 +54,7 @@ struct AlternateEnclosureDownloadTests {
     }
 
     @Test func theFeedsAlternatesAreKeptWithTheirSourcesAndDigest() async throws {
-        let server = try Self.server(integrity: "sha256-" + Data(SHA256.hash(data: Self.good)).base64EncodedString() + " " + Self.sri(Self.good)) { _ in nil }
+        let server = try Self.server(integrity: "sha256-" + Data(SHA2.sha256.hash(Self.good)).base64EncodedString() + " " + Self.sri(Self.good)) { _ in nil }
         defer { server.stop() }
         let setup = try await EpisodeDownloadsTests.Setup(server: server, episodes: 1)
         let alternates = try setup.store.episode(id: setup.episodes[0].id).alternates
