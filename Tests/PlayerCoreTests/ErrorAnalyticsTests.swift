@@ -293,9 +293,12 @@ struct ErrorAnalyticsConcurrencyTests {
         #expect(ids.count == 1_000)
         let summary = try await analytics.summary(topCount: 100)
         #expect(summary.totalErrors == 1_000)
-        #expect(summary.topErrorOperations.map(\.errorCount).reduce(0, +) == 1_000)
-        #expect(summary.topErrorTypes.map(\.count).reduce(0, +) == 1_000)
-        #expect(summary.successRate == 334.0 / 1_000.0)
+        let byOperation: Int = summary.topErrorOperations.map(\.errorCount).reduce(0, +)
+        let byType: Int = summary.topErrorTypes.map(\.count).reduce(0, +)
+        let successRate: Double = 334.0 / 1_000.0
+        #expect(byOperation == 1_000)
+        #expect(byType == 1_000)
+        #expect(summary.successRate == successRate)
         #expect(await analytics.storeFailureCount == 0)
     }
 }

@@ -74,7 +74,8 @@ struct HLSPlaylistTests {
         guard case .media(let media) = playlist else { Issue.record("got \(playlist)"); return }
         #expect(media.ended)
         #expect(media.segments.allSatisfy { $0.initialization?.absoluteString == "https://radio.example/live/init.mp4" })
-        #expect(media.segments.map(\.duration).reduce(0, +) == 10.5)
+        let total: Double = media.segments.map(\.duration).reduce(0, +)
+        #expect(total == 10.5)
     }
 
     @Test func encryptedSegmentsAreATypedRefusal() {

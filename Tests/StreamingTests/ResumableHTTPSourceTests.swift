@@ -254,7 +254,8 @@ struct ResumableHTTPSourceTests {
         }
         #expect(seekable)
         #expect(abs((duration ?? 0) - 20) < 0.1, "\(String(describing: duration))")
-        #expect(abs(Double(frames) / Double(AudioFormat.sampleRate) - 20) < 0.1, "\(frames) frames")
+        let seconds: Double = Double(frames) / Double(AudioFormat.sampleRate)
+        #expect(abs(seconds - 20) < 0.1, "\(frames) frames")
         #expect(server.requests.count == 1, "\(Self.ranges(server))")
     }
 
@@ -270,7 +271,8 @@ struct ResumableHTTPSourceTests {
             try decoder.seek(to: 12)
             return try decodeAll(decoder)
         }
-        #expect(abs(Double(frames) / Double(AudioFormat.sampleRate) - 8) < 0.1, "\(frames) frames after 12 s")
+        let seconds: Double = Double(frames) / Double(AudioFormat.sampleRate)
+        #expect(abs(seconds - 8) < 0.1, "\(frames) frames after 12 s")
         let starts = server.requests.dropFirst().compactMap { TestHTTPServer.Response.requestedStart($0) }
         #expect(server.requests.count == 2 && starts.count == 1, "\(Self.ranges(server))")
         // 128 kbit/s: 16,000 bytes a second; the demuxer starts a little before the target.

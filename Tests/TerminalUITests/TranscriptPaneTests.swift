@@ -11,8 +11,10 @@ import Testing
 /// longer than the box wraps.
 @Suite("Transcript pane")
 struct TranscriptPaneTests {
-    static let transcript = Transcript(cues: (0..<200).map { n in
-        TranscriptCue(start: Double(n) * 5, end: Double(n) * 5 + 4, text: "Line number \(n) of the talk.", speaker: n % 2 == 0 ? "Alice" : "Bob")!
+    static let transcript = Transcript(cues: (0..<200).map { (n: Int) -> TranscriptCue in
+        let start = Double(n) * 5
+        let speaker: String = n.isMultiple(of: 2) ? "Alice" : "Bob"
+        return TranscriptCue(start: start, end: start + 4, text: "Line number \(n) of the talk.", speaker: speaker)!
     })
 
     static func screen(current: Int?, selection: Int? = nil, language: Language = .english) -> String {

@@ -44,6 +44,7 @@ import Media
         let drained = rest.withUnsafeMutableBufferPointer { queue.pop(into: $0.baseAddress!, frames: 4_095 + 1_024, blocking: false) }
         #expect(drained.frames == 4_095 + 1_024)
         let all = Array(out[0..<taken * AudioFormat.channelCount]) + rest
-        #expect(all == (0..<all.count).map(Float.init))
+        let counted: [Float] = (0..<all.count).map { Float($0) }
+        #expect(all == counted)
     }
 }

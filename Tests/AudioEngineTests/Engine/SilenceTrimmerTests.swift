@@ -55,8 +55,10 @@ struct SilenceTrimmerTests {
             + Self.part(1, tone: true)
         let (out, trimmed) = Self.run(input)
         // Within a millisecond: the tone's own zero crossings sit at the edges of the silences.
-        #expect(abs(Double(out.count / 2) / 48_000 - 3.55) < 0.001, "\(Double(out.count / 2) / 48_000) s out")
-        #expect(abs(Double(trimmed) / 48_000 - 2.75) < 0.001)
+        let secondsOut: Double = Double(out.count / 2) / 48_000
+        let secondsTrimmed: Double = Double(trimmed) / 48_000
+        #expect(abs(secondsOut - 3.55) < 0.001, "\(secondsOut) s out")
+        #expect(abs(secondsTrimmed - 2.75) < 0.001)
         // No click: the largest step between neighbouring samples is the tone's own.
         let left = stride(from: 0, to: out.count, by: 2).map { out[$0] }
         let steps = zip(left, left.dropFirst()).map { abs($1 - $0) }

@@ -12,6 +12,12 @@ struct TruePeakLimiterTests {
     /// Interleaved stereo, the same on both channels.
     private func stereo(_ mono: [Float]) -> [Float] { mono.flatMap { [$0, $0] } }
 
+    /// `frames` samples of a sine at `hertz`, 48 kHz (one typed closure: written inline in a test,
+    /// the arithmetic takes the type checker most of a second).
+    private static func sine(_ hertz: Double, amplitude: Double, frames: Int) -> [Float] {
+        (0..<frames).map { (i: Int) -> Float in Float(amplitude * sin(2 * Double.pi * hertz * Double(i) / 48_000)) }
+    }
+
     private func limit(_ input: [Float]) -> [Float] {
         let limiter = TruePeakLimiter(ceilingDecibels: -1)
         var samples = input
@@ -44,7 +50,7 @@ struct TruePeakLimiterTests {
     }
 
     @Test func underTheCeilingItOnlyDelays() {
-        let input = stereo((0..<9_600).map { Float(0.5 * sin(2 * .pi * 1_000 * Double($0) / 48_000)) })
+        let input = stereo(Self.sine(1_000, amplitude: 0.5, frames: 9_600))
         let output = limit(input)
         let latency = TruePeakLimiter.latencyFrames * 2
         #expect(output.count == input.count + latency)
@@ -68,8 +74,9 @@ struct TruePeakLimiterTests {
     /// A sudden loud burst in quiet music: caught by the look-ahead (never a sample over), and the
     /// gain comes back after it instead of staying down.
     @Test func aBurstIsCaughtAndTheGainRecovers() {
-        var mono = (0..<48_000).map { Float(0.2 * sin(2 * .pi * 440 * Double($0) / 48_000)) }
-        for i in 24_000..<24_480 { mono[i] = Float(1.8 * sin(2 * .pi * 440 * Double(i) / 48_000)) }
+        var mono = Self.sine(440, amplitude: 0.2, frames: 48_000)
+        let loud = Self.sine(440, amplitude: 1.8, frames: 24_480)
+        for i in 24_000..<24_480 { mono[i] = loud[i] }
         let output = limit(stereo(mono))
         let ceiling = Float(pow(10, -1.0 / 20))
         #expect(output.map(abs).max()! <= ceiling, "a sample over the ceiling")

@@ -92,7 +92,8 @@ struct AudioPlayerRenderTests {
         let request = try SessionPlanner.plan(session, base: fixtures.directory)
         // 5 s of a 2 s source: one 5 s track (the source repeats inside it), then the end stage.
         #expect(request.items.count == 2)
-        #expect(request.items.map { $0.track.duration ?? 0 }.reduce(0, +) - 2 == 5)
+        let planned: Double = request.items.map { $0.track.duration ?? 0 }.reduce(0, +)
+        #expect(planned - 2 == 5)
         let out = fixtures.url("session.wav").path
         let player = AudioPlayer(output: WAVFileSink(path: out, encoding: .float32), options: .init(mode: .asFastAsPossible))
         _ = try await player.renderToTheEnd(request)

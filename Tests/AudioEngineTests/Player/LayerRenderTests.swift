@@ -111,7 +111,8 @@ struct LayerRenderTests {
         let wav = try WAVReader.read(path: sink.path).channel(0)
         let errors = Self.checkOnsets(R.onsets(of: R.chirpTemplate(count: 960), in: wav), [0, 320_000, 384_000])
         print("bell onset errors at 1.5x (frames): \(errors)")
-        #expect(abs(Double(wav.count) / 48_000 - 8.5) <= 0.1, "rendered \(Double(wav.count) / 48_000) s")
+        let rendered: Double = Double(wav.count) / 48_000
+        #expect(abs(rendered - 8.5) <= 0.1, "rendered \(rendered) s")
         let strikes = await R.strikes(log)
         #expect(strikes.map(\.cue.at) == [0, 10, 12])
         #expect(zip(strikes, [0.0, 10, 12]).allSatisfy { abs($0.sessionTime - $1) < 1e-6 }, "\(strikes.map(\.sessionTime))")

@@ -46,7 +46,8 @@ struct SessionStateSequenceTests {
             let gaps = zip(fade, fade.dropFirst()).map { $1.t - $0.t }
             #expect(gaps.allSatisfy { $0 <= 0.1 + 1e-9 }, "largest gap \(gaps.max() ?? 0) s")
             // A crossfade of 6 s of audio, not an instant switch.
-            #expect(abs((fade.last?.t ?? 0) - (fade.first?.t ?? 0) - 6) < 0.01)
+            let fadeSeconds: Double = (fade.last?.t ?? 0) - (fade.first?.t ?? 0)
+            #expect(abs(fadeSeconds - 6) < 0.01)
         }
 
         // "Breath" plays once, and its clock runs over the whole stage.

@@ -45,8 +45,9 @@ enum Spectrum {
     /// hertz: the least-squares line through each octave's mean density.
     static func slopePerOctave(_ samples: [Float], lowest: Double, octaves: Int, size: Int = 8_192) -> Double {
         let p = power(samples, size: size)
-        let levels = (0..<octaves).map { k in
-            densityDB(p, size: size, from: lowest * pow(2, Double(k)), to: lowest * pow(2, Double(k + 1)))
+        let levels = (0..<octaves).map { (k: Int) -> Double in
+            let from: Double = lowest * pow(2, Double(k))
+            return densityDB(p, size: size, from: from, to: from * 2)
         }
         let n = Double(octaves)
         let meanX = (n - 1) / 2

@@ -90,7 +90,7 @@ struct FeedDateFormsTests {
         ("Pacific Daylight Time", -420), ("Central European Summer Time", 120), ("+0530", 330), ("+05:30", 330),
         ("-0930", -570), ("+05", 300), ("GMT+2", 120), ("UTC-05:00", -300), ("GMT +0200", 120), ("-0500 (EST)", -300),
         ("+0000 UTC", 0), ("EST -0800", -480),
-    ])
+    ] as [(String, Int)])
     func zones(zone: String, minutes: Int) {
         let text = "Sat, 28 Mar 2015 12:00:00 \(zone)"
         #expect(FeedDate.parse(text) == Self.utc(2015, 3, 28, 12).addingTimeInterval(Double(-minutes * 60)), "\(text)")

@@ -55,7 +55,9 @@ import Testing
         let view = NowPlayingViewState(state: .playing(track: Samples.episodeTrack), context: context)
         let progress = try #require(view.progress)
         #expect(!progress.isLive)
-        #expect(abs(try #require(progress.fraction) - 754.0 / 3600.0) < 1e-12)
+        let fraction: Double = try #require(progress.fraction)
+        let expected: Double = 754.0 / 3600.0
+        #expect(abs(fraction - expected) < 1e-12)
         #expect(progress.timeText == "12:34 / 1:00:00")
         #expect(progress.bufferFill == nil)
     }
