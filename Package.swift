@@ -100,8 +100,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
-        // SHA-2 and HMAC-SHA256 over GNU Nettle (the library GnuTLS, and so FFmpeg, already loads):
-        // content-derived names, downloads checked against their feed's digest, the pseudonym.
+        // SHA-2 and HMAC-SHA256 over GNU Nettle (GnuTLS's small C library, which FFmpeg's libraries
+        // load too): content-derived names, downloads checked against their feed's digest, the
+        // analytics pseudonym.
         .systemLibrary(name: "CNettle", providers: [.apt(["nettle-dev"])]),
         .target(name: "Digests", dependencies: ["CNettle"], swiftSettings: strictSettings),
         .testTarget(name: "DigestsTests", dependencies: ["Digests"], swiftSettings: strictSettings),

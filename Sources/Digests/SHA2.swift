@@ -2,10 +2,10 @@ import CNettle
 import Foundation
 
 /// The SHA-2 functions Tonearm computes: SHA-256 for names derived from content (cache files), and
-/// the three a feed's SRI integrity digest may name. Computed by GNU Nettle, the library GnuTLS (and
-/// so FFmpeg) already brings into the process, rather than a second copy of BoringSSL compiled with
-/// every build.
-package enum SHA2: String, Sendable, CaseIterable {
+/// the three a feed's SRI integrity digest may name. Computed by GNU Nettle, a small C library
+/// (GnuTLS's, which FFmpeg's libraries load too), rather than by a second copy of BoringSSL
+/// compiled into every build.
+package enum SHA2: Sendable, CaseIterable {
     case sha256, sha384, sha512
 
     /// Bytes in a digest.
