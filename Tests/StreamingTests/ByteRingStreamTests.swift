@@ -80,6 +80,62 @@ struct ByteRingStreamTests {
         #expect(try Self.read(stream, upTo: 8) == [4])
     }
 
+    @Test func aPacedProducerReadsAgainOnlyOnceTheReaderHasReadEverythingAndWouldWait() throws {
+        let facts = Facts()
+        let stream = ByteRingStream(capacity: 16, connection: facts.link, endOfStream: nil)
+        let number = try #require(Self.start(stream))
+        let released = Completions()
+        #expect(stream.locked { state in state.write([1, 2, 3], of: number) { _ in } } == .taken)
+        // Released, the producer reads its next piece: here, on the reader's thread, at once.
+        let pause = stream.locked { state in
+            state.pace { result in
+                released.record(result)
+                _ = stream.locked { state in state.write([4, 5], of: number) { _ in } }
+            }
+        }
+        #expect(pause != nil)
+        #expect(try Self.read(stream, upTo: 2) == [1, 2])
+        #expect(try Self.read(stream, upTo: 8) == [3])
+        #expect(released.all.isEmpty, "the reader has not had to wait yet")
+        #expect(!facts.all.contains(.dry))
+        #expect(try Self.read(stream, upTo: 8) == [4, 5], "the read that would wait let the producer go")
+        #expect(released.all == [true])
+        #expect(!facts.all.contains(.dry), "the reader did not wait on the network")
+    }
+
+    @Test func aPauseEndsAtItsOwnLimit_notAtAnEarlierPausesLimit_andNeverWithAnEmptyRing() throws {
+        let stream = ByteRingStream(capacity: 16, connection: ConnectionLink(), endOfStream: nil)
+        let number = try #require(Self.start(stream))
+        let released = Completions()
+        #expect(stream.locked { state in state.write([], of: number) { _ in } } == .taken)
+        #expect(stream.locked { state in state.pace { released.record($0) } } == nil, "a reader would wait on this producer")
+        _ = stream.locked { state in state.write([1], of: number) { _ in } }
+        let first = try #require(stream.locked { state in state.pace { released.record($0) } })
+        stream.locked { state in state.endPause(first) }
+        #expect(released.all == [true])
+        _ = stream.locked { state in state.write([2], of: number) { _ in } }
+        let second = try #require(stream.locked { state in state.pace { released.record($0) } })
+        stream.locked { state in state.endPause(first) }
+        #expect(released.all == [true], "the first pause's limit is not the second's")
+        stream.locked { state in state.endPause(second) }
+        #expect(released.all == [true, true])
+        #expect(try Self.read(stream, upTo: 8) == [1, 2])
+    }
+
+    @Test func aReopenOrACloseLetsAPacedProducerGo_withAnError() throws {
+        let stream = ByteRingStream(capacity: 16, connection: ConnectionLink(answersDrops: true), endOfStream: PlaybackError(.connectionLost))
+        let first = try #require(Self.start(stream))
+        let released = Completions()
+        _ = stream.locked { state in state.write([1], of: first) { _ in } }
+        #expect(stream.locked { state in state.pace { released.record($0) } } != nil)
+        let second = stream.locked { state in state.reconnect() }
+        #expect(released.all == [false], "the earlier connection does not read on")
+        _ = stream.locked { state in state.write([2], of: second) { _ in } }
+        #expect(stream.locked { state in state.pace { released.record($0) } } != nil)
+        stream.locked { state in state.close() }
+        #expect(released.all == [false, false])
+    }
+
     @Test func labelsComeBackWhenTheReaderReachesTheirByte_everyOneAReadCrosses() throws {
         let reached = Mutex<[String]>([])
         let stream = ByteRingStream(

@@ -238,6 +238,25 @@ struct HTTPByteSourceTests {
         #expect(malformed?.code == .malformedData, "\(String(describing: malformed))")
     }
 
+    /// A reader well ahead lets the connection pause between reads; each pause ends by itself, so a
+    /// reader that stops reading (a paused listener) does not stop the connection.
+    @Test("A live stream whose reader is well ahead still takes in everything sent, with nothing read")
+    func pausedReadsEndWithoutAReader() async throws {
+        let audio = OverlapSpliceTests.stream(0..<50_000)
+        let head = Array("HTTP/1.0 200 OK\r\nContent-Type: audio/mpeg\r\n\r\n".utf8)
+        let server = try RawTCPServer(response: head + audio, keepOpen: true)
+        defer { server.stop() }
+        let link = ConnectionLink()
+        link.onDecodedAhead { 10 }
+        let source = HTTPByteSource(url: URL(string: "http://127.0.0.1:\(server.port)/live")!, connection: link)
+        defer { source.close() }
+        source.start()
+        #expect(await eventually(timeout: 15) { source.bytesReceived == audio.count }, "received \(source.bytesReceived)")
+        #expect(source.bufferedBytes == audio.count)
+        let all = try await onOwnThread { try readUpTo(source, count: audio.count, timeout: 10) }
+        #expect(all == audio)
+    }
+
     @Test("A dropped live stream asked for again joins without a repeat: the reader never sees the seam")
     func reopenJoinsWithoutRepeats() async throws {
         let audio = OverlapSpliceTests.stream(0..<40_000)

@@ -65,6 +65,9 @@ extension AudioPlayer {
                     }
                 }
                 let deck = Deck(node: node, loadID: id, track: track, decoder: decoder, startAt: from, lookaheadFrames: lookahead)
+                connection.onDecodedAhead { [weak deck] in
+                    deck.map { Double($0.bufferedFrames) / Double(AudioFormat.sampleRate) } ?? 0
+                }
                 cancellation.onCancel { deck.stop() }
                 deck.start(initialSeek: from > 0 ? from : nil)
                 if realtime {

@@ -33,6 +33,7 @@ package final class ConnectionLink: Sendable {
         var abandonHandler: (@Sendable (PlaybackError) -> Void)?
         var reopenHandler: (@Sendable () -> Void)?
         var bufferedBytesReader: (@Sendable () -> Int)?
+        var decodedAheadReader: (@Sendable () -> Double)?
         var underrunHandler: (@Sendable () -> Void)?
         var bitRate: Int?
     }
@@ -106,6 +107,18 @@ package final class ConnectionLink: Sendable {
     package func bufferedBytes() -> Int? {
         let reader = state.withLock { $0.bufferedBytesReader }
         return reader?()
+    }
+
+    /// Sets how the source learns how far its reader is ahead of the listener: seconds of audio
+    /// decoded and not yet played. A source well ahead may read the network less often.
+    package func onDecodedAhead(_ reader: @escaping @Sendable () -> Double) {
+        state.withLock { $0.decodedAheadReader = reader }
+    }
+
+    /// Seconds of audio decoded and not yet played; 0 until a reader says (a deck not yet made).
+    package func decodedAhead() -> Double {
+        let reader = state.withLock { $0.decodedAheadReader }
+        return reader?() ?? 0
     }
 
     /// The stream's bit rate (bits per second) once its decoder knows it: what buffered bytes are

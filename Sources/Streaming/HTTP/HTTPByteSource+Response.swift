@@ -82,24 +82,36 @@ extension HTTPByteSource {
     }
 
     /// Takes one chunk's audio into the ring (what does not fit waits there for room) and hands
-    /// its titles to `onMetadata`. The returned future completes when the client may read on.
+    /// its titles to `onMetadata`. The returned future completes when the client may read on: a
+    /// live stream's client pauses first while its reader is well ahead (`readPause`).
     func deliver(_ output: IcyOutput, received: Int, attempt: Attempt, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         transfers?.received(received, as: .stream)
         let promise = eventLoop.makePromise(of: Void.self)
-        let outcome = stream.locked { state -> ByteRingStream.WriteOutcome in
-            guard isCurrent(attempt, in: state) else { return .refused }
+        // Only a reader well ahead lets the connection pause: until then, and after a gap that
+        // emptied its queue, whatever the server sent at once is read at once.
+        let mayPause = !endOfBodyIsEnd && stream.connection.decodedAhead() >= Self.aheadToPause
+        let outcome = stream.locked { state -> (ByteRingStream.WriteOutcome, pause: Int?) in
+            guard isCurrent(attempt, in: state) else { return (.refused, nil) }
             _bytesReceived += received
             // A live stream's audio goes through the splice, which drops what a reconnect repeats.
             let audio = endOfBodyIsEnd ? output.audio : splice.feed(output.audio)
-            return state.write(audio, of: attempt.number) { promise.completeWith($0) }
+            let outcome = state.write(audio, of: attempt.number) { promise.completeWith($0) }
+            guard outcome == .taken, mayPause else { return (outcome, nil) }
+            return (outcome, state.pace { promise.completeWith($0) })
         }
         switch outcome {
-        case .refused:
+        case (.refused, _):
             promise.fail(CancellationError())
             return promise.futureResult
-        case .taken:
+        case (.taken, let pause?):
+            // The event loop's own timer: it wakes no thread but the one that reads next, and it
+            // decides nothing a listener sees (the reader ends the pause as soon as it needs bytes).
+            eventLoop.scheduleTask(in: Self.readPause) { [weak self] in
+                self?.stream.locked { $0.endPause(pause) }
+            }
+        case (.taken, nil):
             promise.succeed(())
-        case .held:
+        case (.held, _):
             break
         }
         if let onMetadata { output.metadata.forEach(onMetadata) }

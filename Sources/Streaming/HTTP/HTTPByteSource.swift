@@ -154,6 +154,18 @@ package final class HTTPByteSource: ByteSource, @unchecked Sendable {
         legacyRequest?.cancel()
     }
 
+    /// How long a live stream's connection waits between reads while its reader is well ahead. A
+    /// server sends a live stream as it plays, in pieces of a kilobyte or two, and every read costs
+    /// the same wake-up and HTTP parsing however small it is; paused, the pieces gather in the
+    /// socket and a quarter-second of a 128 kbit/s stream arrives in one read. The reader ends a
+    /// pause early whenever it has read everything, so no decoder waits on it.
+    ///
+    /// Bytes left in the socket are lost if the server resets the connection, so the connection
+    /// pauses only while the reader has `aheadToPause` of audio decoded: never while a stream
+    /// starts (a server's opening burst is read at once, as before) or refills after a gap.
+    static let readPause = TimeAmount.milliseconds(250)
+    static let aheadToPause = 1.0
+
     // MARK: - Observed state
 
     /// Station details from the response's `icy-*` headers (empty before the head arrives).

@@ -45,6 +45,11 @@ extension ByteRingStream {
         private var ring: ByteRing
         /// Bytes of a write that did not fit, and who waits for them to be taken.
         private var held: (bytes: [UInt8], offset: Int, whenTaken: @Sendable (Result<Void, any Error>) -> Void)?
+        /// A producer whose bytes are all in the ring, asked to wait before it reads again, so that
+        /// a live stream's small pieces gather in the socket and arrive in fewer, larger reads; and
+        /// how many producers were paced, which names each pause.
+        private var paced: (pause: Int, whenReleased: @Sendable (Result<Void, any Error>) -> Void)?
+        private var pauses = 0
         /// Bytes put into the ring and taken from it since the start, and labels at byte offsets
         /// the reader has not reached yet.
         private var written = 0
@@ -128,6 +133,36 @@ extension ByteRingStream {
             return .held
         }
 
+        /// Asks the producer of a write that was all `taken` to wait before it reads again; returns
+        /// the pause's number for `endPause`, or nil (and calls nothing) when the ring is empty: a
+        /// reader is waiting on that producer. The reader ends the pause as soon as it has read
+        /// everything and would wait (`releasePacedProducer`), so a pause never starves it; the
+        /// owner ends it after its own limit, so a reader that stopped reading does not stop the
+        /// connection.
+        mutating func pace(whenReleased: @escaping @Sendable (Result<Void, any Error>) -> Void) -> Int? {
+            // A second pause here would lose the first one's producer.
+            assert(paced == nil && held == nil, "a write came before the last one was released")
+            guard !ring.isEmpty else { return nil }
+            pauses += 1
+            paced = (pauses, whenReleased)
+            return pauses
+        }
+
+        /// Ends pause `number` if it still holds its producer (its limit passed).
+        mutating func endPause(_ number: Int) {
+            guard let pause = paced, pause.pause == number else { return }
+            releasePacedProducer()
+        }
+
+        /// Lets a paced producer read again; false when none waits.
+        @discardableResult
+        mutating func releasePacedProducer() -> Bool {
+            guard let whenReleased = paced?.whenReleased else { return false }
+            paced = nil
+            queued.append { whenReleased(.success(())) }
+            return true
+        }
+
         /// Moves up to `buffer.count` bytes out of the ring, then lets a held write in. Returns how
         /// many bytes moved, and the labels whose byte this read reached, in order (one read may
         /// cross several).
@@ -209,6 +244,10 @@ extension ByteRingStream {
         }
 
         private mutating func release(with error: any Error) {
+            if let whenReleased = paced?.whenReleased {
+                paced = nil
+                queued.append { whenReleased(.failure(error)) }
+            }
             guard let whenTaken = held?.whenTaken else { return }
             held = nil
             queued.append { whenTaken(.failure(error)) }

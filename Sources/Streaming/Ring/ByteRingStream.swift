@@ -7,13 +7,14 @@ import PlayerCore
 ///
 /// What is the same for every source lives in `State`: the ring, and a write that did not fit,
 /// held until the reader makes room (its producer waits meanwhile, so TCP backpressure reaches the
-/// server); the phase of the connection; which connection is current (a reopen makes a new one,
-/// and whatever an earlier one still reports is refused); whether a drop waits for the player's
-/// answer (`ConnectionLink.reopen` or `abandon`), during which a reader that has read everything
-/// waits instead of failing; and labels a source puts at a byte (a segment's title), handed back
-/// when the reader reaches that byte. A reader tells the connection's facts on the link: `dry`
-/// when it waits with room in the ring; writes and answers tell `receiving`; a drop is told once
-/// the state has taken it.
+/// server), and a producer paced before its next read (released once the reader has read
+/// everything, or when its owner's pause ends); the phase of the connection; which connection is
+/// current (a reopen makes a new one, and whatever an earlier one still reports is refused);
+/// whether a drop waits for the player's answer (`ConnectionLink.reopen` or `abandon`), during
+/// which a reader that has read everything waits instead of failing; and labels a source puts at
+/// a byte (a segment's title), handed back when the reader reaches that byte. A reader tells the
+/// connection's facts on the link: `dry` when it waits with room in the ring; writes and answers
+/// tell `receiving`; a drop is told once the state has taken it.
 ///
 /// Its owner (`HTTPByteSource`, `HLSByteSource`) makes the connections and keeps its own fields
 /// under the same lock (`locked`), so one lock orders everything a source knows. Work that must not
@@ -128,6 +129,14 @@ final class ByteRingStream: @unchecked Sendable {
                 if let endOfStream { throw endOfStream }
                 return 0
             case .idle, .connecting, .answered:
+                if state.releasePacedProducer() {
+                    // The reader has caught up with a paced producer: it reads again now.
+                    let work = state.takeQueuedWork()
+                    condition.unlock()
+                    work.forEach { $0() }
+                    condition.lock()
+                    continue
+                }
                 // Nothing buffered and room for more: the reader waits on the network.
                 connection.tell(.dry)
                 condition.wait()
