@@ -7,15 +7,20 @@ import Synchronization
 /// device, and for benchmarks of playback cost) or as fast as possible (for rendering).
 ///
 /// In real-time mode `write` sleeps so the frames written never run ahead of the clock by more
-/// than `lead` (50 ms), like a device with a 50 ms buffer. When the writer falls behind (a pause, a
-/// slow decoder) the clock's origin moves forward, as a device underruns, so writing again does
-/// not burst to catch up. `drain` sleeps until the last frame would have been heard.
+/// than `lead` (150 ms), and sleeps once a `period` (100 ms) of audio rather than after every
+/// write, like a device with a 150 ms buffer that wakes its writer once a period: a render thread
+/// writing 43 ms blocks sleeps once in two or three. When the writer falls behind (a pause, a slow
+/// decoder) the clock's origin moves forward, as a device underruns, so writing again does not
+/// burst to catch up. `drain` sleeps until the last frame would have been heard.
 ///
 /// Driven by one render thread; the counters are `Mutex` state so other threads may read
 /// `framesWritten`.
 package final class NullSink: AudioSink, Sendable {
     /// How far the frames written may run ahead of the clock in real-time mode.
-    package static let lead = 0.05
+    package static let lead = 0.15
+    /// How much of the lead one sleep gives back: a write that runs past `lead` sleeps until the
+    /// frames are `lead - period` ahead.
+    package static let period = 0.1
 
     package let isRealtime: Bool
     package var kind: String { "null" }
@@ -69,8 +74,8 @@ package final class NullSink: AudioSink, Sendable {
             }
             c.origin = start
             c.pacedFrames += Int64(frames)
-            let target = start + Double(c.pacedFrames) / Double(AudioFormat.sampleRate) - Self.lead
-            return target > t ? target - t : nil
+            let ahead = start + Double(c.pacedFrames) / Double(AudioFormat.sampleRate) - t
+            return ahead > Self.lead ? ahead - (Self.lead - Self.period) : nil
         }
         if let pause { clock.sleepBlocking(for: .seconds(pause)) }
     }
