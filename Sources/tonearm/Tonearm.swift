@@ -2,6 +2,7 @@ import ArgumentParser
 import AudioEngine
 import Media
 import PlayerCore
+import TerminalApp
 
 /// The `tonearm` command: argument parsing and wiring only; every decision lives in the libraries.
 ///
@@ -28,4 +29,10 @@ struct Tonearm: AsyncParsableCommand {
         ],
         defaultSubcommand: LibraryCommand.self
     )
+
+    /// Parses and runs the command, once a playback's decoder load is under way (`EarlyDecoderLoad`).
+    static func main() async {
+        await EarlyDecoderLoad.start(for: CommandLine.arguments)
+        await main(nil)
+    }
 }

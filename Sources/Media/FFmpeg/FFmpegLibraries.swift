@@ -20,6 +20,12 @@ package enum FFmpegLibraries {
         return nil
     }()
 
+    /// Starts loading the libraries on a thread of its own and returns at once, for a command
+    /// that will decode and has other work to do first; `load` then waits for this load.
+    package static func startLoading() {
+        Thread.detachNewThread { _ = failure }
+    }
+
     /// Loads the libraries once; later calls only check.
     package static func load() throws(PlaybackError) {
         if let failure { throw PlaybackError(.unknown, underlying: "cannot load FFmpeg's libraries: \(failure)") }
