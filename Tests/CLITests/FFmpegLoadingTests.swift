@@ -23,8 +23,9 @@ struct FFmpegLoadingTests {
         trace.split(separator: "\n").filter { $0.contains("file=libavformat.so.") }
     }
 
-    /// Commands that decode nothing never map FFmpeg (nor the 140 libraries it brings).
-    @Test(arguments: [["--version"], ["errors"], ["podcast", "list"]])
+    /// Commands that decode nothing never map FFmpeg (nor the 140 libraries it brings); nor does
+    /// help for `play`, which otherwise starts the load before its command line is parsed.
+    @Test(arguments: [["--version"], ["errors"], ["podcast", "list"], ["play", "a.mp3", "--help"]])
     func aCommandThatDecodesNothingLeavesFFmpegUnloaded(arguments: [String]) throws {
         let r = try Self.traced(arguments)
         #expect(r.status == 0, "stderr: \(r.err)")
@@ -47,6 +48,15 @@ struct FFmpegLoadingTests {
         let lines = Self.avformatLines(r.trace)
         #expect(lines.contains { $0.contains("dynamically loaded by") }, "\(lines)")
         #expect(!lines.contains { $0.contains("needed by") }, "linked at build time again: \(lines)")
+    }
+
+    /// A `play` command line that does not parse may end while the load it started runs: it ends
+    /// with the parser's message and status, not a crash (an exit during a load would run the
+    /// libraries' constructors twice).
+    @Test func aPlayThatDoesNotParseEndsWithTheParsersMessage() throws {
+        let r = try Self.traced(["play", "a.mp3", "--no-such-option"])
+        #expect(r.status == 64, "stderr: \(r.err)")
+        #expect(r.err.contains("--no-such-option"), "stderr: \(r.err)")
     }
 
     /// A system whose FFmpeg cannot be loaded gets a typed error that says why, not a crash or a
