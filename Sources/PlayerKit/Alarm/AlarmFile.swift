@@ -47,10 +47,14 @@ package struct AlarmFile: Sendable {
         }
         let lock = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw PlaybackError.from(errno: errno, underlying: "cannot open the alarms' lock file") }
-        defer { _ = close(lock) }
         while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw PlaybackError.from(errno: errno, underlying: "cannot lock the alarms' file") }
+            guard errno == EINTR else {
+                let failure = errno
+                _ = close(lock)
+                throw PlaybackError.from(errno: failure, underlying: "cannot lock the alarms' file")
+            }
         }
+        defer { LockFile.unlockAndClose(lock) }
         var list = try read()
         let result = try body(&list)
         try write(list)

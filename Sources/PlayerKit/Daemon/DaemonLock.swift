@@ -63,7 +63,7 @@ package final class DaemonLock: Sendable {
         descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }
             _ = unlink(directory.infoFile.path)
-            _ = close(descriptor)
+            LockFile.unlockAndClose(descriptor)
             descriptor = -1
             Self.heldHere.store(false, ordering: .sequentiallyConsistent)
         }

@@ -55,11 +55,11 @@ final class EpisodeFileLock: Sendable {
         return EpisodeFileLock(descriptor: descriptor)
     }
 
-    /// Lets the next downloader in; closing the file drops the lock.
+    /// Lets the next downloader in.
     func release() {
         descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }
-            _ = close(descriptor)
+            LockFile.unlockAndClose(descriptor)
             descriptor = -1
         }
     }
