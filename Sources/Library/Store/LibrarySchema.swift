@@ -30,6 +30,7 @@ enum LibrarySchema {
         migrator.registerMigration("v17", migrate: addAlternateEnclosures)
         migrator.registerMigration("v18", migrate: addLiveStatus)
         migrator.registerMigration("v19", migrate: ReachabilitySchema.addReachability)
+        migrator.registerMigration("v20", migrate: SyncSchema.addHeldActionsAndLinks)
         return migrator
     }
 

@@ -32,6 +32,7 @@ extension LibraryStore {
                 return .addressInUse
             }
             try db.execute(sql: "UPDATE podcast SET feedURL = ? WHERE id = ?", arguments: [key, podcastID])
+            try HeldEpisodeActions.apply(db)
             return .moved(try PodcastQueries.podcast(db, id: podcastID))
         }
     }

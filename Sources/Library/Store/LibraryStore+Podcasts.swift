@@ -5,7 +5,8 @@ import PlayerCore
 /// Podcasts and their episodes: subscribe, refresh (upsert by guid), list, find, remove.
 extension LibraryStore {
     /// Subscribes to the feed at `feedURL` with the episodes it has now. The same feed URL twice
-    /// is `.alreadyInLibrary`.
+    /// is `.alreadyInLibrary`. Places other devices left in these episodes, held until now, are
+    /// applied in the same transaction (`HeldEpisodeActions`).
     package func addPodcast(feedURL: URL, feed: PodcastFeed, validators: FeedValidators) throws(PlaybackError) -> PodcastRecord {
         let header = PodcastHeader(feed: feed, feedURL: feedURL, validators: validators)
         let episodes = EpisodeFields.unique(feed.episodes)
@@ -25,13 +26,15 @@ extension LibraryStore {
             let id = db.lastInsertedRowID
             try FeedIdentity.record(db, podcastID: id, guid: feed.podcastGUID)
             try EpisodeFields.insert(db, podcastID: id, episodes.enumerated().map { ($1, $0) })
+            try HeldEpisodeActions.apply(db)
             return try PodcastQueries.podcast(db, id: id)
         }
     }
 
     /// Applies a freshly fetched feed (a 200): the podcast's texts and validators are replaced,
     /// episodes are matched by guid (new ones added, changed ones updated), and the listener's
-    /// positions and played flags are kept. Episodes gone from the feed stay, with their positions.
+    /// positions and played flags are kept. Episodes gone from the feed stay, with their positions;
+    /// new ones take the places other devices left in them (`HeldEpisodeActions`).
     /// One transaction: a 5,000-episode feed is one commit.
     package func refreshPodcast(id: Int64, feed: PodcastFeed, validators: FeedValidators) throws(PlaybackError) -> RefreshResult {
         var header = PodcastHeader(feed: feed, feedURL: nil, validators: validators)
@@ -73,6 +76,7 @@ extension LibraryStore {
                 }
             }
             try EpisodeFields.insert(db, podcastID: id, added)
+            if !added.isEmpty { try HeldEpisodeActions.apply(db) }
             return RefreshResult(podcast: try PodcastQueries.podcast(db, id: id), added: added.count, updated: updated)
         }
     }

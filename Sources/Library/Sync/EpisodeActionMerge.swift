@@ -11,7 +11,11 @@ import Foundation
 ///   whatever order the server lists them in.
 /// - A play action never marks a finished episode unfinished (a full resync replays old plays);
 ///   only a `new` action that is newer than the listener's "played" does.
-/// - `download` and `delete` say what another device keeps on its disk; they change nothing here.
+/// - `download` and `delete` say what another device keeps on its disk; they change nothing here
+///   (a re-download elsewhere never makes an episode new again).
+/// - An action whose episode this library does not have yet is not lost: the latest one per
+///   episode is returned as `held`, kept by the library and merged again when the episode
+///   appears (a refresh, a subscription, a feed that moved), by these same rules.
 package enum EpisodeActionMerge {
     /// An episode of this library as the merge sees it.
     package struct Local: Sendable, Equatable {
@@ -42,7 +46,8 @@ package enum EpisodeActionMerge {
         package var episodeID: Int64
         package var position: TimeInterval
         package var played: Bool
-        /// The episode's length as the other device knew it, for an episode whose length is unknown here.
+        /// The episode's length as the other device knew it (nil when it did not say), for an
+        /// episode whose length is unknown here.
         package var duration: TimeInterval?
         /// The action's time, kept as the row's time so the change is not sent back.
         package var at: Date
@@ -51,8 +56,10 @@ package enum EpisodeActionMerge {
     /// What a batch of actions does.
     package struct Outcome: Sendable, Equatable {
         package var updates: [Update]
-        /// Actions whose episode this library does not have (another podcast, or gone from the feed).
+        /// Actions whose episode this library does not have (yet, or any more).
         package var unmatched: Int
+        /// Of those, the latest play or new action per episode, to keep until the episode appears.
+        package var held: [GpodderWire.EpisodeAction]
         /// Actions older than what this library did, or superseded by a later one.
         package var older: Int
     }
@@ -82,11 +89,15 @@ package enum EpisodeActionMerge {
     package static func merge(_ actions: [GpodderWire.EpisodeAction], into episodes: [Local]) -> Outcome {
         let matcher = Matcher(episodes)
         var latest: [Int64: (local: Local, action: GpodderWire.EpisodeAction)] = [:]
+        var held: [String: GpodderWire.EpisodeAction] = [:]
         var unmatched = 0
         var older = 0
         for action in actions where action.action == .play || action.action == .new {
             guard let local = matcher.match(action) else {
                 unmatched += 1
+                let key = heldKey(action)
+                if let kept = held[key], kept.timestamp >= action.timestamp { continue }
+                held[key] = action
                 continue
             }
             if let kept = latest[local.id] {
@@ -103,18 +114,27 @@ package enum EpisodeActionMerge {
             }
             switch action.action {
             case .play:
-                guard let position = action.position, let total = action.total else { continue }
-                let finished = position >= total
+                guard let position = action.position else { continue }
+                let finished = action.total.map { position >= $0 } ?? false
                 updates.append(
                     Update(
                         episodeID: local.id, position: TimeInterval(position), played: local.played || finished,
-                        duration: TimeInterval(total), at: action.timestamp))
+                        duration: action.total.map(TimeInterval.init), at: action.timestamp))
             case .new:
                 updates.append(Update(episodeID: local.id, position: 0, played: false, duration: nil, at: action.timestamp))
             case .download, .delete:
                 continue
             }
         }
-        return Outcome(updates: updates, unmatched: unmatched, older: older)
+        return Outcome(
+            updates: updates, unmatched: unmatched, held: held.values.sorted { ($0.timestamp, $0.episode) < ($1.timestamp, $1.episode) },
+            older: older)
+    }
+
+    /// One key per episode for actions kept until their episode appears: the feed's address
+    /// with the guid when the sender gave one (it survives a new CDN; guids are only unique
+    /// within a feed), else the audio address.
+    package static func heldKey(_ action: GpodderWire.EpisodeAction) -> String {
+        action.podcast + "\n" + (action.guid.map { "guid:" + $0 } ?? "url:" + action.episode)
     }
 }

@@ -5,10 +5,10 @@ import PlayerCore
 /// answer, and that AntennaPod, Kasts and gPodder speak), as Tonearm sends and reads it.
 ///
 /// Everything read comes from a server Tonearm does not control, so decoding is lenient where
-/// servers differ (timestamps with or without a zone, numbers as strings, unknown actions) and
-/// strict where a wrong value would hurt the listener: an action without a podcast or episode
-/// address, or a play action whose numbers are missing or negative (-1 is what some clients send
-/// for "unknown"), is dropped rather than applied.
+/// servers and clients differ (timestamps with or without a zone, numbers as strings, `-1` or no
+/// value for "unknown" as AntennaPod and gPodder send them) and strict where a wrong value would
+/// hurt the listener: an action without a podcast or episode address, or a play action without a
+/// place (no position, or `-1`), is dropped rather than applied.
 package enum GpodderWire {
     /// `GET /api/2/subscriptions/USER/DEVICE.json?since=T`: what changed after `since`.
     package struct SubscriptionChanges: Decodable, Sendable, Equatable {
@@ -80,8 +80,8 @@ package enum GpodderWire {
         private enum Keys: String, CodingKey { case actions, timestamp }
     }
 
-    /// One episode action. `play` carries where listening began and ended and the episode's
-    /// length, all three or none; the others carry no numbers.
+    /// One episode action. `play` carries where listening ended (`position`, required) and, when
+    /// the sender knew them, where it began and the episode's length; the others carry no numbers.
     package struct EpisodeAction: Codable, Sendable, Equatable {
         package enum Kind: String, Codable, Sendable {
             case play, download, delete, new
@@ -116,14 +116,17 @@ package enum GpodderWire {
             self.device = device
         }
 
-        /// Whether this action may be sent or applied: both addresses present and http(s), and a
-        /// play action's numbers all there, not negative, in order and `total` above 0.
+        /// Whether this action may be sent or applied: both addresses present and http(s); a play
+        /// action's position there and not negative, and `started` and `total`, when known, in
+        /// order around it (`total` above 0); no numbers on the other actions.
         package var isUsable: Bool {
             guard GpodderWire.isAddress(podcast), GpodderWire.isAddress(episode) else { return false }
             switch action {
             case .play:
-                guard let started, let position, let total else { return false }
-                return started >= 0 && position >= 0 && total > 0 && started <= position && position <= total
+                guard let position, position >= 0 else { return false }
+                if let started, started < 0 || started > position { return false }
+                if let total, total <= 0 || position > total { return false }
+                return true
             case .download, .delete, .new:
                 return started == nil && position == nil && total == nil
             }
@@ -147,12 +150,21 @@ package enum GpodderWire {
             func number(_ key: Keys) -> Int? {
                 (try? container.decodeIfPresent(LenientInteger.self, forKey: key))??.value.clampedToInt
             }
-            started = number(.started)
-            position = number(.position)
-            total = number(.total)
             device = try? container.decodeIfPresent(String.self, forKey: .device)
-            // A play action without its numbers, or -1 for "unknown", would move the listener
-            // somewhere they never were: refuse the action rather than guess.
+            if kind == .play {
+                // `-1` (AntennaPod's "unknown"), 0 for a length, or a start past the place mean
+                // "not known": the place stands without them. A place past the length is the end
+                // (senders round both).
+                let place = number(.position)
+                total = number(.total).flatMap { $0 > 0 ? $0 : nil }
+                position = place.map { place in total.map { place > $0 ? $0 : place } ?? place }
+                started = number(.started).flatMap { $0 >= 0 && $0 <= (position ?? -1) ? $0 : nil }
+            } else {
+                // Numbers on a download, delete or new say nothing Tonearm uses.
+                (started, position, total) = (nil, nil, nil)
+            }
+            // A play action without a place, or `-1` for it, would move the listener somewhere
+            // they never were: refuse the action rather than guess.
             guard isUsable else {
                 throw DecodingError.dataCorruptedError(forKey: .action, in: container, debugDescription: "unusable action")
             }
@@ -242,7 +254,7 @@ package enum GpodderWire {
     }
 
     /// A whole number written as a number or a string (servers differ).
-    private struct LenientInteger: Decodable {
+    struct LenientInteger: Decodable {
         var value: Int64
 
         init(from decoder: any Decoder) throws {
@@ -260,7 +272,7 @@ package enum GpodderWire {
     }
 
     /// An element decoded on its own: nil when it does not decode, so the list goes on.
-    private struct Failable<T: Decodable>: Decodable {
+    struct Failable<T: Decodable>: Decodable {
         var value: T?
 
         init(from decoder: any Decoder) throws {

@@ -13,34 +13,44 @@ package struct SyncAccount: Sendable, Equatable, Codable {
     package var subscriptionsSince: Int64
     package var actionsSince: Int64
     package var lastSyncAt: Date?
+    /// The devices whose subscriptions this library shares, as the server last said.
+    package var linkedDevices: [String] = []
 }
 
-/// What is waiting to go to the server: subscription changes and episode actions, each with
-/// what marks it sent.
+/// What is waiting to go to the server: subscription changes, and this library's episode actions
+/// in the order they happened (the outbox), each with what marks it sent.
 package struct PendingSync: Sendable, Equatable {
     package var added: [String] = []
     package var removed: [String] = []
-    package var actions: [GpodderWire.EpisodeAction] = []
-    /// The queued download/delete rows behind some of `actions`.
-    package var actionRows: [Int64] = []
-    /// The positions behind the play and new actions, as they were read.
-    package var positions: [SentPosition] = []
-    /// Positions that changed but cannot be sent (no known length): marked handled with the rest.
-    package var unsendable: [SentPosition] = []
+    /// The episode actions to send, oldest first.
+    package var outbox: [OutboxItem] = []
+    /// Changes with nothing truthful to send (an episode only opened, an address that is not
+    /// http): marked handled with the rest.
+    package var unsendable: [OutboxItem.Source] = []
 
-    package init(
-        added: [String] = [], removed: [String] = [], actions: [GpodderWire.EpisodeAction] = [], actionRows: [Int64] = [],
-        positions: [SentPosition] = [], unsendable: [SentPosition] = []
-    ) {
+    package init(added: [String] = [], removed: [String] = [], outbox: [OutboxItem] = [], unsendable: [OutboxItem.Source] = []) {
         self.added = added
         self.removed = removed
-        self.actions = actions
-        self.actionRows = actionRows
-        self.positions = positions
+        self.outbox = outbox
         self.unsendable = unsendable
     }
 
-    package var isEmpty: Bool { added.isEmpty && removed.isEmpty && actions.isEmpty && unsendable.isEmpty }
+    package var actions: [GpodderWire.EpisodeAction] { outbox.map(\.action) }
+
+    package var isEmpty: Bool { added.isEmpty && removed.isEmpty && outbox.isEmpty && unsendable.isEmpty }
+
+    /// One action and the row behind it.
+    package struct OutboxItem: Sendable, Equatable {
+        package enum Source: Sendable, Equatable {
+            /// A queued download or delete.
+            case queued(rowID: Int64)
+            /// A play or new action built from a position row as it was read.
+            case position(SentPosition)
+        }
+
+        package var action: GpodderWire.EpisodeAction
+        package var source: Source
+    }
 
     /// A position row as it was when the action was built; marked sent only if still so.
     package struct SentPosition: Sendable, Equatable {
@@ -62,7 +72,8 @@ extension LibraryStore {
             else { return nil }
             return SyncAccount(
                 server: server, username: row["username"], device: row["device"], deviceRegistered: row["deviceRegistered"],
-                subscriptionsSince: row["subscriptionsSince"], actionsSince: row["actionsSince"], lastSyncAt: try row.date("lastSyncAt"))
+                subscriptionsSince: row["subscriptionsSince"], actionsSince: row["actionsSince"], lastSyncAt: try row.date("lastSyncAt"),
+                linkedDevices: (try? JSONDecoder().decode([String].self, from: Data((row["linkedDevices"] as String? ?? "[]").utf8))) ?? [])
         }
     }
 
@@ -80,6 +91,7 @@ extension LibraryStore {
                 arguments: [server.absoluteString, username, device])
             try db.execute(sql: "DELETE FROM syncSubscriptionChange")
             try db.execute(sql: "DELETE FROM syncEpisodeAction")
+            try db.execute(sql: "DELETE FROM syncHeldAction")
             try db.execute(sql: "INSERT INTO syncSubscriptionChange (feedURL, change) SELECT feedURL, 'add' FROM podcast")
             try db.execute(sql: "UPDATE playbackPosition SET syncedAt = NULL, syncedPosition = NULL, syncedPlayed = NULL")
         }
@@ -91,7 +103,14 @@ extension LibraryStore {
             try db.execute(sql: "DELETE FROM syncAccount")
             try db.execute(sql: "DELETE FROM syncSubscriptionChange")
             try db.execute(sql: "DELETE FROM syncEpisodeAction")
+            try db.execute(sql: "DELETE FROM syncHeldAction")
         }
+    }
+
+    /// Keeps the devices this library's subscriptions are linked with, as the server said.
+    package func recordLinkedDevices(_ devices: [String]) throws(PlaybackError) {
+        let list = String(decoding: (try? JSONEncoder().encode(devices)) ?? Data("[]".utf8), as: UTF8.self)
+        try write { db in try db.execute(sql: "UPDATE syncAccount SET linkedDevices = ?", arguments: [list]) }
     }
 
     package func markSyncDeviceRegistered() throws(PlaybackError) {
@@ -108,7 +127,11 @@ extension LibraryStore {
         }
     }
 
-    /// Everything waiting to be sent, as `device`'s actions.
+    /// Everything waiting to be sent, as `device`'s actions: the outbox ordered by when each
+    /// thing happened, so a server (or a device reading it) that keeps the last action it was
+    /// sent sees them as the listener did them. An action's time is the change's own, so sending
+    /// it twice (a batch whose answer was lost) gives the same action, which the merge on every
+    /// device takes once.
     package func pendingSync(device: String) throws(PlaybackError) -> PendingSync {
         try read { db in
             var pending = PendingSync()
@@ -116,13 +139,17 @@ extension LibraryStore {
                 let url: String = row["feedURL"]
                 if (row["change"] as String) == "add" { pending.added.append(url) } else { pending.removed.append(url) }
             }
+            var outbox: [PendingSync.OutboxItem] = []
             for row in try Row.fetchAll(db, sql: "SELECT * FROM syncEpisodeAction ORDER BY id") {
                 guard let kind = GpodderWire.EpisodeAction.Kind(rawValue: row["action"]) else { continue }
                 let action = GpodderWire.EpisodeAction(
                     podcast: row["podcastURL"], episode: row["episodeURL"], guid: row["guid"], action: kind,
-                    timestamp: Date(timeIntervalSince1970: row["at"]), device: device)
-                if action.isUsable { pending.actions.append(action) }
-                pending.actionRows.append(row["id"])
+                    timestamp: Date(timeIntervalSince1970: (row["at"] as Double).rounded(.down)), device: device)
+                guard action.isUsable else {
+                    pending.unsendable.append(.queued(rowID: row["id"]))
+                    continue
+                }
+                outbox.append(PendingSync.OutboxItem(action: action, source: .queued(rowID: row["id"])))
             }
             let rows = try Row.fetchAll(
                 db,
@@ -137,18 +164,20 @@ extension LibraryStore {
                 let sent = PendingSync.SentPosition(
                     episodeID: row["episodeId"], updatedAt: row["updatedAt"], position: row["position"], played: row["played"])
                 guard let action = Self.action(for: row, sent: sent, device: device) else {
-                    pending.unsendable.append(sent)
+                    pending.unsendable.append(.position(sent))
                     continue
                 }
-                pending.actions.append(action)
-                pending.positions.append(sent)
+                outbox.append(PendingSync.OutboxItem(action: action, source: .position(sent)))
             }
+            // Stable: within one second the queue's order and the positions' order stay.
+            pending.outbox = outbox.enumerated().sorted { ($0.element.action.timestamp, $0.offset) < ($1.element.action.timestamp, $1.offset) }
+                .map(\.element)
             return pending
         }
     }
 
     /// The play or new action for a changed position, or nil when there is nothing truthful to
-    /// send: a length unknown (the API needs it), or a start that was never more than opened.
+    /// send: "played" with no length known, or a start that was never more than opened.
     private static func action(for row: Row, sent: PendingSync.SentPosition, device: String) -> GpodderWire.EpisodeAction? {
         guard let audio: String = row["audioURL"] else { return nil }
         let at = Date(timeIntervalSince1970: sent.updatedAt.rounded(.down))
@@ -159,9 +188,11 @@ extension LibraryStore {
             // Marked unplayed after the server heard it was played; else an episode only opened.
             return wasPlayed ? GpodderWire.EpisodeAction(podcast: podcast, episode: audio, guid: guid, action: .new, timestamp: at, device: device) : nil
         }
-        guard let length: Double = row["length"], length.isFinite, length >= 1 else { return nil }
-        let total = Int(length.rounded())
-        let position = sent.played ? total : min(total, Int(sent.position.rounded(.down)))
+        // The API takes a play without its length; a "played" without one cannot be said.
+        let total = (row["length"] as Double?).flatMap { $0.isFinite && $0 >= 1 ? Int($0.rounded()) : nil }
+        if sent.played && total == nil { return nil }
+        let heard = Int(sent.position.rounded(.down))
+        let position = sent.played ? total ?? heard : total.map { min($0, heard) } ?? heard
         let syncedPosition = (row["syncedPosition"] as Double?).map { Int($0.rounded(.down)) } ?? 0
         let started = syncedPosition <= position ? max(0, syncedPosition) : 0
         let action = GpodderWire.EpisodeAction(
@@ -170,24 +201,34 @@ extension LibraryStore {
         return action.isUsable ? action : nil
     }
 
-    /// Marks what `pending` held as sent: subscription changes that were not changed again since,
-    /// the queued actions, and positions that were not moved again since.
-    package func markSent(_ pending: PendingSync) throws(PlaybackError) {
+    /// Marks subscription changes as sent, unless they were changed again since.
+    package func markSent(added: [String], removed: [String]) throws(PlaybackError) {
         try write { db in
-            for url in pending.added {
+            for url in added {
                 try db.execute(sql: "DELETE FROM syncSubscriptionChange WHERE feedURL = ? AND change = 'add'", arguments: [url])
             }
-            for url in pending.removed {
+            for url in removed {
                 try db.execute(sql: "DELETE FROM syncSubscriptionChange WHERE feedURL = ? AND change = 'remove'", arguments: [url])
             }
-            for id in pending.actionRows { try db.execute(sql: "DELETE FROM syncEpisodeAction WHERE id = ?", arguments: [id]) }
-            for sent in pending.positions + pending.unsendable {
-                try db.execute(
-                    sql: """
-                        UPDATE playbackPosition SET syncedAt = updatedAt, syncedPosition = position, syncedPlayed = played
-                        WHERE episodeId = ? AND updatedAt = ?
-                        """,
-                    arguments: [sent.episodeID, sent.updatedAt])
+        }
+    }
+
+    /// Marks outbox items (a batch the server took) and positions with nothing to send as handled:
+    /// the queued actions go, and positions count as sent unless they moved again since.
+    package func markSent(_ items: [PendingSync.OutboxItem], unsendable: [PendingSync.OutboxItem.Source] = []) throws(PlaybackError) {
+        try write { db in
+            for source in items.map(\.source) + unsendable {
+                switch source {
+                case .queued(let id):
+                    try db.execute(sql: "DELETE FROM syncEpisodeAction WHERE id = ?", arguments: [id])
+                case .position(let sent):
+                    try db.execute(
+                        sql: """
+                            UPDATE playbackPosition SET syncedAt = updatedAt, syncedPosition = position, syncedPlayed = played
+                            WHERE episodeId = ? AND updatedAt = ?
+                            """,
+                        arguments: [sent.episodeID, sent.updatedAt])
+                }
             }
         }
     }
@@ -211,40 +252,53 @@ extension LibraryStore {
         }
     }
 
-    /// Applies other devices' actions (see `EpisodeActionMerge` for the rules) in one transaction.
+    /// Applies other devices' actions (see `EpisodeActionMerge` for the rules) in one transaction,
+    /// and keeps those whose episode this library does not have yet (`HeldEpisodeActions`).
     package func applyEpisodeActions(_ actions: [GpodderWire.EpisodeAction]) throws(PlaybackError) -> EpisodeActionMerge.Outcome {
-        try write { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT e.id, e.guid, e.audioURL, p.feedURL, pp.position, pp.played, pp.updatedAt
-                    FROM episode e JOIN podcast p ON p.id = e.podcastId LEFT JOIN playbackPosition pp ON pp.episodeId = e.id
-                    """)
-            let locals = rows.map { row in
-                EpisodeActionMerge.Local(
-                    id: row["id"], podcastURL: row["feedURL"], guid: row["guid"], audioURL: row["audioURL"],
-                    position: (row["position"] as Double?) ?? 0, played: (row["played"] as Bool?) ?? false,
-                    updatedAt: (row["updatedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
-            }
-            let outcome = EpisodeActionMerge.merge(actions, into: locals)
-            for update in outcome.updates {
-                let at = update.at.timeIntervalSince1970
-                try db.execute(
-                    sql: """
-                        INSERT INTO playbackPosition (episodeId, position, duration, played, updatedAt, syncedAt, syncedPosition, syncedPlayed)
-                            VALUES (?, ?, NULL, ?, ?, ?, ?, ?)
-                        ON CONFLICT (episodeId) DO UPDATE SET position = excluded.position, played = excluded.played,
-                            updatedAt = excluded.updatedAt, syncedAt = excluded.syncedAt, syncedPosition = excluded.syncedPosition,
-                            syncedPlayed = excluded.syncedPlayed
-                        """,
-                    arguments: [update.episodeID, update.position, update.played, at, at, update.position, update.played])
-                if let duration = update.duration {
-                    try db.execute(
-                        sql: "UPDATE episode SET duration = ? WHERE id = ? AND (duration IS NULL OR duration <= 0)",
-                        arguments: [duration, update.episodeID])
-                }
-            }
+        let receivedAt = now().timeIntervalSince1970
+        return try write { db in
+            let outcome = EpisodeActionMerge.merge(actions, into: try Self.syncedEpisodes(db))
+            try Self.write(outcome.updates, db)
+            try HeldEpisodeActions.hold(outcome.held, receivedAt: receivedAt, db)
             return outcome
+        }
+    }
+
+    /// Every episode as the merge sees it.
+    static func syncedEpisodes(_ db: Database) throws -> [EpisodeActionMerge.Local] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT e.id, e.guid, e.audioURL, p.feedURL, pp.position, pp.played, pp.updatedAt
+                FROM episode e JOIN podcast p ON p.id = e.podcastId LEFT JOIN playbackPosition pp ON pp.episodeId = e.id
+                """)
+        return rows.map { row in
+            EpisodeActionMerge.Local(
+                id: row["id"], podcastURL: row["feedURL"], guid: row["guid"], audioURL: row["audioURL"],
+                position: (row["position"] as Double?) ?? 0, played: (row["played"] as Bool?) ?? false,
+                updatedAt: (row["updatedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
+    /// Writes what the merge decided, stamped with the action's time and marked as synced, so
+    /// it is not sent back.
+    static func write(_ updates: [EpisodeActionMerge.Update], _ db: Database) throws {
+        for update in updates {
+            let at = update.at.timeIntervalSince1970
+            try db.execute(
+                sql: """
+                    INSERT INTO playbackPosition (episodeId, position, duration, played, updatedAt, syncedAt, syncedPosition, syncedPlayed)
+                        VALUES (?, ?, NULL, ?, ?, ?, ?, ?)
+                    ON CONFLICT (episodeId) DO UPDATE SET position = excluded.position, played = excluded.played,
+                        updatedAt = excluded.updatedAt, syncedAt = excluded.syncedAt, syncedPosition = excluded.syncedPosition,
+                        syncedPlayed = excluded.syncedPlayed
+                    """,
+                arguments: [update.episodeID, update.position, update.played, at, at, update.position, update.played])
+            if let duration = update.duration {
+                try db.execute(
+                    sql: "UPDATE episode SET duration = ? WHERE id = ? AND (duration IS NULL OR duration <= 0)",
+                    arguments: [duration, update.episodeID])
+            }
         }
     }
 }

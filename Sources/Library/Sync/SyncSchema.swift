@@ -1,6 +1,6 @@
 import GRDB
 
-/// What podcast sync keeps in the library (migration v16).
+/// What podcast sync keeps in the library (migrations v16 and v20).
 ///
 /// - `syncAccount`: the one server this library syncs with (address, user, this device's id) and
 ///   the server timestamps to ask from next time. No password: that stays in the configuration
@@ -9,6 +9,11 @@ import GRDB
 ///   server that is down: a subscription change per feed address (`syncSubscriptionChange`, the
 ///   last change wins), a download or delete per episode (`syncEpisodeAction`), and for plays the
 ///   `playbackPosition` row itself, sent while `updatedAt` is newer than `syncedAt`.
+/// - Other devices' actions for episodes this library does not have yet (`syncHeldAction`, v20):
+///   the latest per episode, kept until the episode appears, never dropped because the server's
+///   "since" moved past them; bounded by `SyncSchema.maxHeldActions`.
+/// - The devices this library's subscriptions are linked with (`syncAccount.linkedDevices`, v20,
+///   a JSON list as the server last said), for `tonearm sync status`.
 /// - Triggers fill the queues only while an account is set up, so a library that never syncs
 ///   keeps nothing for it. Changes that came from the server are taken out of the queues again by
 ///   the code that applies them (`LibraryStore+Sync`), so nothing echoes back.
@@ -74,6 +79,29 @@ enum SyncSchema {
                     SELECT p.feedURL, e.audioURL, e.guid, 'delete', (julianday('now') - 2440587.5) * 86400.0
                     FROM episode e JOIN podcast p ON p.id = e.podcastId WHERE e.id = old.episodeId AND e.audioURL IS NOT NULL;
             END;
+            """)
+    }
+
+    /// The most held actions kept: a listener's years of history on other devices fit; past it
+    /// the oldest go first.
+    static let maxHeldActions = 20_000
+
+    static func addHeldActionsAndLinks(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE syncHeldAction (
+                key TEXT PRIMARY KEY NOT NULL,
+                podcastURL TEXT NOT NULL,
+                episodeURL TEXT NOT NULL,
+                guid TEXT,
+                action TEXT NOT NULL CHECK (action IN ('play', 'new')),
+                at REAL NOT NULL,
+                started INTEGER,
+                position INTEGER,
+                total INTEGER,
+                receivedAt REAL NOT NULL
+            );
+            CREATE INDEX syncHeldAction_at ON syncHeldAction (at);
+            ALTER TABLE syncAccount ADD COLUMN linkedDevices TEXT NOT NULL DEFAULT '[]';
             """)
     }
 }

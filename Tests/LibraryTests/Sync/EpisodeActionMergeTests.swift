@@ -65,4 +65,37 @@ struct EpisodeActionMergeTests {
             podcast: Self.feed, episode: "https://a.example/1.mp3", guid: "g1", action: .new, timestamp: Date(timeIntervalSince1970: 5))
         #expect(EpisodeActionMerge.merge([old], into: [played]).updates.isEmpty)
     }
+
+    @Test func actionsForEpisodesNotHereAreHeldTheLatestPerEpisode() {
+        let local = [EpisodeActionMerge.Local(id: 1, podcastURL: Self.feed, guid: "g1", audioURL: "https://a.example/1.mp3")]
+        let outcome = EpisodeActionMerge.merge(
+            [
+                play("g9", audio: "https://a.example/9.mp3", at: 10, position: 5), play("g9", audio: "https://cdn2.example/9.mp3", at: 30, position: 50),
+                play("g9", audio: "https://a.example/9.mp3", at: 20, position: 20), play(nil, audio: "https://a.example/8.mp3", at: 5, position: 8),
+                play("g9", audio: "https://b.example/9.mp3", at: 40, position: 7, podcast: "https://b.example/feed"),
+                GpodderWire.EpisodeAction(
+                    podcast: Self.feed, episode: "https://a.example/7.mp3", guid: "g7", action: .download, timestamp: Date(timeIntervalSince1970: 9)),
+            ], into: local)
+        #expect(outcome.updates.isEmpty)
+        #expect(outcome.unmatched == 5)
+        // Per feed and guid (another feed's "g9" is another episode), else per address; downloads are not kept.
+        #expect(outcome.held.map(\.position) == [8, 50, 7])
+        // Held and merged later, by the same rules: the episode is there now.
+        let arrived = local + [EpisodeActionMerge.Local(id: 9, podcastURL: Self.feed, guid: "g9", audioURL: "https://cdn3.example/9.mp3")]
+        let later = EpisodeActionMerge.merge(outcome.held, into: arrived)
+        // A guid the library has once matches from another feed's address too (a feed that
+        // moved), so the latest of the two g9 actions wins.
+        #expect(later.updates.map(\.episodeID) == [9])
+        #expect(later.updates.first?.position == 7)
+        #expect(later.held.map(\.episode) == ["https://a.example/8.mp3"], "the episode without a guid still waits")
+    }
+
+    @Test func aPlaceWithoutALengthMovesButNeverFinishes() {
+        let local = [EpisodeActionMerge.Local(id: 1, podcastURL: Self.feed, guid: "g1", audioURL: "https://a.example/1.mp3")]
+        let action = GpodderWire.EpisodeAction(
+            podcast: Self.feed, episode: "https://a.example/1.mp3", guid: "g1", action: .play, timestamp: Date(timeIntervalSince1970: 9),
+            position: 4000)
+        let outcome = EpisodeActionMerge.merge([action], into: local)
+        #expect(outcome.updates == [EpisodeActionMerge.Update(episodeID: 1, position: 4000, played: false, duration: nil, at: action.timestamp)])
+    }
 }
