@@ -298,7 +298,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            path: "Tests/TestProcesses", exclude: ["DirectoryFixtures", "OTLP"], swiftSettings: strictSettings),
+            path: "Tests/TestProcesses", exclude: ["DirectoryFixtures", "Gpodder", "OTLP"], swiftSettings: strictSettings),
         // Runs the built `tonearm` binary and holds the README to the code.
         .testTarget(
             name: "CLITests",

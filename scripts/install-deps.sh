@@ -49,3 +49,48 @@ if ! cmp -s "$python_list" "$python_dir/.installed" 2>/dev/null; then
         --target "$python_dir" -r "$python_list" </dev/null
     cp "$python_list" "$python_dir/.installed"
 fi
+
+# The gpodder.net tests' PyPI packages (scripts/python312-packages.txt) go into a venv of their own,
+# .build/python312: gpodder-fastapi-router needs Python 3.12, and Debian 12's python3 is 3.11. The
+# first working Python 3.12 is taken: python3.12 on PATH, else one of pyenv's (a pyenv shim on PATH
+# fails when 3.12 is not pyenv's selected version, so each candidate is run before it is taken).
+# The same stamp as above, kept inside the venv, skips pip when the list has not changed; a changed
+# list, or a venv whose interpreter is gone, rebuilds the venv from nothing.
+python312_list="$here/python312-packages.txt"
+python312_dir="$here/../.build/python312"
+if ! cmp -s "$python312_list" "$python312_dir/.installed" 2>/dev/null \
+    || ! "$python312_dir/bin/python" -c '' >/dev/null 2>&1; then
+    candidates=()
+    if command -v python3.12 >/dev/null 2>&1; then
+        candidates+=("$(command -v python3.12)")
+    fi
+    pyenv_roots=()
+    if command -v pyenv >/dev/null 2>&1; then
+        pyenv_roots+=("$(pyenv root)")
+    fi
+    pyenv_roots+=(/root/.pyenv "${HOME:-/root}/.pyenv")
+    for root in "${pyenv_roots[@]}"; do
+        while IFS= read -r found; do
+            candidates+=("$found")
+        done < <(ls -d "$root"/versions/3.12*/bin/python3.12 2>/dev/null | sort -V -r)
+    done
+    python312=
+    for candidate in "${candidates[@]}"; do
+        if "$candidate" -c 'import sys, venv; sys.exit(sys.version_info[:2] != (3, 12))' >/dev/null 2>&1 </dev/null; then
+            python312="$candidate"
+            break
+        fi
+    done
+    if [ -z "$python312" ]; then
+        echo "install-deps: no Python 3.12 found (looked for python3.12 on PATH and \$(pyenv root)/versions/3.12*," \
+            "/root/.pyenv/versions/3.12*, \$HOME/.pyenv/versions/3.12*); the gpodder.net tests need one:" \
+            "install it (e.g. \`pyenv install 3.12\`) and run \`make deps\` again" >&2
+        exit 1
+    fi
+    echo "install-deps: installing the $(sed -e 's/#.*//' "$python312_list" | xargs -n1 | wc -l) packages of scripts/python312-packages.txt into .build/python312 (with $python312)"
+    rm -rf "$python312_dir"
+    "$python312" -m venv "$python312_dir" </dev/null
+    "$python312_dir/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --root-user-action=ignore \
+        -r "$python312_list" </dev/null
+    cp "$python312_list" "$python312_dir/.installed"
+fi
