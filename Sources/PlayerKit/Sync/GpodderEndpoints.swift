@@ -12,6 +12,10 @@ struct GpodderEndpoints: Sendable {
     var login: URL { address("auth/\(user)/login.json") }
     /// `POST /api/2/devices/USER/DEVICE.json`: registers (or renames) this device.
     var deviceRegistration: URL { address("devices/\(user)/\(deviceName).json") }
+    /// `GET /api/2/devices/USER.json`: the account's devices.
+    var devices: URL { address("devices/\(user).json") }
+    /// `GET` and `POST /api/2/sync-devices/USER.json`: which devices share their subscriptions.
+    var syncGroups: URL { address("sync-devices/\(user).json") }
     /// `GET /api/2/subscriptions/USER/DEVICE.json?since=T`.
     func subscriptions(since: Int64) -> URL { address("subscriptions/\(user)/\(deviceName).json", since: since) }
     /// `POST /api/2/subscriptions/USER/DEVICE.json`.

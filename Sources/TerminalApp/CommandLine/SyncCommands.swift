@@ -7,25 +7,36 @@ import PlayerKit
 /// gpodder.net-compatible server (`PodcastSync`), and the quiet sync after a refresh and when an
 /// episode stops playing.
 package enum SyncCommands {
-    /// Checks the account, registers this device and keeps the account; exits 1 with the typed
-    /// error (a wrong password, a server that is not one) otherwise.
-    package static func setUp(server: String, username: String, device: String?, library: LibraryContext) async {
+    /// Checks the account, lists its devices, links this library with them (or joins one) as
+    /// `linking` says, asking on a terminal when it says nothing, runs the first (full) sync and
+    /// says what came over; exits 1 with the typed error (a wrong password, a server that is not
+    /// one, a device the account does not have) otherwise.
+    package static func setUp(
+        server: String, username: String, device: String?, linking: PodcastSync.Linking?, library: LibraryContext
+    ) async {
         guard let url = WebAddress.parse(server) else {
             CommandFailure.exit(PlaybackError(.streamUnavailable, underlying: "the sync server must be an http(s) URL"))
         }
         let sync = PodcastSync(library: library.podcasts, password: password(), network: library.network, logger: CommandLog.logger)
         let name = device ?? PodcastSync.newDeviceID()
-        await library.attempt("syncSetUp") { () async throws(PlaybackError) in
-            try await sync.setUp(server: url, username: username, device: name)
+        var choice = linking
+        if choice == nil, isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 {
+            let devices = await library.attempt("syncDevices") { () async throws(PlaybackError) in
+                try await sync.accountDevices(server: url, username: username)
+            }
+            choice = SyncLinkPrompt.ask(devices: (devices ?? []).filter { $0.id != name })
         }
-        print("Sync set up: \(username) on \(url.host ?? server), this library is device \(name).")
-        print("Run `tonearm sync now`; Tonearm also syncs after a refresh and when an episode stops.")
+        let report = await library.attempt("syncSetUp") { () async throws(PlaybackError) in
+            try await sync.setUp(server: url, username: username, device: name, linking: choice ?? .all)
+        }
+        print(setUpSummary(report, host: url.host ?? server, defaulted: choice == nil))
+        print("Tonearm syncs after a refresh and when an episode stops; `tonearm sync now` syncs at once.")
     }
 
     /// One sync run, printed; exits 1 when it failed.
-    package static func now(library: LibraryContext, json: Bool) async {
+    package static func now(library: LibraryContext, full: Bool, json: Bool) async {
         let sync = PodcastSync(library: library.podcasts, password: password(), network: library.network, logger: CommandLog.logger)
-        let report = await library.attempt("syncNow") { () async throws(PlaybackError) in try await sync.syncNow() }
+        let report = await library.attempt("syncNow") { () async throws(PlaybackError) in try await sync.syncNow(full: full) }
         json ? JSONOutput.print(report) : print(summary(report))
     }
 
@@ -40,13 +51,13 @@ package enum SyncCommands {
 
     /// The account and what waits to be sent.
     package static func status(library: LibraryContext, json: Bool) {
-        let (account, pending) = CommandFailure.orExit { () throws(PlaybackError) -> (SyncAccount?, PendingSync?) in
-            guard let account = try library.store.syncAccount() else { return (nil, nil) }
-            return (account, try library.store.pendingSync(device: account.device))
+        let (account, pending, held) = CommandFailure.orExit { () throws(PlaybackError) -> (SyncAccount?, PendingSync?, Int) in
+            guard let account = try library.store.syncAccount() else { return (nil, nil, 0) }
+            return (account, try library.store.pendingSync(device: account.device), try library.store.heldSyncActionCount())
         }
         if json {
             JSONOutput.print(Status(account: account, waitingSubscriptionChanges: pending.map { $0.added.count + $0.removed.count } ?? 0,
-                waitingActions: pending?.actions.count ?? 0))
+                waitingActions: pending?.actions.count ?? 0, waitingForEpisodes: held))
             return
         }
         guard let account, let pending else {
@@ -55,8 +66,10 @@ package enum SyncCommands {
         }
         print("Server: \(account.server.absoluteString)")
         print("User: \(account.username), this library: \(account.device)")
+        print("Linked with: \(account.linkedDevices.isEmpty ? "no other device (its own subscription list)" : account.linkedDevices.joined(separator: ", "))")
         print("Last sync: \(account.lastSyncAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never")")
         print("Waiting to be sent: \(pending.added.count + pending.removed.count) subscription changes, \(pending.actions.count) episode actions")
+        if held > 0 { print("Waiting for episodes to appear: \(held) places from other devices") }
     }
 
     /// Stops syncing; the library stays.
@@ -78,16 +91,49 @@ package enum SyncCommands {
 
     static func summary(_ report: PodcastSync.Report) -> String {
         var lines = [
-            "Synced: \(report.sentSubscriptionChanges) subscription changes and \(report.sentActions) episode actions sent; "
-                + "\(report.receivedActions) actions received, \(report.appliedActions) applied."
+            "Synced\(report.fullSync ? " (everything since the beginning)" : ""): \(report.sentSubscriptionChanges) subscription changes and "
+                + "\(report.sentActions) episode actions sent; \(report.receivedActions) actions received, \(report.appliedActions) applied."
         ]
         if report.subscribed + report.unsubscribed > 0 {
             lines.append("From other devices: \(report.subscribed) podcasts subscribed, \(report.unsubscribed) removed.")
         }
-        if report.unmatchedActions > 0 { lines.append("\(report.unmatchedActions) actions were for episodes this library does not have.") }
-        if report.droppedActions > 0 { lines.append("\(report.droppedActions) actions could not be used (missing or negative fields) and were skipped.") }
+        if report.changedNothing {
+            lines.append(
+                report.heldActions > 0
+                    ? "Nothing changed here yet: places for \(report.heldActions) episodes wait for them to appear in their feeds."
+                    : "Nothing new from other devices.")
+        } else if report.heldActions > 0 {
+            lines.append("Places for \(report.heldActions) episodes this library does not have yet are kept and applied when they appear.")
+        }
+        if report.droppedActions > 0 { lines.append("\(report.droppedActions) actions could not be used (no place given) and were skipped.") }
         if report.subscriptionFailures > 0 {
             lines.append("\(report.subscriptionFailures) podcasts added elsewhere could not be fetched here; they are tried again next sync.")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// What set-up did, as the listener reads it: which devices, and what came over.
+    static func setUpSummary(_ report: PodcastSync.SetUpReport, host: String, defaulted: Bool) -> String {
+        var lines = ["Sync set up on \(host); this library is device \(report.device)."]
+        let sync = report.firstSync
+        let cameOver = "\(sync.subscribed) subscriptions and \(sync.appliedActions) places came over"
+        if let joined = report.joined {
+            lines.append("Joined device \(joined): \(cameOver).")
+        } else if !report.linked.isEmpty {
+            let count = report.linked.count == 1 ? "1 device" : "\(report.linked.count) devices"
+            lines.append("Linked with \(count) (\(report.linked.joined(separator: ", ")))\(defaulted ? ", all the account has" : ""); \(cameOver).")
+        } else if report.devices == nil {
+            lines.append("This server shares subscriptions between all devices; \(cameOver).")
+        } else if report.devices?.isEmpty == true {
+            lines.append("The first device on this account; \(cameOver).")
+        } else {
+            lines.append("Not linked: this library keeps its own subscriptions (positions are shared); \(cameOver).")
+        }
+        if sync.heldActions > 0 {
+            lines.append("Places for \(sync.heldActions) episodes not in their feeds yet are kept and applied when they appear.")
+        }
+        if sync.subscriptionFailures > 0 {
+            lines.append("\(sync.subscriptionFailures) podcasts could not be fetched now; they are tried again next sync.")
         }
         return lines.joined(separator: "\n")
     }
@@ -96,5 +142,6 @@ package enum SyncCommands {
         var account: SyncAccount?
         var waitingSubscriptionChanges: Int
         var waitingActions: Int
+        var waitingForEpisodes: Int
     }
 }
