@@ -88,7 +88,8 @@ extension PodcastSync {
         if joined == nil { try await registerDevice(api, username: username) }
         try store.setUpSync(server: server, username: username, device: me)
         try store.markSyncDeviceRegistered()
-        if !others.isEmpty {
+        // A server with no device list has no sync groups either: its devices share everything.
+        if !others.isEmpty, devices != nil {
             let update = GpodderWire.SyncGroupsUpdate(synchronize: [others + [me]])
             let answer = try await send(api.syncGroups, body: try encode(update), operation: "syncLink", username: username)
             // The first sync reads the groups again and keeps them.

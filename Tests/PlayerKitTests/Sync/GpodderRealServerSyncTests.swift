@@ -23,11 +23,9 @@ struct GpodderRealServerSyncTests {
     static let user = "listener"
     static let password = "s3cret pass:word"
 
-    /// A wall clock the test moves, an hour behind the real time.
-    final class WallClock: Sendable {
-        private let time = Mutex(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 3600))
-        var now: Date { time.withLock { $0 } }
-        func advance(_ seconds: TimeInterval) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    /// The libraries' wall clock, an hour behind the real time, in whole seconds.
+    static func clock() -> PodcastSyncTests.WallClock {
+        PodcastSyncTests.WallClock(start: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) - 3600))
     }
 
     /// One Tonearm library, as one device.
@@ -36,7 +34,7 @@ struct GpodderRealServerSyncTests {
         let library: PodcastLibrary
         let sync: PodcastSync
 
-        init(_ server: GpodderAPIServer, clock: WallClock) throws {
+        init(_ server: GpodderAPIServer, clock: PodcastSyncTests.WallClock) throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-realsync-\(UUID().uuidString)")
             store = try LibraryStore.open(directory: directory, now: { clock.now })
             let network = NetworkClient(clock: ImmediateClock(), seed: 5, breakers: HostCircuitBreakers(clock: TestClock<Duration>()))
@@ -132,7 +130,7 @@ struct GpodderRealServerSyncTests {
     @Test func aThirdLibraryGetsEverySubscriptionAndPlaceOfTheOtherTwoLinkedOrJoined() async throws {
         let (server, feeds, phone) = try Self.start()
         defer { feeds.stop() }
-        let clock = WallClock()
+        let clock = Self.clock()
 
         // The laptop: the account's first Tonearm library, with News; Episode 2 heard to 0:09, 1 finished.
         let laptop = try Library(server, clock: clock)
@@ -186,7 +184,7 @@ struct GpodderRealServerSyncTests {
     @Test func actionsThatComeBeforeTheirEpisodesWaitForThemAndAreNeverDropped() async throws {
         let (server, feeds, phone) = try Self.start()
         defer { feeds.stop() }
-        let clock = WallClock()
+        let clock = Self.clock()
         let desktop = try Library(server, clock: clock)
         _ = try await desktop.library.add(feedURL: URL(string: feeds.url("/growing.xml"))!)
         try await desktop.setUp(server, device: "desktop")
@@ -222,7 +220,7 @@ struct GpodderRealServerSyncTests {
     @Test func theFailuresOtherPlayersAreKnownForAreReplayed() async throws {
         let (server, feeds, phone) = try Self.start()
         defer { feeds.stop() }
-        let clock = WallClock()
+        let clock = Self.clock()
         // The phone knows Talk at its old address and CDN; this library subscribes where it moved.
         _ = try phone.subscribe(add: [feeds.url("/talk.xml")])
         _ = try phone.uploadActions([
@@ -270,7 +268,7 @@ struct GpodderRealServerSyncTests {
     @Test func twoLibrariesThatPlayOfflineEndAtTheLaterPlaceOnBoth() async throws {
         let (server, feeds, _) = try Self.start()
         defer { feeds.stop() }
-        let clock = WallClock()
+        let clock = Self.clock()
         let laptop = try Library(server, clock: clock)
         let desktop = try Library(server, clock: clock)
         _ = try await laptop.library.add(feedURL: URL(string: feeds.url("/news.xml"))!)
@@ -306,7 +304,7 @@ struct GpodderRealServerSyncTests {
     @Test func theOutboxSurvivesARestartAndGoesInOrderInBatches() async throws {
         let (server, feeds, phone) = try Self.start()
         defer { feeds.stop() }
-        let clock = WallClock()
+        let clock = Self.clock()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-outbox-\(UUID().uuidString)")
         do {
             let store = try LibraryStore.open(directory: directory, now: { clock.now })

@@ -16,8 +16,9 @@ import Testing
 struct PodcastSyncTests {
     /// A wall clock the test moves, so which change is later is the test's decision.
     final class WallClock: Sendable {
-        private let time = Mutex(Date(timeIntervalSince1970: 1_790_000_000))
+        private let time: Mutex<Date>
         var now: Date { time.withLock { $0 } }
+        init(start: Date = Date(timeIntervalSince1970: 1_790_000_000)) { time = Mutex(start) }
         func advance(_ seconds: TimeInterval) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
     }
 
