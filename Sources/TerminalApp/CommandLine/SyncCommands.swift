@@ -26,10 +26,15 @@ package enum SyncCommands {
             }
             choice = SyncLinkPrompt.ask(devices: (devices ?? []).filter { $0.id != name })
         }
-        let report = await library.attempt("syncSetUp") { () async throws(PlaybackError) in
-            try await sync.setUp(server: url, username: username, device: name, linking: choice ?? .all)
+        let report: PodcastSync.SetUpReport
+        do throws(PlaybackError) {
+            report = try await sync.setUp(server: url, username: username, device: name, linking: choice ?? .all)
+        } catch {
+            await library.analytics.record(error, operation: "syncSetUp")
+            // "Not in your library" alone would not say which device the account lacks.
+            CommandFailure.exit(error, detail: error.code == .notInLibrary ? error.underlying : nil)
         }
-        print(setUpSummary(report, host: url.host ?? server, defaulted: choice == nil))
+        print(setUpSummary(report, host: url.host ?? server, all: (choice ?? .all) == .all))
         print("Tonearm syncs after a refresh and when an episode stops; `tonearm sync now` syncs at once.")
     }
 
@@ -69,7 +74,7 @@ package enum SyncCommands {
         print("Linked with: \(account.linkedDevices.isEmpty ? "no other device (its own subscription list)" : account.linkedDevices.joined(separator: ", "))")
         print("Last sync: \(account.lastSyncAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never")")
         print("Waiting to be sent: \(pending.added.count + pending.removed.count) subscription changes, \(pending.actions.count) episode actions")
-        if held > 0 { print("Waiting for episodes to appear: \(held) places from other devices") }
+        if held > 0 { print("Waiting for episodes to appear: \(counted(held, "place")) from other devices") }
     }
 
     /// Stops syncing; the library stays.
@@ -95,15 +100,15 @@ package enum SyncCommands {
                 + "\(report.sentActions) episode actions sent; \(report.receivedActions) actions received, \(report.appliedActions) applied."
         ]
         if report.subscribed + report.unsubscribed > 0 {
-            lines.append("From other devices: \(report.subscribed) podcasts subscribed, \(report.unsubscribed) removed.")
+            lines.append("From other devices: \(counted(report.subscribed, "podcast")) subscribed, \(report.unsubscribed) removed.")
         }
         if report.changedNothing {
             lines.append(
                 report.heldActions > 0
-                    ? "Nothing changed here yet: places for \(report.heldActions) episodes wait for them to appear in their feeds."
+                    ? "Nothing changed here yet: places in \(counted(report.heldActions, "episode")) wait for them to appear here."
                     : "Nothing new from other devices.")
         } else if report.heldActions > 0 {
-            lines.append("Places for \(report.heldActions) episodes this library does not have yet are kept and applied when they appear.")
+            lines.append(waiting(report.heldActions))
         }
         if report.droppedActions > 0 { lines.append("\(report.droppedActions) actions could not be used (no place given) and were skipped.") }
         if report.subscriptionFailures > 0 {
@@ -113,15 +118,15 @@ package enum SyncCommands {
     }
 
     /// What set-up did, as the listener reads it: which devices, and what came over.
-    static func setUpSummary(_ report: PodcastSync.SetUpReport, host: String, defaulted: Bool) -> String {
+    static func setUpSummary(_ report: PodcastSync.SetUpReport, host: String, all: Bool) -> String {
         var lines = ["Sync set up on \(host); this library is device \(report.device)."]
         let sync = report.firstSync
-        let cameOver = "\(sync.subscribed) subscriptions and \(sync.appliedActions) places came over"
+        let cameOver = "\(counted(sync.subscribed, "subscription")) and \(counted(sync.appliedActions, "place")) came over"
         if let joined = report.joined {
             lines.append("Joined device \(joined): \(cameOver).")
         } else if !report.linked.isEmpty {
-            let count = report.linked.count == 1 ? "1 device" : "\(report.linked.count) devices"
-            lines.append("Linked with \(count) (\(report.linked.joined(separator: ", ")))\(defaulted ? ", all the account has" : ""); \(cameOver).")
+            let devices = report.linked.joined(separator: ", ")
+            lines.append("Linked with \(counted(report.linked.count, "device")) (\(devices))\(all ? ", all the account has" : ""); \(cameOver).")
         } else if report.devices == nil {
             lines.append("This server shares subscriptions between all devices; \(cameOver).")
         } else if report.devices?.isEmpty == true {
@@ -129,13 +134,22 @@ package enum SyncCommands {
         } else {
             lines.append("Not linked: this library keeps its own subscriptions (positions are shared); \(cameOver).")
         }
-        if sync.heldActions > 0 {
-            lines.append("Places for \(sync.heldActions) episodes not in their feeds yet are kept and applied when they appear.")
-        }
+        if sync.heldActions > 0 { lines.append(waiting(sync.heldActions)) }
         if sync.subscriptionFailures > 0 {
-            lines.append("\(sync.subscriptionFailures) podcasts could not be fetched now; they are tried again next sync.")
+            lines.append("\(counted(sync.subscriptionFailures, "podcast")) could not be fetched now; tried again next sync.")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Places for episodes this library does not have: why they wait, and what brings them.
+    static func waiting(_ count: Int) -> String {
+        "Places in \(counted(count, "episode")) this library does not have yet are kept, and applied when they appear "
+            + "(a refresh, a subscription)."
+    }
+
+    /// "1 place", "2 places".
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     struct Status: Encodable {
