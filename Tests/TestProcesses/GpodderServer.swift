@@ -17,8 +17,8 @@ import Foundation
 ///   counter keeps two uploads in one second apart.
 ///
 /// Knobs replay what real servers do to clients: `down` (503 for everything), `answersHTML`
-/// (a captive portal's page with 200), and `inject` (another client's actions, raw, as a broken
-/// client wrote them).
+/// (a captive portal's page with 200), `rateLimited` (the next N requests get 429 with
+/// `Retry-After`), and `inject` (another client's actions, raw, as a broken client wrote them).
 package final class GpodderServer: @unchecked Sendable {
     package let username: String
     package let password: String
@@ -29,6 +29,7 @@ package final class GpodderServer: @unchecked Sendable {
     private var _devices: [String: String] = [:]
     private var _down = false
     private var _answersHTML = false
+    private var _rateLimited = 0
     private var http: TestHTTPServer!
 
     package var baseURL: URL { URL(string: http.baseURL)! }
@@ -50,6 +51,12 @@ package final class GpodderServer: @unchecked Sendable {
     package var down: Bool {
         get { lock.withLock { _down } }
         set { lock.withLock { _down = newValue } }
+    }
+
+    /// How many of the next requests are refused with 429 and `Retry-After: 2`.
+    package var rateLimited: Int {
+        get { lock.withLock { _rateLimited } }
+        set { lock.withLock { _rateLimited = newValue } }
     }
 
     package var answersHTML: Bool {
@@ -87,6 +94,14 @@ package final class GpodderServer: @unchecked Sendable {
 
     private func answer(_ request: TestHTTPServer.Request) -> TestHTTPServer.Response {
         if down { return .complete(status: 503, contentType: "text/plain", body: Data("down for maintenance".utf8)) }
+        let limited: Bool = lock.withLock {
+            guard _rateLimited > 0 else { return false }
+            _rateLimited -= 1
+            return true
+        }
+        if limited {
+            return .complete(status: 429, contentType: "text/plain", body: Data("slow down".utf8), headers: [("Retry-After", "2")])
+        }
         if answersHTML { return .complete(contentType: "text/html", body: Data("<html><body>Sign in to the Wi-Fi</body></html>".utf8)) }
         let parts = request.path.split(separator: "/").map(String.init)
         guard parts.count >= 4, parts[0] == "api", parts[1] == "2" else { return status(404) }

@@ -376,6 +376,28 @@ struct PodcastSyncTests {
         #expect(try device.store.pendingSync(device: "laptop").actions.isEmpty)
     }
 
+    /// A server that says "too many requests" is waited for as it asks (on the injected clock),
+    /// and the sync then goes through; nothing is sent twice.
+    @Test func aRateLimitIsWaitedOutAndTheSyncGoesThrough() async throws {
+        let server = try GpodderServer()
+        let feeds = try Self.feedServer()
+        defer { server.stop(); feeds.stop() }
+        let clock = WallClock()
+        let device = try Device(server, clock: clock)
+        _ = try await device.library.add(feedURL: feeds.url("/feed.xml"))
+        try await device.setUp(server, device: "laptop")
+        clock.advance(60)
+        try device.store.savePosition(episodeID: try device.episode(guid: "show-episode-1").id, position: 42, duration: 3600)
+        server.rateLimited = 2
+        let before = server.requests.count
+        let report = try await device.sync.syncNow()
+        #expect(report.sentActions == 1)
+        #expect(server.rateLimited == 0)
+        // Two refusals, then the run's own requests: sync groups, subscriptions, actions, the upload.
+        #expect(server.requests.count - before == 2 + 4)
+        #expect(server.actions.filter { $0["position"] as? Int == 42 }.count == 1)
+    }
+
     /// The sync that runs by itself after a playback is quick: two tries of a server that is
     /// down, not the three of a sync the listener asked for, so the command ends soon.
     @Test func theBackgroundSyncGivesUpQuickly() async throws {
