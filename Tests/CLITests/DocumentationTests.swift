@@ -43,6 +43,19 @@ struct DocumentationTests {
         #expect(plain.out.contains("circuit breaker: per host"))
     }
 
+    /// The first drawing of docs/ARCHITECTURE.md is where a newcomer starts: every target of
+    /// ours (a folder of Sources/, the C shims aside) must be in it.
+    @Test func theTargetPictureShowsEveryTarget() throws {
+        let text = try Self.text("docs/ARCHITECTURE.md")
+        let picture = try #require(text.components(separatedBy: "```").dropFirst().first, "no drawing in docs/ARCHITECTURE.md")
+        let sources = CLITests.packageRoot.appendingPathComponent("Sources")
+        let targets = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { !$0.hasPrefix("C") && !$0.hasPrefix(".") }
+        #expect(targets.count > 15, "\(targets)")
+        let words = Set(picture.split { !$0.isLetter && !$0.isNumber }.map(String.init))
+        let missing = targets.filter { !words.contains($0) }.sorted()
+        #expect(missing.isEmpty, "the target picture leaves out \(missing)")
+    }
+
     @Test func relativeLinksLeadToFilesAndHeadingsThatExist() throws {
         let root = CLITests.packageRoot
         let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
