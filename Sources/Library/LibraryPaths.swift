@@ -1,4 +1,5 @@
 import Foundation
+import PlayerCore
 
 /// Where the library keeps its data: `$XDG_DATA_HOME/tonearm`, by default `~/.local/share/tonearm`.
 package enum LibraryPaths {

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import PlayerCore
 import Testing
 
 @Suite("Library paths")
@@ -11,14 +12,21 @@ struct LibraryPathsTests {
         #expect(LibraryPaths.dataDirectory(environment: ["XDG_DATA_HOME": "rel", "HOME": "/home/a"]).path == "/home/a/.local/share/tonearm")
     }
 
-    /// One rule for the three directories: an absolute variable wins; unset, empty or relative
-    /// falls back under $HOME.
+    /// One rule for every directory: an absolute variable wins; unset, empty or relative falls
+    /// back under $HOME (the runtime directory has no fallback there).
     @Test func everyDirectoryFollowsTheSameRule() {
-        let set = XDGDirectories(environment: ["XDG_DATA_HOME": "/d", "XDG_CONFIG_HOME": "/c", "XDG_STATE_HOME": "/s", "HOME": "/home/a"])
-        #expect([set.data.path, set.config.path, set.state.path] == ["/d/tonearm", "/c/tonearm", "/s/tonearm"])
-        let fallback = XDGDirectories(environment: ["XDG_DATA_HOME": "", "XDG_CONFIG_HOME": "cfg", "HOME": "/home/a"])
+        let set = XDGDirectories(environment: [
+            "XDG_DATA_HOME": "/d", "XDG_CONFIG_HOME": "/c", "XDG_STATE_HOME": "/s", "XDG_CACHE_HOME": "/k", "XDG_RUNTIME_DIR": "/run/user/7",
+            "HOME": "/home/a",
+        ])
+        #expect([set.data.path, set.config.path, set.state.path, set.cache.path] == ["/d/tonearm", "/c/tonearm", "/s/tonearm", "/k/tonearm"])
+        #expect(set.runtimeDirectory?.path == "/run/user/7")
+        let fallback = XDGDirectories(environment: ["XDG_DATA_HOME": "", "XDG_CONFIG_HOME": "cfg", "XDG_RUNTIME_DIR": "run", "HOME": "/home/a"])
         #expect(
-            [fallback.data.path, fallback.config.path, fallback.state.path]
-                == ["/home/a/.local/share/tonearm", "/home/a/.config/tonearm", "/home/a/.local/state/tonearm"])
+            [fallback.data.path, fallback.config.path, fallback.state.path, fallback.cache.path]
+                == ["/home/a/.local/share/tonearm", "/home/a/.config/tonearm", "/home/a/.local/state/tonearm", "/home/a/.cache/tonearm"])
+        #expect(fallback.runtimeDirectory == nil)
+        // A relative HOME is no home: the account's is used.
+        #expect(XDGDirectories(environment: ["HOME": "relative"]).home.path == NSHomeDirectory())
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerCore
 
 /// The user's music folder as `xdg-user-dir MUSIC` finds it: `XDG_MUSIC_DIR` from
 /// `$XDG_CONFIG_HOME/user-dirs.dirs` (`~/.config/user-dirs.dirs`), then the variable of that name
@@ -6,9 +7,9 @@ import Foundation
 package enum MusicDirectory {
     /// Reads the file and applies `resolve`.
     package static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "\(home)/.config"
-        let file = try? String(contentsOfFile: "\(configHome)/user-dirs.dirs", encoding: .utf8)
+        let directories = XDGDirectories(environment: environment)
+        let home = directories.home.path
+        let file = try? String(contentsOf: directories.configHome.appendingPathComponent("user-dirs.dirs"), encoding: .utf8)
         return resolve(userDirs: file, environment: environment, home: home)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerCore
 
 #if canImport(Glibc)
     import Glibc
@@ -18,8 +19,8 @@ package struct DaemonRuntimeDirectory: Sendable, Equatable {
     /// The rule: an absolute `XDG_RUNTIME_DIR` wins (a relative one is ignored, as the
     /// specification says); otherwise `/tmp/tonearm-<uid>`.
     package static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment, uid: uid_t = getuid()) -> Self {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            return Self(url: URL(fileURLWithPath: runtime, isDirectory: true).appendingPathComponent("tonearm", isDirectory: true))
+        if let runtime = XDGDirectories(environment: environment).runtimeDirectory {
+            return Self(url: runtime.appendingPathComponent("tonearm", isDirectory: true))
         }
         return Self(url: URL(fileURLWithPath: "/tmp/tonearm-\(uid)", isDirectory: true))
     }
