@@ -49,7 +49,7 @@ public final class RetryBudget: Sendable {
     ) {
         let elapsed = monotonicElapsed(clock)
         self.elapsed = elapsed
-        let full = TokenBucket(capacity: capacity, refillPerSecond: refillPerSecond, at: Self.seconds(elapsed()))
+        let full = TokenBucket(capacity: capacity, refillPerSecond: refillPerSecond, at: elapsed().inSeconds)
         self.capacity = full.capacity
         self.refillPerSecond = full.refillPerSecond
         held = Mutex(Held(bucket: full))
@@ -57,7 +57,7 @@ public final class RetryBudget: Sendable {
 
     /// Takes one token for a retry. False means the session's budget is spent: give up now.
     public func tryAcquire() -> Bool {
-        let now = Self.seconds(elapsed())
+        let now = elapsed().inSeconds
         return held.withLock { held in
             let taken = held.bucket.take(at: now)
             if taken { held.usage.spent += 1 } else { held.usage.refused += 1 }
@@ -70,17 +70,13 @@ public final class RetryBudget: Sendable {
 
     /// Tokens available right now (fractional while refilling); for tests and diagnostics.
     public var available: Double {
-        let now = Self.seconds(elapsed())
+        let now = elapsed().inSeconds
         return held.withLock { held in
             held.bucket.refill(at: now)
             return held.bucket.tokens
         }
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        let (whole, atto) = duration.components
-        return Double(whole) + Double(atto) / 1e18
-    }
 }
 
 /// Reads an injected clock as "time elapsed since creation". Opening the existential once here

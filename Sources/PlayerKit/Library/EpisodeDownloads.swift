@@ -116,12 +116,10 @@ package struct EpisodeDownloads: Sendable {
             return nil
         }
         events(.started(episodeID: id, title: episode.title))
-        let started = ContinuousClock.now
+        let stopwatch = Stopwatch()
         do throws(PlaybackError) {
             let record = try await fetch(episode, events: events)
-            let elapsed = started.duration(to: .now)
-            let seconds = elapsed.inSeconds
-            events(.finished(episodeID: id, bytes: record.receivedBytes, seconds: seconds))
+            events(.finished(episodeID: id, bytes: record.receivedBytes, seconds: stopwatch.seconds))
             if episode.transcript != nil { await keepTranscript(of: episode) }
             return Outcome(episode: episode, result: .success(record))
         } catch {

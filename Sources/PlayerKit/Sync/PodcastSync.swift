@@ -117,7 +117,7 @@ package struct PodcastSync: Sendable {
             throw PlaybackError(.notInLibrary, underlying: "sync is not set up")
         }
         let api = GpodderEndpoints(server: account.server, username: account.username, device: account.device)
-        let started = ContinuousClock.now
+        let stopwatch = Stopwatch()
         var report = Report()
         if full { (account.subscriptionsSince, account.actionsSince) = (0, 0) }
         report.fullSync = account.subscriptionsSince == 0 && account.actionsSince == 0
@@ -142,13 +142,9 @@ package struct PodcastSync: Sendable {
                 "receivedActions": "\(report.receivedActions)", "appliedActions": "\(report.appliedActions)",
                 "unmatchedActions": "\(report.unmatchedActions)", "heldActions": "\(report.heldActions)",
                 "droppedActions": "\(report.droppedActions)", "subscriptionFailures": "\(report.subscriptionFailures)",
-                "ms": "\(Self.milliseconds(started.duration(to: .now)))",
+                "ms": "\(stopwatch.milliseconds)",
             ])
         return report
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     // MARK: - Steps

@@ -12,7 +12,7 @@ import Synchronization
 /// and only at `debug`; errors carry their code, type and redacted `underlying`.
 final class HTTPRequestLog: Sendable {
     private struct Progress {
-        var startedAt: ContinuousClock.Instant?
+        var stopwatch: Stopwatch?
         var status: Int?
         var ended = false
     }
@@ -30,7 +30,7 @@ final class HTTPRequestLog: Sendable {
 
     /// The request went out (`range`: the first byte asked for, if not 0).
     func started(range: Int64? = nil) {
-        progress.withLock { $0.startedAt = .now }
+        progress.withLock { $0.stopwatch = Stopwatch() }
         logger.debug("HTTP request", metadata: metadata(range.map { ["range": "bytes=\($0)-"] } ?? [:]))
     }
 
@@ -41,23 +41,23 @@ final class HTTPRequestLog: Sendable {
 
     /// The response head arrived.
     func responded(status: Int) {
-        let elapsed = progress.withLock { (state) -> Duration? in
+        let stopwatch = progress.withLock { (state) -> Stopwatch? in
             state.status = status
-            return state.startedAt.map { $0.duration(to: .now) }
+            return state.stopwatch
         }
-        logger.debug("HTTP response", metadata: metadata(["status": String(status), "seconds": Self.seconds(elapsed)]))
+        logger.debug("HTTP response", metadata: metadata(["status": String(status), "seconds": Self.seconds(stopwatch)]))
     }
 
     /// The request is over: the body ended (`error` nil), failed, or was closed by its owner.
     func ended(bytes: Int, error: PlaybackError? = nil, closed: Bool = false) {
-        let report = progress.withLock { (state) -> (Duration?, Int?)? in
+        let report = progress.withLock { (state) -> (Stopwatch?, Int?)? in
             guard !state.ended else { return nil }
             state.ended = true
-            return (state.startedAt.map { $0.duration(to: .now) }, state.status)
+            return (state.stopwatch, state.status)
         }
         guard let report else { return }
-        let (elapsed, status) = report
-        var fields = ["bytes": String(bytes), "seconds": Self.seconds(elapsed), "outcome": closed ? "closed" : (error == nil ? "end" : "failed")]
+        let (stopwatch, status) = report
+        var fields = ["bytes": String(bytes), "seconds": Self.seconds(stopwatch), "outcome": closed ? "closed" : (error == nil ? "end" : "failed")]
         if let status { fields["status"] = String(status) }
         if let error {
             fields.merge(LogFields.error(error, keepPaths: true)) { a, _ in a }
@@ -73,10 +73,11 @@ final class HTTPRequestLog: Sendable {
         return metadata
     }
 
-    static func seconds(_ duration: Duration?) -> String {
-        guard let duration else { return "?" }
-        return LogFields.seconds(duration.inSeconds)
+    /// Seconds since the request went out, or "?" before it did.
+    private static func seconds(_ stopwatch: Stopwatch?) -> String {
+        stopwatch.map { LogFields.seconds($0.seconds) } ?? "?"
     }
+
 }
 
 extension Logger {

@@ -20,20 +20,20 @@ extension NetworkClient {
         let shown = hidingPath ? "\(url.scheme ?? "http")://\(host)/…" : LogRedaction.url(url)
         let request: [String: String] = ["method": method, "host": host, "url": shown, "operation": operation]
         logger.debug("HTTP request", metadata: metadata(request))
-        let started = ContinuousClock.now
+        let stopwatch = Stopwatch()
         do {
             let response = try await body()
             logger.debug(
                 "HTTP response",
                 metadata: metadata(request.merging([
                     "status": String(response.status), "bytes": String(response.body.count),
-                    "seconds": HTTPRequestLog.seconds(started.duration(to: .now)),
+                    "seconds": LogFields.seconds(stopwatch.seconds),
                 ]) { a, _ in a }))
             return response
         } catch {
             logger.mappedError(
                 HTTPErrorMapping.map(error), "HTTP request failed",
-                fields: request.merging(["seconds": HTTPRequestLog.seconds(started.duration(to: .now))]) { a, _ in a })
+                fields: request.merging(["seconds": LogFields.seconds(stopwatch.seconds)]) { a, _ in a })
             throw error
         }
     }

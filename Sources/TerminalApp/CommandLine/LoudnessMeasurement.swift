@@ -29,13 +29,12 @@ package enum LoudnessMeasurement {
             if let kept = store.loudness(of: track) {
                 line = Line(file: path, lufs: kept.integrated, source: kept.source.rawValue, kept: true, seconds: 0)
             } else {
-                let started = ContinuousClock.now
+                let stopwatch = Stopwatch()
                 let result = await BlockingCall.onOwnThread { Result { () throws(PlaybackError) in try FileLoudness.measure(url) } }
-                let elapsed = ContinuousClock.now - started
+                let seconds = stopwatch.seconds
                 switch result {
                 case .success(let measured?):
                     store.keep(measured, of: track)
-                    let seconds = elapsed.inSeconds
                     line = Line(file: path, lufs: measured.integrated, source: measured.source.rawValue, kept: false, seconds: seconds)
                 case .success(nil):
                     CommandFailure.warn(PlaybackError(.unsupportedFormat, underlying: "silent throughout: no loudness"), about: path)
