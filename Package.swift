@@ -119,12 +119,21 @@ let package = Package(
             name: "Library",
             dependencies: ["PlayerCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
-        // Composition: routes each track to a file or network source and wires the services into
-        // the player. What front ends (the CLI, the terminal UI, MPRIS) build on.
+        // The engine an app embeds: routes each track to a file or network source and wires the
+        // services into the player. No library: an app that only plays builds without GRDB.
         .target(
             name: "PlayerKit",
             dependencies: [
-                "PlayerCore", "Media", "AudioEngine", "Streaming", "Services", "Library",
+                "PlayerCore", "Media", "AudioEngine", "Streaming", "Services",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+        // The library's use cases over the engine, which every front end shares: the library a run
+        // opens, podcasts and downloads, the up-next queue, sync, alarms, kept sessions.
+        .target(
+            name: "LibraryKit",
+            dependencies: [
+                "PlayerKit", "Library", "PlayerCore", "Media", "AudioEngine", "Streaming", "Services",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
@@ -138,7 +147,7 @@ let package = Package(
         .target(
             name: "MPD",
             dependencies: [
-                "PlayerKit", "PlayerCore", "Presentation", "Library", "AudioEngine", "MPDProtocol",
+                "PlayerKit", "LibraryKit", "PlayerCore", "Presentation", "Library", "AudioEngine", "MPDProtocol",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
@@ -154,7 +163,7 @@ let package = Package(
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "PlayerCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "MPDTests",
-            dependencies: ["MPD", "MPDProtocol", "PlayerCore", "Presentation", "PlayerKit", "Library", "TestProcesses"],
+            dependencies: ["MPD", "MPDProtocol", "PlayerCore", "Presentation", "PlayerKit", "LibraryKit", "Library", "TestProcesses"],
             swiftSettings: strictSettings),
         // The player's metrics for operators: read from its updates (pure), applied to a swift-metrics
         // backend, and the Prometheus registry served at /metrics (SwiftNIO's HTTP codec).
@@ -190,13 +199,13 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "PlayerCore", "AudioEngine", "PlayerKit", "MPRIS", "CSDBus", "MPD", "MPDProtocol", "MPDServer", "Telemetry", "Streaming",
+                "PlayerCore", "AudioEngine", "PlayerKit", "LibraryKit", "MPRIS", "CSDBus", "MPD", "MPDProtocol", "MPDServer", "Telemetry", "Streaming",
                 "AnalyticsSharing",
                 .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "DaemonTests", dependencies: ["Daemon", "PlayerKit", "PlayerCore", .product(name: "Logging", package: "swift-log")],
+            name: "DaemonTests", dependencies: ["Daemon", "PlayerKit", "LibraryKit", "PlayerCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // Front end: the terminal. The library and Now Playing controllers (TerminalUI's screens on a
         // real terminal), the line interface for pipes and screen readers with its JSON events,
@@ -204,7 +213,7 @@ let package = Package(
         .target(
             name: "TerminalApp",
             dependencies: [
-                "PlayerCore", "Presentation", "AudioEngine", "Media", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI", "MPRIS",
+                "PlayerCore", "Presentation", "AudioEngine", "Media", "Streaming", "Services", "Library", "PlayerKit", "LibraryKit", "TerminalUI", "MPRIS",
                 .product(name: "TOMLKit", package: "TOMLKit"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
@@ -212,7 +221,7 @@ let package = Package(
         .executableTarget(
             name: "tonearm",
             dependencies: [
-                "PlayerCore", "Presentation", "Media", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "TerminalUI",
+                "PlayerCore", "Presentation", "Media", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "LibraryKit", "TerminalUI",
                 "MPRIS", "TerminalApp", "Daemon", "Snapcast", "AnalyticsSharing", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -284,7 +293,7 @@ let package = Package(
         .testTarget(
             name: "PlayerKitTests",
             dependencies: [
-                "PlayerKit", "Media", "AudioEngine", "Streaming", "Services", "Library", "PlayerCore", "Presentation", "TestProcesses",
+                "PlayerKit", "LibraryKit", "Media", "AudioEngine", "Streaming", "Services", "Library", "PlayerCore", "Presentation", "TestProcesses",
                 .product(name: "Clocks", package: "swift-clocks"), .product(name: "Logging", package: "swift-log"), "Digests",
             ],
             swiftSettings: strictSettings),
@@ -311,7 +320,7 @@ let package = Package(
         .testTarget(
             name: "TerminalAppTests",
             dependencies: [
-                "TerminalApp", "TerminalUI", "PlayerKit", "Library", "PlayerCore", "Presentation", "AudioEngine", "TestProcesses", "Services",
+                "TerminalApp", "TerminalUI", "PlayerKit", "LibraryKit", "Library", "PlayerCore", "Presentation", "AudioEngine", "TestProcesses", "Services",
                 "Streaming",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Clocks", package: "swift-clocks"),
             ],

@@ -56,6 +56,39 @@ struct DocumentationTests {
         #expect(missing.isEmpty, "the target picture leaves out \(missing)")
     }
 
+    /// PlayerKit is the engine an app embeds: what it depends on, all the way down, holds no
+    /// library (no GRDB, SQLite or TOMLKit), read from the package's own description.
+    @Test func playerKitDependsOnNoLibrary() throws {
+        // A scratch folder of its own: the package's .build is locked by the `swift test` running this.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-dump-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "package", "--package-path", CLITests.packageRoot.path, "--scratch-path", scratch.path, "dump-package"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let package = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var dependencies: [String: [String]] = [:]
+        for target in package["targets"] as? [[String: Any]] ?? [] {
+            guard let name = target["name"] as? String else { continue }
+            dependencies[name] = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency in
+                // {"byName": [name, …]}, {"target": [name, …]} or {"product": [name, package, …]}
+                (dependency.values.first as? [Any])?.first as? String
+            }
+        }
+        var closure = Set<String>()
+        var pending = ["PlayerKit"]
+        while let next = pending.popLast() {
+            for dependency in dependencies[next] ?? [] where closure.insert(dependency).inserted { pending.append(dependency) }
+        }
+        #expect(closure.contains("AudioEngine") && closure.contains("PlayerCore"), "\(closure.sorted())")
+        #expect(closure.isDisjoint(with: ["Library", "LibraryKit", "GRDB", "TOMLKit"]), "\(closure.sorted())")
+    }
+
     @Test func relativeLinksLeadToFilesAndHeadingsThatExist() throws {
         let root = CLITests.packageRoot
         let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)

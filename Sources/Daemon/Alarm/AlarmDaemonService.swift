@@ -1,6 +1,7 @@
 import AudioEngine
 import Foundation
 import Library
+import LibraryKit
 import Logging
 import PlayerCore
 import PlayerKit

@@ -1,5 +1,6 @@
 import AudioEngine
 import Foundation
+import LibraryKit
 import Logging
 import PlayerCore
 import PlayerKit

@@ -1,4 +1,5 @@
 import Foundation
+import LibraryKit
 import Logging
 import PlayerCore
 import PlayerKit

@@ -1,6 +1,7 @@
 import AudioEngine
 import Foundation
 import Library
+import LibraryKit
 import MPDProtocol
 import PlayerCore
 import PlayerKit

@@ -1,5 +1,4 @@
 import Foundation
-import Library
 import PlayerCore
 
 #if canImport(Glibc)
@@ -13,7 +12,7 @@ import PlayerCore
 package struct AlarmFile: Sendable {
     package let directory: URL
 
-    package init(directory: URL = LibraryPaths.dataDirectory()) {
+    package init(directory: URL = XDGDirectories().data) {
         self.directory = directory
     }
 

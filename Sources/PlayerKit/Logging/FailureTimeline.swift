@@ -1,5 +1,4 @@
 import Foundation
-import Library
 import Logging
 import PlayerCore
 import Synchronization

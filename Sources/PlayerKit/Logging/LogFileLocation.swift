@@ -1,6 +1,5 @@
 import Foundation
 import PlayerCore
-import Library
 
 /// Where Tonearm's log lives when the user does not say: `$XDG_STATE_HOME/tonearm/tonearm.log`,
 /// or `~/.local/state/tonearm/tonearm.log` when the variable is unset.

@@ -8,7 +8,7 @@ extension Logger {
 
     /// Records a failure where it became a `PlaybackError`, with its stable code, type and the
     /// original error's text (`underlying`), redacted for the record's level.
-    func failure(_ error: PlaybackError, _ message: Logger.Message, level: Logger.Level = .warning, fields: [String: String] = [:]) {
+    package func failure(_ error: PlaybackError, _ message: Logger.Message, level: Logger.Level = .warning, fields: [String: String] = [:]) {
         log(level: level, message, metadata: {
             var metadata = Logger.Metadata()
             for (key, value) in LogFields.error(error, keepPaths: level <= .debug) { metadata[key] = .string(value) }

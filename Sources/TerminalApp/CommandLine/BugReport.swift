@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import LibraryKit
 import Media
 import PlayerCore
 import PlayerKit

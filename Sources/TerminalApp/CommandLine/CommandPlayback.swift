@@ -1,5 +1,6 @@
 import AudioEngine
 import Foundation
+import LibraryKit
 import PlayerCore
 import PlayerKit
 import Streaming

@@ -1,4 +1,5 @@
 import Foundation
+import LibraryKit
 import PlayerCore
 import PlayerKit
 

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import LibraryKit
 import PlayerKit
 
 /// The question `tonearm sync setup` asks on a terminal when the account already has devices and

@@ -1,4 +1,5 @@
 import Foundation
+import LibraryKit
 import PlayerKit
 import Streaming
 import Synchronization

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AudioEngine
 import Foundation
+import LibraryKit
 import PlayerCore
 import PlayerKit
 import Presentation

@@ -1,6 +1,7 @@
 import AnalyticsSharing
 import ArgumentParser
 import Foundation
+import LibraryKit
 import PlayerCore
 import PlayerKit
 import TerminalApp

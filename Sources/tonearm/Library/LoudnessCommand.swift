@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LibraryKit
 import PlayerKit
 import TerminalApp
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LibraryKit
 import PlayerCore
 import PlayerKit
 import TerminalApp

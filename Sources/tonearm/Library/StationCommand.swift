@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Library
+import LibraryKit
 import PlayerCore
 import PlayerKit
 import TerminalApp

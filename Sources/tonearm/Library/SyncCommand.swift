@@ -1,4 +1,5 @@
 import ArgumentParser
+import LibraryKit
 import PlayerKit
 import TerminalApp
 

@@ -2,6 +2,7 @@ import Clocks
 import Digests
 import Foundation
 import Library
+import LibraryKit
 import PlayerCore
 import PlayerKit
 import Streaming

@@ -2,6 +2,7 @@ import AudioEngine
 import Clocks
 import Foundation
 import Library
+import LibraryKit
 import PlayerCore
 import PlayerKit
 import Streaming

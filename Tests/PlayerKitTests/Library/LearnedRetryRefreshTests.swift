@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import Library
+import LibraryKit
 import PlayerCore
 import PlayerKit
 import Streaming

@@ -7,6 +7,7 @@ import Streaming
 import TestProcesses
 import Testing
 
+@testable import LibraryKit
 @testable import PlayerKit
 
 /// An OPML import against a host that accepts and drops every connection: the host's circuit

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import LibraryKit
 import PlayerCore
 import PlayerKit
 import Streaming

@@ -1,6 +1,7 @@
 import AudioEngine
 import Foundation
 import Library
+import LibraryKit
 import PlayerCore
 import PlayerKit
 import Synchronization

@@ -2,6 +2,7 @@ import AudioEngine
 import Clocks
 import Foundation
 import Library
+import LibraryKit
 import Logging
 import PlayerCore
 import PlayerKit

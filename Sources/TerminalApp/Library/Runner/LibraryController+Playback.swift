@@ -1,6 +1,7 @@
 import AudioEngine
 import Foundation
 import Library
+import LibraryKit
 import MPRIS
 import PlayerCore
 import PlayerKit
