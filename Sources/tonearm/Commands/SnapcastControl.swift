@@ -4,7 +4,6 @@ import Foundation
 import PlayerKit
 import Logging
 import Snapcast
-import Synchronization
 
 /// Snapcast's controlscript: snapserver starts it for a stream and talks JSON-RPC over its stdin
 /// and stdout; it drives the running Tonearm daemon (or any MPD server) through the MPD protocol.
@@ -46,13 +45,8 @@ struct SnapcastControl: ParsableCommand {
         logger.logLevel = verbose ? .info : .warning
         // A write to a server that went away must fail, not end the process.
         signal(SIGPIPE, SIG_IGN)
-        let output = Mutex(())
-        let script = ControlScript(address: .init(host: host, port: port), logger: logger) { line in
-            output.withLock { _ in
-                // snapserver closed our stdout: it stopped the stream, and so do we.
-                do { try FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8)) } catch { Foundation.exit(0) }
-            }
-        }
+        let output = StandardOutputLines()
+        let script = ControlScript(address: .init(host: host, port: port), logger: logger, emit: output.write)
         script.run { Swift.readLine(strippingNewline: true) }
     }
 }
