@@ -1,4 +1,5 @@
 import Foundation
+import PlayerKit
 import Synchronization
 
 #if canImport(Glibc)
@@ -7,54 +8,29 @@ import Synchronization
 
 /// The daemon's meaning of signals, not the terminal's: SIGHUP reopens the log (logrotate), and
 /// SIGTERM and SIGINT end the daemon gracefully (a second one ends it at once, status 130).
-///
-/// A real handler writes the signal's number to a pipe (async-signal-safe); the stream's thread
-/// reads it, for the reason `SignalHandlers` gives for not using a Dispatch signal source.
+/// Signals arrive through PlayerKit's `SignalPipe`.
 package enum DaemonSignal: Sendable, Equatable {
     case reopenLog
     case terminate
 }
 
 package enum DaemonSignals {
-    nonisolated(unsafe) private static var writeEnd: Int32 = -1
-    private static let installed = Mutex(false)
+    private static let terminations = Mutex(0)
 
-    /// Installs the handlers (once per process) and returns what they report.
+    /// Routes the process's signals to the stream returned (a later call takes them over).
     package static func install() -> AsyncStream<DaemonSignal> {
         let (stream, continuation) = AsyncStream.makeStream(of: DaemonSignal.self)
-        let first = installed.withLock { installed in
-            defer { installed = true }
-            return !installed
-        }
-        guard first else { return stream }
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { return stream }
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        writeEnd = ends[1]
-        let readEnd = ends[0]
-        Thread.detachNewThread {
-            var terminations = 0
-            var number: UInt8 = 0
-            while true {
-                let got = read(readEnd, &number, 1)
-                if got < 0, errno == EINTR { continue }
-                guard got == 1 else { return }
-                if Int32(number) == SIGHUP {
-                    continuation.yield(.reopenLog)
-                    continue
-                }
-                terminations += 1
-                // A second SIGTERM or Ctrl-C: whoever sends it does not want to wait.
-                if terminations > 1 { exit(130) }
-                continuation.yield(.terminate)
+        SignalPipe.route { number in
+            if number == SIGHUP {
+                continuation.yield(.reopenLog)
+                return
             }
-        }
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig) { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(DaemonSignals.writeEnd, &byte, 1)
-            }
+            // A second SIGTERM or Ctrl-C: whoever sends it does not want to wait.
+            if terminations.withLock({ count in
+                count += 1
+                return count > 1
+            }) { exit(130) }
+            continuation.yield(.terminate)
         }
         return stream
     }
