@@ -37,14 +37,15 @@ public final class PlaybackSession: Sendable {
     }
 
     /// Makes the session on the output the listener asked for, or else PulseAudio when a server
-    /// answers, or else `fallbackWAV` rendered as fast as possible (said in `notice`).
+    /// answers, or else `fallbackWAV` rendered as fast as possible (said in `notice`, a value the
+    /// front end words in the listener's language).
     public static func open(
         asked: OutputChoice?, also: OutputChoice? = nil, fallbackWAV: String? = nil, fast: Bool,
         configuration: PlayerStateMachine.Configuration,
         services: TonearmPlayer.Services
-    ) async throws(PlaybackError) -> (session: PlaybackSession, notice: String?) {
+    ) async throws(PlaybackError) -> (session: PlaybackSession, notice: OutputFallback?) {
         var fast = fast
-        var notice: String?
+        var notice: OutputFallback?
         let output: OutputChoice
         if let asked {
             output = asked
@@ -53,7 +54,7 @@ public final class PlaybackSession: Sendable {
             output = automatic.choice
             if automatic.isFallback {
                 fast = true
-                notice = "No sound server answered; rendering to \(fallbackWAV ?? "") instead."
+                notice = OutputFallback(file: fallbackWAV ?? "")
             }
         }
         if fast && !output.canRenderFast {

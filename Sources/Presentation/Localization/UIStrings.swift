@@ -32,6 +32,8 @@ package enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKe
     case incomingDeck
     case bufferFill
     case volume
+    /// No sound server answered; the session renders to the file (`%@`) instead.
+    case outputFellBack
     case speed
     case speedLive
     case sleepIn

@@ -71,7 +71,7 @@ package final class StandaloneAlarm: AlarmHost {
         services.logger = CommandLog.logger
         services.analytics = library.analytics
         let (session, notice) = try await PlaybackSession.open(asked: output, fast: false, configuration: configuration, services: services)
-        if let notice { FileHandle.standardError.write(Data((notice + "\n").utf8)) }
+        if let notice { FileHandle.standardError.write(Data(notice.line(in: .current).utf8)) }
         let consumer = Task { await self.follow(session) }
         state.withLock {
             $0.session = session

@@ -145,11 +145,11 @@ package struct CommandPlayback {
         }
         let session: PlaybackSession
         do throws(PlaybackError) {
-            let notice: String?
+            let notice: OutputFallback?
             (session, notice) = try await PlaybackSession.open(
                 asked: settings.output, also: settings.alsoOutput, fallbackWAV: fallbackWAV, fast: settings.fast || rendering, configuration: configuration,
                 services: services)
-            if let notice { FileHandle.standardError.write(Data((notice + "\n").utf8)) }
+            if let notice { FileHandle.standardError.write(Data(notice.line(in: .current).utf8)) }
             CommandLog.startupStep("output opened")
             opened?(session.player)
         } catch {
