@@ -54,10 +54,10 @@ extension PodcastSync {
 
     /// Sets the library up as `device` (or, with `.join`, as that device), links it as
     /// `linking` says, keeps the account and runs the first, full sync.
-    @discardableResult
     /// - Throws: `streamUnavailable` for a plain-http server that is not on this machine (the
     ///   password would cross the network in the clear); `notInLibrary` when `.join` or `.only`
     ///   names a device the account does not have.
+    @discardableResult
     package func setUp(
         server: URL, username: String, device: String, linking: Linking = .all
     ) async throws(PlaybackError) -> SetUpReport {
