@@ -7,6 +7,8 @@ import PlayerCore
 /// Hand-written because no library here offers a blocking, growable single-producer queue of
 /// audio frames with end-of-stream, error and flush (seek) semantics. It stores chunks rather than
 /// a fixed ring, so render mode can decode minutes ahead without preallocating.
+/// `@unchecked Sendable`: its fields are guarded by an `NSCondition`, whose waits `Mutex` does not
+/// offer, and the compiler cannot see which lock guards a field.
 final class FrameQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var chunks: [[Float]] = []

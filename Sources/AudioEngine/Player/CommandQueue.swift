@@ -2,6 +2,8 @@ import Foundation
 
 /// Commands from the player actor to the render thread, and the lockstep acknowledgement used in
 /// render mode. A lock and a condition: the render thread must never wait on an actor.
+/// `@unchecked Sendable`: its fields are guarded by an `NSCondition`, whose waits `Mutex` does not
+/// offer, and the compiler cannot see which lock guards a field.
 final class CommandQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [EngineCommand] = []

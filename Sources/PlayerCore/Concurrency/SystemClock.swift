@@ -24,6 +24,8 @@ public struct SystemClock: Clock {
 
 /// One thread that wakes sleepers at their deadlines. Written by hand: the standard library's
 /// sleeps and Dispatch's timers both hand the wake-up to the shared pool.
+/// `@unchecked Sendable`: its fields are guarded by an `NSCondition`, whose waits `Mutex` does not
+/// offer, and the compiler cannot see which lock guards a field.
 final class TimerThread: @unchecked Sendable {
     static let shared = TimerThread()
 

@@ -14,7 +14,7 @@ import Synchronization
 /// Written by hand because neither the standard library nor Dispatch offers a serial executor that
 /// is also a task executor on one dedicated thread. The thread ends once the executor is released:
 /// an actor that runs on it and every task that prefers it hold it.
-public final class ThreadExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
+public final class ThreadExecutor: SerialExecutor, TaskExecutor, Sendable {
     private let queue: JobQueue
 
     /// Starts the thread; `name` is what `top -H` and a debugger show.
@@ -49,6 +49,8 @@ public final class ThreadExecutor: SerialExecutor, TaskExecutor, @unchecked Send
 
 /// The executor's jobs in order, and the loop its thread runs. Kept apart from the executor so
 /// the thread does not keep the executor alive.
+/// `@unchecked Sendable`: its fields are guarded by an `NSCondition`, whose waits `Mutex` does not
+/// offer, and the compiler cannot see which lock guards a field.
 private final class JobQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []

@@ -37,6 +37,9 @@ import PlayerCore
 /// is guarded by `condition`; errors other than a retried drop are sticky. Each request reports its
 /// connection's facts on the link given at creation (see `HTTPByteSource`); a dropped request is
 /// not reported as a drop, since this source resumes it.
+///
+/// `@unchecked Sendable`: its fields are guarded by an `NSCondition`, whose waits `Mutex` does not
+/// offer, and the compiler cannot see which lock guards a field.
 package final class ResumableHTTPSource: SeekableByteSource, @unchecked Sendable {
     /// Buffering and the resilience core.
     package struct Configuration: Sendable {

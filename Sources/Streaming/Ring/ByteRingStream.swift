@@ -23,6 +23,9 @@ import PlayerCore
 ///
 /// `read` and `waitForAnswer` block their thread: call them from a dedicated thread (the
 /// decoder's), never from the Swift concurrency pool or an event loop.
+///
+/// `@unchecked Sendable`: its fields are guarded by an `NSCondition`, whose waits `Mutex` does not
+/// offer, and the compiler cannot see which lock guards a field.
 final class ByteRingStream: @unchecked Sendable {
     /// How a wait for the connection's first answer ended.
     enum Answer: Sendable, Equatable {
@@ -174,7 +177,8 @@ final class ByteRingStream: @unchecked Sendable {
         }
     }
 
-    /// Whether a wait's time limit passed; guarded by the stream's lock.
+    /// Whether a wait's time limit passed; guarded by the stream's lock (`@unchecked Sendable`:
+    /// the compiler cannot see that lock, and a `Mutex` here would be a second one).
     private final class Expiry: @unchecked Sendable {
         var passed = false
     }
