@@ -56,6 +56,20 @@ struct DocumentationTests {
         #expect(missing.isEmpty, "the target picture leaves out \(missing)")
     }
 
+    /// The Layout table of docs/ARCHITECTURE.md is a map: a row says what its target is for and
+    /// names its main folders in a line; what each folder holds goes under "Inside the targets".
+    @Test func theLayoutTableRowsAreOneLineSummaries() throws {
+        let lines = try Self.text("docs/ARCHITECTURE.md").components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex(of: "## Layout"), "docs/ARCHITECTURE.md has no Layout section")
+        let section = lines[(start + 1)...].prefix { !$0.hasPrefix("#") }
+        let rows = section.filter { $0.hasPrefix("|") }.dropFirst(2)  // the header and its rule
+        #expect(rows.count > 15, "the Layout table has \(rows.count) rows")
+        for row in rows {
+            let target = row.split(separator: "|").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? row
+            #expect(row.count <= 320, "the Layout row of \(target) is \(row.count) characters (at most 320): its detail goes under Inside the targets")
+        }
+    }
+
     /// PlayerKit is the engine an app embeds: what it depends on, all the way down, holds no
     /// library (no GRDB, SQLite or TOMLKit), read from the package's own description.
     @Test func playerKitDependsOnNoLibrary() throws {
