@@ -45,15 +45,14 @@ extension LibraryContext {
         var layers: LayerPlan?
         var targets: [String: QueueTarget] = [:]
         var skipped: [(QueueEntryRecord, PlaybackError)] = []
-        var continuesFrom: Int64?
-        entries: for entry in entries {
+        // Which entries the request holds is the queue rule's (a session with layers plays
+        // alone); whether an entry has layers is known only once it is read, so each is offered
+        // as it is read, and nothing past the request is read at all.
+        var held = QueueCursor<Int64>.Request()
+        for entry in entries {
             do throws(PlaybackError) {
                 let part = try queuePart(for: entry.target)
-                if part.layers != nil || layers != nil, !items.isEmpty {
-                    // A session with layers plays alone: the request ends before it, or with it.
-                    continuesFrom = entry.id
-                    break entries
-                }
+                guard held.offer(QueueCursor.Entry(id: entry.id, playsAlone: part.layers != nil)) else { break }
                 for item in part.items { targets[item.track.id] = entry.target }
                 items += part.items
                 layers = part.layers
@@ -62,7 +61,7 @@ extension LibraryContext {
             }
         }
         let request = PlayRequest(items: items, startPosition: items.first?.startPosition ?? 0, layers: layers)
-        return QueuePlan(request: request, targets: targets, skipped: skipped, continuesFrom: continuesFrom)
+        return QueuePlan(request: request, targets: targets, skipped: skipped, continuesFrom: held.continuesFrom)
     }
 
     /// An entry's items, and its layers when it is a session with a bed or bells.

@@ -172,26 +172,37 @@ package struct MPDQueue: Sendable {
         songs.indices.filter { songs[$0].changedAt > version }
     }
 
+    /// The queue as the rule every queue follows sees it (`QueueCursor`): the songs in play
+    /// order, a session with layers playing alone, the options and the current song. MPD's queue
+    /// keeps only what the rule does not: ids, versions and the random order.
+    package var cursor: QueueCursor<Int> {
+        let playsAlone = Dictionary(uniqueKeysWithValues: songs.map { ($0.id, $0.entry.layers != nil) })
+        return QueueCursor(
+            entries: order.map { QueueCursor.Entry(id: $0, playsAlone: playsAlone[$0] ?? false) },
+            options: QueueOptions(repeat: options.repeat, single: options.single.rule, consume: options.consume),
+            current: currentID)
+    }
+
     /// The ids of the songs that play after `id`, in play order, as far as the options say:
     /// nothing with `single` (the song again with `single` and `repeat`), and with `repeat` the
     /// whole queue once more after its end, so the player crossfades across the wrap too.
-    package func upcoming(after id: Int) -> [Int] {
-        if options.single != .off { return options.repeat && options.single == .on ? [id] : [] }
-        guard let index = order.firstIndex(of: id) else { return [] }
-        var ids = Array(order[(index + 1)...])
-        if options.repeat { ids += order[...index] }
-        if options.consume { ids.removeAll { $0 == id } }
-        return ids
-    }
+    package func upcoming(after id: Int) -> [Int] { cursor.upcoming(after: id) }
 
     /// The song that plays first when a client says `play` without a position: the current one,
     /// else the first in play order.
-    package var firstToPlay: Int? { currentID ?? order.first }
+    package var firstToPlay: Int? { cursor.firstToPlay }
 
     /// The song before `id` in play order (`previous`), wrapping with `repeat`.
-    package func previous(before id: Int) -> Int? {
-        guard let index = order.firstIndex(of: id) else { return nil }
-        if index > 0 { return order[index - 1] }
-        return options.repeat ? order.last : nil
+    package func previous(before id: Int) -> Int? { cursor.previous(before: id) }
+}
+
+extension MPDQueue.SingleMode {
+    /// The same choice in the words of the shared queue rule.
+    var rule: QueueOptions.Single {
+        switch self {
+        case .off: .off
+        case .on: .on
+        case .oneshot: .oneshot
+        }
     }
 }
