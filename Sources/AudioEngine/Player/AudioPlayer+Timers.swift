@@ -4,25 +4,22 @@ import PlayerCore
 extension AudioPlayer {
     /// Runs `timer` until `at` on the injected clock, replacing the timer in its slot.
     func schedule(_ timer: PlayerTimer, at: PlayerTime) {
-        timers.removeValue(forKey: timer.slot)?.task.cancel()
-        timerTokens += 1
-        let token = timerTokens
         let clock = self.clock
-        let task = Task(executorPreference: executor) { [weak self] in
-            do {
-                try await clock.sleep(at.seconds - clock.now())
-            } catch {
-                return
+        timers.arm(timer.slot) { token in
+            Task(executorPreference: executor) { [weak self] in
+                do {
+                    try await clock.sleep(at.seconds - clock.now())
+                } catch {
+                    return
+                }
+                await self?.fire(timer, token: token)
             }
-            await self?.fire(timer, token: token)
         }
-        timers[timer.slot] = (token, task)
     }
 
     /// A timer is due; one replaced or cancelled while its sleep ended is dropped here.
     func fire(_ timer: PlayerTimer, token: UInt64) {
-        guard timers[timer.slot]?.token == token else { return }
-        timers[timer.slot] = nil
+        guard timers.fire(timer.slot, token: token) else { return }
         // A stall is decided on the connections' latest facts, not on ones still queued.
         if timer == .stallCheck { for deck in [DeckID.a, .b] { deliverConnectionNews(deck) } }
         apply(.timerFired(timer, at: PlayerTime(seconds: clock.now())))

@@ -64,9 +64,8 @@ public actor AudioPlayer {
     let options: Options
     let analytics: PlayerAnalytics?
     let log: PlayerLog
-    /// The machine's timers, by slot; the token tells a current firing from a replaced one.
-    var timers: [PlayerTimer.Slot: (token: UInt64, task: Task<Void, Never>)] = [:]
-    var timerTokens: UInt64 = 0
+    /// The machine's timers, one per slot.
+    var timers = TimerSlots<PlayerTimer.Slot>()
     /// The load in flight on each deck, so it can be abandoned (a stop, a skip, a new attempt), and
     /// its id, so a fact from an abandoned load's connection is dropped.
     var loads: [DeckID: (id: LoadID, load: LoadCancellation)] = [:]
@@ -262,8 +261,7 @@ public actor AudioPlayer {
     /// Waits until the output has played what was written, stops rendering, closes the output and
     /// ends `updates`.
     public func shutdown() {
-        timers.values.forEach { $0.task.cancel() }
-        timers.removeAll()
+        timers.cancelAll()
         loads.values.forEach { $0.load.cancel() }
         loads.removeAll()
         engine.shutdown()
@@ -414,7 +412,7 @@ public actor AudioPlayer {
                 if on, let cause = machine.backgroundReconnectCause { analytics?.observeBackgroundReconnect(cause) }
                 publishConnection(force: true)
             case .scheduleTimer(let timer, let at): schedule(timer, at: at)
-            case .cancelTimer(let slot): timers.removeValue(forKey: slot)?.task.cancel()
+            case .cancelTimer(let slot): timers.cancel(slot)
             case .persistPosition(let point): notify(.savePosition(point))
             case .reportNonFatal(let error): notify(.nonFatal(error))
             case .recovered(let error, let how): notify(.recovered(error, by: how))

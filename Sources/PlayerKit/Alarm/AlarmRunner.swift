@@ -19,8 +19,7 @@ package actor AlarmRunner {
     private let logger: Logger
     private let facts: AsyncStream<AlarmEvent>.Continuation
     private var player: AudioPlayer?
-    private var timers: [AlarmTimer: (token: UInt64, task: Task<Void, Never>)] = [:]
-    private var tokens: UInt64 = 0
+    private var timers = TimerSlots<AlarmTimer>()
     private var probe: (probe: OutputLoudnessProbe, task: Task<Void, Never>)?
     /// Effects waiting to be performed, in the machine's order, one at a time.
     private var queue: [AlarmEffect] = []
@@ -102,7 +101,7 @@ package actor AlarmRunner {
     private func perform(_ effect: AlarmEffect) async {
         switch effect {
         case .scheduleTimer(let timer, let after): schedule(timer, after: after)
-        case .cancelTimer(let timer): timers.removeValue(forKey: timer)?.task.cancel()
+        case .cancelTimer(let timer): timers.cancel(timer)
         case .open: await open()
         case .play(let play): await start(play)
         case .setVolume(let volume):
@@ -157,24 +156,21 @@ package actor AlarmRunner {
     }
 
     private func schedule(_ timer: AlarmTimer, after seconds: Double) {
-        timers.removeValue(forKey: timer)?.task.cancel()
-        tokens += 1
-        let token = tokens
         let clock = self.clock
-        let task = Task(executorPreference: executor) { [weak self] in
-            do {
-                try await clock.sleep(seconds)
-            } catch {
-                return
+        timers.arm(timer) { token in
+            Task(executorPreference: executor) { [weak self] in
+                do {
+                    try await clock.sleep(seconds)
+                } catch {
+                    return
+                }
+                await self?.fire(timer, token: token)
             }
-            await self?.fire(timer, token: token)
         }
-        timers[timer] = (token, task)
     }
 
     private func fire(_ timer: AlarmTimer, token: UInt64) async {
-        guard timers[timer]?.token == token else { return }
-        timers[timer] = nil
+        guard timers.fire(timer, token: token) else { return }
         await apply(.timerFired(timer))
     }
 
