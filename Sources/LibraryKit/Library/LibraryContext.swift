@@ -23,6 +23,8 @@ package struct LibraryContext: Sendable {
     /// What the library learns about its stations' starts; front ends feed it updates and pass
     /// their requests through it.
     package let stations: StationReachability
+    /// One background sync at a time (`syncIfSetUp`).
+    package let backgroundSync = BackgroundSyncGate()
 
     /// Settings keys for the analytics retention (defaults: 10,000 events, 90 days).
     package static let maxEventsSetting = "analytics.maxEvents"

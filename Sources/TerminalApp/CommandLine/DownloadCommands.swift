@@ -119,7 +119,7 @@ package enum DownloadCommands {
         return failures == 0
     }
 
-    private static func warnIfOverCap(_ library: LibraryContext) {
+    static func warnIfOverCap(_ library: LibraryContext) {
         guard let cap = try? library.downloads.storageCap(), let downloads = try? library.store.downloads() else { return }
         let total = downloads.reduce(0) { $0 + $1.receivedBytes }
         guard total > cap else { return }

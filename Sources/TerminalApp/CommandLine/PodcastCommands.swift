@@ -4,35 +4,60 @@ import LibraryKit
 import PlayerCore
 import PlayerKit
 import Presentation
+import Synchronization
 
 /// What `tonearm podcast refresh` and `tonearm podcast import` do once their arguments are
 /// parsed: each feed's outcome on a line of its own, failures on stderr, and whether all went well.
 package enum PodcastCommands {
-    /// Refreshes one podcast (by id or title) or, without one, all of them concurrently
-    /// (`PodcastLibrary.refreshAll`); lines come in podcast order either way. False when any feed failed.
+    /// Refreshes one podcast (by id or title) or, without one, all of them concurrently; then the
+    /// automatic downloads, then the sync (the library's one refresh, `LibraryContext.refresh`).
+    /// Each feed's outcome is on a line of its own, in podcast order; failures on stderr. False
+    /// when any feed or download failed.
     package static func refresh(_ podcast: String?, library: LibraryContext) async -> Bool {
-        let reports = await library.attempt("refreshPodcast") { () async throws(PlaybackError) -> [PodcastLibrary.RefreshReport] in
-            guard let podcast else { return try await library.podcasts.refreshAll() }
-            let target = try library.store.podcast(matching: podcast)
-            do throws(PlaybackError) {
-                return [PodcastLibrary.RefreshReport(podcast: target, outcome: .success(try await library.podcasts.refresh(target)))]
-            } catch {
-                return [PodcastLibrary.RefreshReport(podcast: target, outcome: .failure(error))]
+        let failures = Mutex(0)
+        let progress = DownloadProgress()
+        await library.attempt("refreshPodcast") { () async throws(PlaybackError) in
+            let target = try podcast.map { name throws(PlaybackError) in try library.store.podcast(matching: name) }
+            try await library.refresh(podcast: target, syncPassword: try? SyncPassword.find(), logger: CommandLog.logger) { step in
+                switch step {
+                case .refreshed(let reports):
+                    failures.withLock { $0 += reports.filter { if case .failure = $0.outcome { true } else { false } }.count }
+                    for report in reports { tell(report) }
+                case .downloading(let event):
+                    progress.handle(event)
+                case .autoDownloaded(_, .success(let outcomes)):
+                    for outcome in outcomes {
+                        guard case .failure(let error) = outcome.result else { continue }
+                        failures.withLock { $0 += 1 }
+                        progress.finish()
+                        CommandFailure.warn(error, about: outcome.episode.title, operation: .download)
+                    }
+                case .autoDownloaded(let podcastID, .failure(let error)):
+                    failures.withLock { $0 += 1 }
+                    CommandFailure.warn(error, about: "podcast \(podcastID)", operation: .download)
+                case .synced(.failure(let error)):
+                    let text = error.text(in: .current)
+                    FileHandle.standardError.write(
+                        Data("tonearm: sync after refresh: \(text.title): \(text.message) (what waits goes next time)\n".utf8))
+                case .synced(.success):
+                    break
+                }
             }
         }
-        var failures = 0
-        for report in reports {
-            switch report.outcome {
-            case .success(.notModified): print("\(report.podcast.title): unchanged")
-            case .success(.updated(let result)): print("\(report.podcast.title): \(result.added) new, \(result.updated) updated")
-            case .success(.skipped(let since, let nextTry)):
-                print("\(report.podcast.title): \(LibraryListing.unreachable(since: since)); left out until \(EpisodeText.day(nextTry))")
-            case .failure(let error):
-                failures += 1
-                CommandFailure.warn(error, about: report.podcast.title, operation: .feed)
-            }
+        progress.finish()
+        DownloadCommands.warnIfOverCap(library)
+        return failures.withLock { $0 } == 0
+    }
+
+    /// One feed's outcome on a line of its own; a failure on stderr.
+    private static func tell(_ report: PodcastLibrary.RefreshReport) {
+        switch report.outcome {
+        case .success(.notModified): print("\(report.podcast.title): unchanged")
+        case .success(.updated(let result)): print("\(report.podcast.title): \(result.added) new, \(result.updated) updated")
+        case .success(.skipped(let since, let nextTry)):
+            print("\(report.podcast.title): \(LibraryListing.unreachable(since: since)); left out until \(EpisodeText.day(nextTry))")
+        case .failure(let error): CommandFailure.warn(error, about: report.podcast.title, operation: .feed)
         }
-        return failures == 0
     }
 
     /// Subscribes to every feed of the OPML `file`; false when any feed failed.

@@ -236,17 +236,9 @@ struct PodcastCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
+            // The feeds, then the automatic downloads, then the sync.
             let refreshed = await PodcastCommands.refresh(podcast, library: library)
-            // New episodes of podcasts that download them by themselves.
-            let auto = await library.attempt("autoDownload") { () throws(PlaybackError) -> [Int64] in
-                let all = try library.store.autoDownloadPodcasts()
-                guard let podcast else { return all }
-                let id = try library.store.podcast(matching: podcast).id
-                return all.filter { $0 == id }
-            }
-            let downloaded = await DownloadCommands.autoDownload(podcastIDs: auto, library: library)
-            await SyncCommands.quietly(library: library, after: "refresh")
-            if !refreshed || !downloaded { throw ExitCode(1) }
+            if !refreshed { throw ExitCode(1) }
         }
     }
 

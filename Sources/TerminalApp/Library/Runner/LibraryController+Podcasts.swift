@@ -15,41 +15,46 @@ extension LibraryController {
         }
     }
 
-    /// Every feed fetched again, a few at a time (`refreshAll`); then the new episodes of the
-    /// podcasts that download them by themselves, shown as they come.
+    /// Every feed fetched again, then the automatic downloads, then the sync (the library's one
+    /// refresh), each shown as it comes.
     func refreshPodcasts() {
-        Task { [library] in
-            let outcome: Result<PlaybackError?, PlaybackError>
+        Task { [library, logger, syncPassword] in
             do throws(PlaybackError) {
-                outcome = .success(
-                    try await library.podcasts.refreshAll().lazy.compactMap { report -> PlaybackError? in
-                        if case .failure(let error) = report.outcome { error } else { nil }
-                    }.first)
+                try await library.refresh(syncPassword: syncPassword(), logger: logger) { step in
+                    switch step {
+                    case .refreshed(let reports):
+                        let failed = reports.lazy.compactMap { report -> PlaybackError? in
+                            if case .failure(let error) = report.outcome { error } else { nil }
+                        }.first
+                        self.dispatch(.podcastsRefreshed(.success(failed)))
+                    case .downloading:
+                        self.dispatch(.episodesChanged)
+                    case .autoDownloaded(_, let outcomes):
+                        switch outcomes {
+                        case .success(let outcomes):
+                            let failed = outcomes.lazy.compactMap { outcome -> PlaybackError? in
+                                if case .failure(let error) = outcome.result { error } else { nil }
+                            }.first
+                            self.dispatch(.autoDownloaded(failure: failed))
+                        case .failure(let error):
+                            self.dispatch(.autoDownloaded(failure: error))
+                        }
+                    case .synced(let outcome):
+                        if case .success(let report) = outcome, report.appliedActions + report.subscribed + report.unsubscribed > 0 {
+                            self.dispatch(.episodesChanged)
+                        }
+                    }
+                }
             } catch {
-                outcome = .failure(error)
+                self.dispatch(.podcastsRefreshed(.failure(error)))
             }
-            self.dispatch(.podcastsRefreshed(outcome))
-            for podcast in (try? library.store.autoDownloadPodcasts()) ?? [] {
-                let outcomes = (try? await library.downloads.autoDownload(podcastID: podcast) { _ in self.dispatch(.episodesChanged) }) ?? []
-                let failed = outcomes.lazy.compactMap { outcome -> PlaybackError? in
-                    if case .failure(let error) = outcome.result { error } else { nil }
-                }.first
-                self.dispatch(.autoDownloaded(failure: failed))
-            }
-            await self.syncQuietly()
         }
     }
 
-    /// The sync with other devices, when one is set up (`tonearm sync setup`): after a refresh and
-    /// when an episode stops. Its failure is in the log and the analytics only: the screen is not
-    /// the place for a background job's error, and what waits goes next time.
+    /// The sync with other devices, when one is set up (`tonearm sync setup`): when an episode
+    /// stops. Its failure is in the log and the analytics only: the screen is not the place for a
+    /// background job's error, and what waits goes next time.
     func syncQuietly() async {
-        let first = syncing.withLock { running in
-            defer { running = true }
-            return !running
-        }
-        guard first else { return }
-        defer { syncing.withLock { $0 = false } }
         if case .success(let report) = await library.syncIfSetUp(password: syncPassword(), logger: logger),
             report.appliedActions + report.subscribed + report.unsubscribed > 0
         {
