@@ -55,16 +55,17 @@ package struct DaemonRunner: Sendable {
         defer { lock.release() }
         let library = try await LibraryContext.open(learnedRetries: options.learnedRetries, logger: logger)
         if library.recovery != nil { logger.warning("library: damaged database kept aside") }
-        let session = try await openSession(library: library)
+        let assembly = LibraryPlayerAssembly(library: library, logger: logger)
+        let session = try await openSession(assembly)
         let player = session.player
 
         let mpris = MPRISBridge.start(player: player, quit: shutdown, warn: { logger.notice("\($0)") })
         let watch = StateWatch()
         let observing = StartedServices()
-        let feeding = feed(player, to: mpris, observing: observing, watch: watch, library: library)
+        let feeding = feed(player, to: mpris, observing: observing, watch: watch, observers: assembly.observers)
 
         let context = DaemonContext(
-            session: session, library: library, options: options, configuration: configuration, runtimeDirectory: runtimeDirectory,
+            session: session, assembly: assembly, options: options, configuration: configuration, runtimeDirectory: runtimeDirectory,
             logger: logger, shutdown: shutdown)
         var started: [any DaemonService] = []
         var endpoints: [DaemonEndpoint] = []
@@ -100,42 +101,29 @@ package struct DaemonRunner: Sendable {
 
     /// The player on the asked output (PulseAudio when none was named and a server answers), with
     /// the volume, speed and levelling the listener last set unless the command line named them.
-    private func openSession(library: LibraryContext) async throws(PlaybackError) -> PlaybackSession {
-        var configuration = configuration
-        ListeningSettings.applySaved(in: library.store, podcast: nil, to: &configuration, except: named)
-        var services = playerServices
-        services.logger = log.logger
-        services.network = library.network
-        services.analytics = library.analytics
-        services.loudnessStore = LibraryLoudnessStore(store: library.store, logger: log.logger)
-        services.transcriptStore = LibraryTranscriptStore(store: library.store, logger: log.logger)
-        services.knownChapters = LibraryChapters(store: library.store)
+    private func openSession(_ assembly: LibraryPlayerAssembly) async throws(PlaybackError) -> PlaybackSession {
         do throws(PlaybackError) {
-            return try await PlaybackSession.open(asked: options.output, also: options.alsoOutput, fast: false, configuration: configuration, services: services).session
+            return try await PlaybackSession.open(
+                asked: options.output, also: options.alsoOutput, fast: false, configuration: assembly.configuration(configuration, except: named),
+                services: assembly.services(playerServices)
+            ).session
         } catch {
-            await library.analytics.record(error, operation: "openOutput")
+            await assembly.library.analytics.record(error, operation: "openOutput")
             throw error
         }
     }
 
-    /// The one consumer of the player's updates: each, in order, reaches MPRIS, the kept
-    /// settings, the title history and every started service. Ends when the player shuts down.
+    /// The one consumer of the player's updates: each, in order, reaches MPRIS, the library's
+    /// observers and every started service. Ends when the player shuts down.
     private func feed(
-        _ player: AudioPlayer, to mpris: MPRISBridge?, observing: StartedServices, watch: StateWatch, library: LibraryContext
+        _ player: AudioPlayer, to mpris: MPRISBridge?, observing: StartedServices, watch: StateWatch, observers: LibraryPlayerObservers
     ) -> Task<Void, Never> {
-        let logger = log.logger
-        let kept = ListeningSettings(store: library.store, podcast: nil, logger: logger)
-        let history = TitleHistoryRecorder(store: library.store, logger: logger)
-        let timeline = FailureTimeline(logger: logger)
-        return Task(executorPreference: player.executor) {
+        Task(executorPreference: player.executor) {
             await player.consumeUpdates { updates in
                 var last: PlayerState.Name?
                 for await update in updates {
                     mpris?.observe(update)
-                    kept.observe(update)
-                    history.observe(update)
-                    library.stations.observe(update)
-                    timeline.observe(update)
+                    observers.observe(update)
                     for service in observing.current { service.observe(update) }
                     // The player logs each state change itself.
                     if case .state(let state, _, _) = update, state.name != last {

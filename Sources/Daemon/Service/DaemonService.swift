@@ -37,8 +37,11 @@ package struct DaemonContext: Sendable {
     /// The daemon's one player session, open for the daemon's whole life. Send it intents; do
     /// not `finish` it (the daemon does at shutdown).
     package let session: PlaybackSession
+    /// The player's wiring to the library: a service that plays an episode names it to
+    /// `assembly.observers.places`, and plays through `assembly.replace(with:on:)`.
+    package let assembly: LibraryPlayerAssembly
     /// The library, open for the daemon's whole life.
-    package let library: LibraryContext
+    package var library: LibraryContext { assembly.library }
     package let options: DaemonOptions
     /// The player's configuration (the crossfade between items, fades, volume).
     package let configuration: PlayerStateMachine.Configuration
@@ -54,11 +57,11 @@ package struct DaemonContext: Sendable {
     package var outputNames: [String] { [session.output.description] + (session.alsoOutput.map { [$0.description] } ?? []) }
 
     package init(
-        session: PlaybackSession, library: LibraryContext, options: DaemonOptions, configuration: PlayerStateMachine.Configuration = .init(),
+        session: PlaybackSession, assembly: LibraryPlayerAssembly, options: DaemonOptions, configuration: PlayerStateMachine.Configuration = .init(),
         runtimeDirectory: DaemonRuntimeDirectory, logger: Logger, shutdown: @escaping @Sendable () -> Void
     ) {
         self.session = session
-        self.library = library
+        self.assembly = assembly
         self.options = options
         self.configuration = configuration
         self.runtimeDirectory = runtimeDirectory

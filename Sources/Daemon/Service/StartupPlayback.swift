@@ -7,7 +7,7 @@ import Synchronization
 
 /// Plays one thing when the daemon starts (`tonearm serve --episode ID`, or sources): a radio that
 /// comes on with the machine. An episode resumes where it was stopped and its place is kept while
-/// it plays and when the daemon stops.
+/// it plays and when the daemon stops (by the library's observers, which it names it to).
 package final class StartupPlayback: DaemonService {
     package enum Item: Sendable, Equatable {
         case episode(Int64)
@@ -15,7 +15,7 @@ package final class StartupPlayback: DaemonService {
     }
 
     package let item: Item
-    private let recorder = Mutex<(recorder: EpisodeProgressRecorder, logger: Logger)?>(nil)
+    private let places = Mutex<(places: EpisodePlaces, logger: Logger)?>(nil)
 
     package init(_ item: Item) {
         self.item = item
@@ -28,21 +28,19 @@ package final class StartupPlayback: DaemonService {
         switch item {
         case .episode(let id):
             replacement = try context.library.episodeToPlay(id: id)
-            let made = EpisodeProgressRecorder(store: context.library.store, episodeID: id)
-            recorder.withLock { $0 = (made, context.logger) }
+            context.assembly.observers.places.follow(replacement, episode: id)
+            places.withLock { $0 = (context.assembly.observers.places, context.logger) }
         case .request(let request):
             replacement = .play(request)
         }
-        try await context.player.send(.replace(replacement))
+        try await context.assembly.replace(with: replacement, on: context.player)
         return []
     }
 
-    package func observe(_ update: PlayerUpdate) {
-        recorder.withLock { $0 }?.recorder.observe(update)
-    }
+    package func observe(_ update: PlayerUpdate) {}
 
     package func stop() async {
-        guard let (recorder, logger) = recorder.withLock({ $0 }), let error = recorder.firstError else { return }
+        guard let (places, logger) = places.withLock({ $0 }), let error = places.firstError else { return }
         logger.warning("episode place not saved", metadata: ["code": "\(error.code.rawValue)", "errorType": "\(error.errorType)"])
     }
 }

@@ -15,6 +15,7 @@ import Synchronization
 /// `continuesAfterFinish()` first: a next part is on its way, so this `finished` is no end.
 package final class QueuePlayback: Sendable {
     private let library: LibraryContext
+    private let places: EpisodePlaces
     private let logger: Logger
     private let start: @Sendable (PlayRequest) async -> Void
     private let skipped: @Sendable (QueueEntryRecord, PlaybackError) -> Void
@@ -30,18 +31,20 @@ package final class QueuePlayback: Sendable {
 
     /// - Parameters:
     ///   - plan: the first part, already started by the caller.
+    ///   - places: where each part's episodes are followed (the player's `LibraryPlayerObservers`).
     ///   - start: plays a later part (a replacement on the same player).
     ///   - skipped: an entry of a later part that cannot play (told as the first part's are).
     package init(
-        library: LibraryContext, plan: QueuePlan, logger: Logger, start: @escaping @Sendable (PlayRequest) async -> Void,
+        library: LibraryContext, plan: QueuePlan, places: EpisodePlaces, logger: Logger, start: @escaping @Sendable (PlayRequest) async -> Void,
         skipped: @escaping @Sendable (QueueEntryRecord, PlaybackError) -> Void = { _, _ in }
     ) {
         self.library = library
+        self.places = places
         self.logger = logger
         self.start = start
         self.skipped = skipped
         state = Mutex(
-            State(plan: plan, recorder: QueueRecorder(store: library.store, plan: plan), end: RequestEndWatch(lastItemID: plan.request?.items.last?.track.id)))
+            State(plan: plan, recorder: QueueRecorder(store: library.store, plan: plan, places: places), end: RequestEndWatch(lastItemID: plan.request?.items.last?.track.id)))
     }
 
     /// The first store failure of the current part's recorder, if any.
@@ -66,7 +69,7 @@ package final class QueuePlayback: Sendable {
         logger.info("queue goes on", metadata: ["items": "\(request.items.count)", "layers": "\(request.layers != nil)"])
         state.withLock { state in
             state.plan = plan
-            state.recorder = QueueRecorder(store: library.store, plan: plan)
+            state.recorder = QueueRecorder(store: library.store, plan: plan, places: places)
             state.end = RequestEndWatch(lastItemID: request.items.last?.track.id)
             state.continuing = true
         }

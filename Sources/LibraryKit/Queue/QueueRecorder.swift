@@ -5,8 +5,8 @@ import PlayerKit
 import Synchronization
 
 /// Keeps the library's queue in step with what the player does with a queue's request: each
-/// episode's place is saved as when it plays alone (`EpisodeProgressRecorder`, one per episode),
-/// an entry that plays to its end (an episode, marked played; a session's last stage) leaves the
+/// episode's place is saved as when it plays alone (its tracks are followed by the player's
+/// `EpisodePlaces`), an entry that plays to its end (an episode, marked played; a session's last stage) leaves the
 /// queue, and so does any entry the player moves past (Next). Stopping leaves the queue as it is.
 ///
 /// Feed it every update of the player, in order, like `EpisodeProgressRecorder`.
@@ -17,15 +17,15 @@ package final class QueueRecorder: Sendable {
     private let lastTracks: Set<String>
     private struct State {
         var current: String?
-        var episodes: [Int64: EpisodeProgressRecorder] = [:]
         var firstError: PlaybackError?
     }
 
     private let state = Mutex(State())
 
-    package init(store: LibraryStore, plan: QueuePlan) {
+    package init(store: LibraryStore, plan: QueuePlan, places: EpisodePlaces) {
         self.store = store
         self.targets = plan.targets
+        for (trackID, target) in plan.targets { if case .episode(let id) = target { places.follow(trackID: trackID, episode: id) } }
         var last: [QueueTarget: String] = [:]
         for item in plan.request?.items ?? [] { if let target = plan.targets[item.track.id] { last[target] = item.track.id } }
         lastTracks = Set(last.values)
@@ -44,30 +44,12 @@ package final class QueueRecorder: Sendable {
                 return previous
             }
             if let left, let target = targets[left] { write { () throws(PlaybackError) in _ = try store.removeFromQueue(target) } }
-        case .position:
-            if let recorder = recorder(for: state.withLock { $0.current }) { recorder.observe(update) }
-        case .notice(.savePosition(let point), _):
-            recorder(for: point.track.id)?.observe(update)
-        case .notice(.silenceTrimmed(let track, _), _):
-            recorder(for: track.id)?.observe(update)
         case .notice(.trackFinished(let track), _):
-            recorder(for: track.id)?.observe(update)
             if let target = targets[track.id], lastTracks.contains(track.id) {
                 write { () throws(PlaybackError) in _ = try store.removeFromQueue(target) }
             }
         default:
             break
-        }
-    }
-
-    /// The recorder of the episode behind `trackID`, made on first use; nil for anything else.
-    private func recorder(for trackID: String?) -> EpisodeProgressRecorder? {
-        guard let trackID, case .episode(let id)? = targets[trackID] else { return nil }
-        return state.withLock { state in
-            if let recorder = state.episodes[id] { return recorder }
-            let recorder = EpisodeProgressRecorder(store: store, episodeID: id)
-            state.episodes[id] = recorder
-            return recorder
         }
     }
 

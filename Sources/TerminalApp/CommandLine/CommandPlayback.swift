@@ -61,8 +61,13 @@ package struct CommandPlayback {
     package var services: TonearmPlayer.Services
     /// The library, when the caller opened it already; otherwise it is opened for the analytics.
     package var library: LibraryContext?
-    /// Sees every update, in order (an episode's progress recorder).
+    /// The player's wiring to the library, when the caller made it already (a queue follows its
+    /// episodes through its observers); otherwise made from `library`.
+    package var assembly: LibraryPlayerAssembly?
+    /// Sees every update, in order, after the library's observers (a queue's recorder).
     package var observer: (@Sendable (PlayerUpdate) -> Void)?
+    /// The library episode played, whose place is kept.
+    package var episode: Int64?
     /// The podcast of the episode played, whose own speed applies.
     package var podcast: Int64?
     /// Asked at `finished`: true when the next part of a queue starts on the same player.
@@ -73,8 +78,11 @@ package struct CommandPlayback {
 
     package init(
         _ settings: Settings, fallbackWAV: String? = nil, rendering: Bool = false, services: TonearmPlayer.Services = .init(),
-        library: LibraryContext? = nil, podcast: Int64? = nil, observer: (@Sendable (PlayerUpdate) -> Void)? = nil
+        library: LibraryContext? = nil, assembly: LibraryPlayerAssembly? = nil, episode: Int64? = nil, podcast: Int64? = nil,
+        observer: (@Sendable (PlayerUpdate) -> Void)? = nil
     ) {
+        self.assembly = assembly
+        self.episode = episode
         self.podcast = podcast
         self.settings = settings
         self.fallbackWAV = fallbackWAV
@@ -98,37 +106,33 @@ package struct CommandPlayback {
         let preparing = Task { await prepare() }
         var services = services
         var configuration = configuration
-        // How a failure came about, for `tonearm report`.
-        let timeline = FailureTimeline(logger: CommandLog.logger)
-        var observer: (@Sendable (PlayerUpdate) -> Void)? = { [observer] update in
-            timeline.observe(update)
-            observer?(update)
-        }
         // The command's log: the player's decisions and every request of its sources and services.
         services.logger = CommandLog.logger
         services.network = NetworkClient(logger: CommandLog.logger)
-        var library = library
-        var like: (@Sendable () -> Bool)?
-        if services.analytics == nil {
+        var assembly = assembly
+        if assembly == nil {
             // Every error of every playback goes to the library's local analytics.
-            if library == nil {
-                library = await LibraryContext.openForPlayback()
+            let opened: LibraryContext?
+            if let library { opened = library } else {
+                opened = await LibraryContext.openForPlayback()
                 CommandLog.startupStep("library opened")
             }
-            services.analytics = library?.analytics
-            if let library { services.network = library.network }
+            assembly = opened.map { LibraryPlayerAssembly(library: $0, podcast: podcast, logger: CommandLog.logger) }
         }
-        if let store = library?.store {
-            // The volume, speed and levelling the listener last set, unless this run names them; a
-            // change is kept. Measured loudness is kept too.
-            ListeningSettings.applySaved(in: store, podcast: podcast, to: &configuration, except: settings.named)
-            if SilenceTrimmingSetting.isOn(in: store, podcast: podcast) { configuration.trimsSilence = true }
-            services.loudnessStore = LibraryLoudnessStore(store: store, logger: CommandLog.logger)
-            services.transcriptStore = LibraryTranscriptStore(store: store, logger: CommandLog.logger)
-            services.knownChapters = LibraryChapters(store: store)
-            let kept = ListeningSettings(store: store, podcast: podcast, logger: CommandLog.logger)
-            // Every title heard on a station goes to the history (`tonearm history`).
-            let history = TitleHistoryRecorder(store: store, logger: CommandLog.logger)
+        // How a failure came about, for `tonearm report`, even when the library cannot be opened.
+        let timeline = assembly == nil ? FailureTimeline(logger: CommandLog.logger) : nil
+        let observer: (@Sendable (PlayerUpdate) -> Void)? = { [observer, assembly] update in
+            timeline?.observe(update)
+            assembly?.observers.observe(update)
+            observer?(update)
+        }
+        var like: (@Sendable () -> Bool)?
+        if let assembly {
+            // The volume, speed, levelling and trimming the listener last set, unless this run
+            // names them; a change is kept, and so are measured loudness and every title heard.
+            services = assembly.services(services)
+            configuration = assembly.configuration(configuration, podcast: podcast, except: settings.named)
+            let history = assembly.observers.history
             like = {
                 do throws(PlaybackError) {
                     return try history.likeCurrent() != nil
@@ -136,11 +140,6 @@ package struct CommandPlayback {
                     CommandLog.logger.mappedError(error, level: .warning, "song not liked")
                     return false
                 }
-            }
-            observer = { [observer] update in
-                kept.observe(update)
-                history.observe(update)
-                observer?(update)
             }
         }
         let session: PlaybackSession
@@ -157,7 +156,9 @@ package struct CommandPlayback {
             // A running daemon is named with its pid and how to reach it.
             CommandFailure.exit(error, detail: error.code == .daemonRunning ? error.underlying : nil)
         }
-        let item = await SessionLoudness.prepared(await preparing.value, mode: configuration.loudness.mode, store: services.loudnessStore)
+        var item = await preparing.value
+        if let episode { assembly?.observers.places.follow(item, episode: episode) }
+        item = await assembly?.prepared(item, loudness: configuration.loudness.mode) ?? item
         let fast = session.mode == .asFastAsPossible
         var console = ConsolePlayback(
             interface: ConsolePlayback.interface(

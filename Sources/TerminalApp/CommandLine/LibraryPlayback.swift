@@ -21,8 +21,7 @@ extension CommandPlayback {
             // A live episode not yet on air: when it starts is the useful part.
             CommandFailure.exit(error, detail: error.underlying)
         }
-        let recorder = EpisodeProgressRecorder(store: library.store, episodeID: id)
-        await CommandPlayback(settings, services: services, library: library, podcast: podcast, observer: { recorder.observe($0) })
+        await CommandPlayback(settings, services: services, library: library, episode: id, podcast: podcast)
             .run(episode, configuration: configuration)
         // Where the listener stopped goes to their other devices.
         await SyncCommands.quietly(library: library, after: "playback")
@@ -62,9 +61,10 @@ extension CommandPlayback {
         let record = await library.attempt("playStation") { () throws(PlaybackError) in try library.store.station(named: name) }
         let track = record.station.track
         DirectorySettings.countClick(of: record, network: library.network, logger: CommandLog.logger)
-        // A station that has not answered for days gets one try, and every start is remembered.
-        await CommandPlayback(settings, services: services([track]), library: library, observer: { library.stations.observe($0) })
-            .run(.play(library.stations.prepared(PlayRequest(track: track))), configuration: configuration)
+        // A station that has not answered for days gets one try, and every start is remembered
+        // (the library's observers and `prepared`, as for whatever plays).
+        await CommandPlayback(settings, services: services([track]), library: library)
+            .run(.play(PlayRequest(track: track)), configuration: configuration)
     }
 
     /// A session by its name or id.

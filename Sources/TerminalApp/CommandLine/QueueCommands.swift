@@ -65,13 +65,14 @@ extension CommandPlayback {
             return
         }
         let player = Mutex<AudioPlayer?>(nil)
+        let assembly = LibraryPlayerAssembly(library: library, logger: CommandLog.logger)
         let queue = QueuePlayback(
-            library: library, plan: plan, logger: CommandLog.logger,
+            library: library, plan: plan, places: assembly.observers.places, logger: CommandLog.logger,
             start: { request in
                 guard let player = player.withLock({ $0 }) else { return }
-                let store = LibraryLoudnessStore(store: library.store, logger: CommandLog.logger)
-                let replacement = await SessionLoudness.prepared(.play(request), mode: await player.loudness.mode, store: store)
-                do throws(PlaybackError) { try await player.send(.replace(replacement)) } catch { CommandFailure.warn(error, about: request.items.first?.track.title ?? "the queue") }
+                do throws(PlaybackError) { try await assembly.replace(with: .play(request), on: player) } catch {
+                    CommandFailure.warn(error, about: request.items.first?.track.title ?? "the queue")
+                }
             },
             skipped: { entry, error in CommandFailure.warn(error, about: entry.title) })
         // The services for every part's tracks (a station in a later part needs the network's).
@@ -82,7 +83,7 @@ extension CommandPlayback {
             tracks += later.request?.items.map(\.track) ?? []
             from = later.continuesFrom
         }
-        var playback = CommandPlayback(settings, services: services(tracks), library: library, observer: { queue.observe($0) })
+        var playback = CommandPlayback(settings, services: services(tracks), library: library, assembly: assembly, observer: { queue.observe($0) })
         playback.continues = { queue.continuesAfterFinish() }
         playback.opened = { opened in player.withLock { $0 = opened } }
         await playback.run(.play(request), configuration: configuration)

@@ -68,11 +68,16 @@ struct QueuePlaybackTests {
         #expect(request.items.map(\.track.id) == ["episode:\(first.id)", "episode:\(second.id)"])
         #expect(request.items.map(\.startPosition) == [0, 1])
 
-        let recorder = QueueRecorder(store: s.library.store, plan: plan)
+        // The episodes' places are kept by the player's places, which the queue names them to.
+        let places = EpisodePlaces(store: s.library.store)
+        let recorder = QueueRecorder(store: s.library.store, plan: plan, places: places)
         let (radio, sink) = try await Self.play(plan) { $0.name == .finished }
         await radio.shutdown()
-        for update in radio.updates { recorder.observe(update) }
-        #expect(recorder.firstError == nil)
+        for update in radio.updates {
+            places.observe(update)
+            recorder.observe(update)
+        }
+        #expect(recorder.firstError == nil && places.firstError == nil)
 
         // 2 s of the first, then the last 1 s of the second, in order, nothing repeated.
         let numbers = EpisodeResumeTests.frameNumbers(sink.samples)
@@ -109,9 +114,14 @@ struct QueuePlaybackTests {
 
         let radio = try await RadioHarness(
             configuration: PlayerStateMachine.Configuration(fadeOutAtEnd: false), output: CapturingSink(), mode: .asFastAsPossible)
+        let places = EpisodePlaces(store: s.library.store)
         let parts = QueuePlayback(
-            library: s.library, plan: plan, logger: .silent, start: { request in try? await radio.player.send(.replace(.play(request))) })
-        radio.observe { parts.observe($0) }
+            library: s.library, plan: plan, places: places, logger: .silent,
+            start: { request in try? await radio.player.send(.replace(.play(request))) })
+        radio.observe { update in
+            places.observe(update)
+            parts.observe(update)
+        }
         try await radio.player.play(first)
         await radio.waitFor("the last episode playing", timeout: 60) { $0.currentTrack?.id == "episode:\(two.id)" }
         let lastPart = try #require(radio.states.firstIndex { $0.currentTrack?.id == "episode:\(two.id)" })
@@ -141,7 +151,8 @@ struct QueuePlaybackTests {
         let ids = ["Episode 1", "Episode 2", "Episode 3"].map { s.episode($0).id }
         for id in ids { try s.library.store.enqueue(.episode(id)) }
         let plan = try s.library.queueToPlay()
-        let recorder = QueueRecorder(store: s.library.store, plan: plan)
+        let places = EpisodePlaces(store: s.library.store)
+        let recorder = QueueRecorder(store: s.library.store, plan: plan, places: places)
         // Real time, so the skip lands while the first plays.
         let sink = CapturingSink(pacedBy: NullSink(realtime: true))
         let radio = try await RadioHarness(configuration: PlayerStateMachine.Configuration(fadeOutAtEnd: false), output: sink)
@@ -152,7 +163,10 @@ struct QueuePlaybackTests {
         try await radio.player.stop()
         await radio.waitFor("stopped", timeout: 30) { $0.name == .idle }
         await radio.shutdown()
-        for update in radio.updates { recorder.observe(update) }
+        for update in radio.updates {
+            places.observe(update)
+            recorder.observe(update)
+        }
         #expect(try s.library.store.queue().map(\.itemID) == [ids[1], ids[2]])
         #expect(try !s.library.store.episode(id: ids[0]).played, "skipped, not played")
     }

@@ -13,7 +13,8 @@ struct PlayerSlot: Sendable {
     var session: PlaybackSession?
     /// The task that feeds the player's updates to the screen and the recorders.
     var feeding: Task<Void, Never>?
-    /// Keeps the queue or an episode's place from the updates; nil for a station or a session.
+    /// Keeps the queue in step, or syncs an episode's place, from the updates; nil for a station
+    /// or a session.
     var recorder: (@Sendable (PlayerUpdate) -> Void)?
 }
 
@@ -48,21 +49,18 @@ extension LibraryController {
         if let queue = playback.queue {
             // The queue plays part after part (a session with layers is a part of its own).
             let parts = QueuePlayback(
-                library: library, plan: queue, logger: logger,
+                library: library, plan: queue, places: assembly.observers.places, logger: logger,
                 start: { [self] request in
                     guard let player = self.playback.withLock({ $0.session })?.player else { return }
-                    let store = LibraryLoudnessStore(store: self.library.store, logger: self.logger)
-                    let replacement = await SessionLoudness.prepared(.play(request), mode: await player.loudness.mode, store: store)
-                    do throws(PlaybackError) { try await player.send(.replace(replacement)) } catch {
+                    do throws(PlaybackError) { try await self.assembly.replace(with: .play(request), on: player) } catch {
                         self.dispatch(.queueEntryFailed(error))
                     }
                 },
                 skipped: { [self] _, error in self.dispatch(.queueEntryFailed(error)) })
             observe = { parts.observe($0) }
         } else if let episode = playback.episode {
-            let recorder = EpisodeProgressRecorder(store: library.store, episodeID: episode)
+            assembly.observers.places.follow(playback.replacement, episode: episode)
             observe = { [self] update in
-                recorder.observe(update)
                 // Where the listener stopped goes to their other devices.
                 switch update {
                 case .notice(.savePosition, _), .notice(.trackFinished, _): Task { await self.syncQuietly() }
@@ -74,16 +72,14 @@ extension LibraryController {
         }
         self.playback.withLock { $0.recorder = observe }
         let podcast = playback.episode.flatMap { try? library.store.episode(id: $0).podcastID }
-        listeningSettings.use(podcast: podcast)
+        assembly.observers.settings.use(podcast: podcast)
         let speed = playback.clip != nil ? .normal : ListeningSettings.savedSpeed(in: library.store, podcast: podcast) ?? .normal
         Task {
             do throws(PlaybackError) {
                 let player = try await self.player()
                 if await player.speed != speed { try await player.send(.setSpeed(.to(speed))) }
                 try await player.send(.setSilenceTrimming(SilenceTrimmingSetting.isOn(in: self.library.store, podcast: podcast)))
-                let replacement = await SessionLoudness.prepared(
-                    self.library.stations.prepared(playback.replacement), mode: await player.loudness.mode, store: LibraryLoudnessStore(store: self.library.store, logger: self.logger))
-                try await player.send(.replace(replacement))
+                try await self.assembly.replace(with: playback.replacement, on: player)
                 if let clip = playback.clip { try await player.send(.setSleepTimer(.clip(clip))) }
             } catch {
                 self.dispatch(.playFailed(error, operation: playback.operation))
@@ -119,15 +115,11 @@ extension LibraryController {
         let chosen: OutputChoice
         if let output { chosen = output } else { chosen = try await OutputChoice.automatic().choice }
         // The volume, speed and levelling the listener last set; a change is kept for the next run.
+        // Silence trimming is set per item as it starts (it is the podcast's own).
         var configuration = PlayerStateMachine.Configuration()
         ListeningSettings.applySaved(in: library.store, podcast: nil, to: &configuration)
         let made = try await PlaybackSession(
-            output: chosen,
-            configuration: configuration,
-            services: TonearmPlayer.Services(
-                network: library.network, connectivity: connectivity, analytics: library.analytics, logger: logger,
-                loudnessStore: LibraryLoudnessStore(store: library.store, logger: logger),
-                transcriptStore: LibraryTranscriptStore(store: library.store, logger: logger), knownChapters: LibraryChapters(store: library.store)))
+            output: chosen, configuration: configuration, services: assembly.services(TonearmPlayer.Services(connectivity: connectivity)))
         playback.withLock { $0.session = made }
         let player = made.player
         let mpris = MPRISBridge.start(

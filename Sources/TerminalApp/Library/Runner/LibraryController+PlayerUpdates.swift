@@ -11,9 +11,7 @@ extension LibraryController {
             await player.consumeUpdates { updates in
                 for await update in updates {
                     mpris?.observe(update)
-                    self.listeningSettings.observe(update)
-                    self.history.observe(update)
-                    self.library.stations.observe(update)
+                    self.assembly.observers.observe(update)
                     self.observer?(update)
                     self.playback.withLock { $0.recorder }?(update)
                     self.dispatch(.player(update))

@@ -29,16 +29,13 @@ package final class LibraryController: Sendable {
     let playback = Mutex(PlayerSlot())
     /// Said on stderr once the screen is gone (writing while curses draws would garble it).
     let laterWarnings = Mutex<[String]>([])
-    /// Keeps the volume and speed the listener sets (the speed per podcast while one of its episodes plays).
-    let listeningSettings: ListeningSettings
+    /// The player's wiring to the library: its services, kept settings and the one list of
+    /// observers (kept settings, title history, station lessons, episode places, failure timeline).
+    let assembly: LibraryPlayerAssembly
     /// One monitor for the offline banner and the player's reconnect pausing.
     let connectivity = ConnectivityMonitor()
     /// The station directory, or why it cannot be asked (its configured address is not http(s)).
     let directory: Result<StationDirectory, PlaybackError>
-    /// Keeps the titles heard on stations, and likes the one playing.
-    let history: TitleHistoryRecorder
-    /// A podcast sync is running (one at a time; a stop during it is carried by the next).
-    let syncing = Mutex(false)
     /// The sync password (`SyncPassword`), read when a sync runs.
     let syncPassword: @Sendable () -> String?
 
@@ -55,8 +52,7 @@ package final class LibraryController: Sendable {
         self.syncPassword = syncPassword
         self.observer = observer
         self.library = library
-        listeningSettings = ListeningSettings(store: library.store, logger: logger)
-        history = TitleHistoryRecorder(store: library.store, logger: logger)
+        assembly = LibraryPlayerAssembly(library: library, logger: logger)
         self.output = output
         self.language = language
         self.bindings = bindings
@@ -184,7 +180,7 @@ package final class LibraryController: Sendable {
         case .resolve(let target):
             return resolve(target)
         case .likeCurrent:
-            return .likedCurrent(Result { () throws(PlaybackError) in try history.likeCurrent() != nil })
+            return .likedCurrent(Result { () throws(PlaybackError) in try assembly.observers.history.likeCurrent() != nil })
         case .play, .send, .searchDirectory, .countClick, .addFeed, .refreshPodcasts, .download, .loadDiagnostics, .record:
             return nil
         }
