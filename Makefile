@@ -30,6 +30,9 @@ TEST_PARALLEL ?= 12
 
 test: deps
 	$(SWIFT) build --build-tests
+	@# The examples are a package of their own that depends on this one by path, as an app does:
+	@# they see PlayerKit's public API alone. A test plays a file and a stream with them.
+	$(SWIFT) build --package-path Examples --scratch-path .build/examples
 	@# The build has just written gigabytes. On ext4 the first fsync a test makes (SQLite's, a
 	@# downloaded episode's) would wait for all of it to reach the disk, holding one of the two
 	@# threads of the concurrency pool for most of a minute and stalling every player under test.

@@ -18,6 +18,7 @@ let package = Package(
         // The API: the composed player an app embeds (PlayerKit re-exports what its API names) and
         // the pure player model it is made of (states, the state machine, commands, errors).
         // Everything else is `package` access: shared by the targets here, promised to no one.
+        // Examples/ is a package of its own that depends on this one by path, as an app would.
         .library(name: "PlayerKit", targets: ["PlayerKit"]),
         .library(name: "PlayerCore", targets: ["PlayerCore"]),
         .executable(name: "tonearm", targets: ["tonearm"]),
@@ -340,12 +341,6 @@ let package = Package(
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             exclude: ["__Snapshots__"],
-            swiftSettings: strictSettings),
-
-        // An app that embeds Tonearm (Examples/PlayNow), built with the package so it cannot rot.
-        // Without package access it sees what an app outside this repository sees: public API only.
-        .executableTarget(
-            name: "PlayNow", dependencies: ["PlayerKit"], path: "Examples/PlayNow", packageAccess: false,
             swiftSettings: strictSettings),
 
         // libFuzzer targets, one per parser of untrusted bytes (Fuzz/Sources). An ordinary build
