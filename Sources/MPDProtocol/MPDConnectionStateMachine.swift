@@ -22,13 +22,6 @@ public struct MPDConnectionStateMachine: Sendable {
     /// mpc and ncmpcpp choose their requests by this number, so it must not promise later syntax.
     public static let protocolVersion = "0.23.5"
 
-    /// The commands the server answers itself, as `commands` lists them (MPD's table has no
-    /// `noidle` or `command_list_*`: those are markers, not commands).
-    public static let serverCommands: Set<String> = ["close", "commands", "idle", "notcommands", "password", "ping"]
-    /// What a client may do before `password` when a password is set: MPD's commands that need no
-    /// permission.
-    public static let commandsWithoutPermission: Set<String> = ["close", "commands", "notcommands", "password", "ping"]
-
     struct CommandList {
         var sendsListOK: Bool
         var lines: [[UInt8]] = []
@@ -46,7 +39,9 @@ public struct MPDConnectionStateMachine: Sendable {
     }
 
     let password: String?
-    let backendCommands: Set<String>
+    /// Every command this connection knows, the server's own and the backend's, checked by one
+    /// rule before any of them runs.
+    let commands: [String: MPDCommandSpec]
     let limits: MPDLimits
 
     private var input: [UInt8] = []
@@ -67,12 +62,21 @@ public struct MPDConnectionStateMachine: Sendable {
 
     /// - Parameters:
     ///   - password: the configured password; nil allows everything to everyone.
-    ///   - backendCommands: what the backend implements (`MPDBackend.commandNames`).
-    public init(password: String?, backendCommands: Set<String>, limits: MPDLimits = .standard) {
+    ///   - commands: what the backend implements (`MPDBackend.commandSpecs`); a name the server
+    ///     answers itself stays the server's.
+    public init(password: String?, commands backend: [MPDCommandSpec], limits: MPDLimits = .standard) {
         self.password = password
-        self.backendCommands = backendCommands.subtracting(Self.serverCommands)
+        var commands = Dictionary(backend.map { ($0.name, $0) }) { first, _ in first }
+        for entry in Self.serverCommandTable { commands[entry.spec.name] = entry.spec }
+        self.commands = commands
         self.limits = limits
         self.isAuthenticated = password == nil
+    }
+
+    /// A backend known by its names alone: each needs `read` and takes any number of arguments,
+    /// which its backend then checks itself.
+    public init(password: String?, backendCommands: Set<String>, limits: MPDLimits = .standard) {
+        self.init(password: password, commands: backendCommands.map { MPDCommandSpec($0, 0..., .read) }, limits: limits)
     }
 
     public var isIdle: Bool { idleSubscriptions != nil }

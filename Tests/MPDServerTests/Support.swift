@@ -9,7 +9,9 @@ import Synchronization
 /// A backend of the test's own: it answers a few commands with fixed fields and records every
 /// command it is asked, so a test sees exactly what crossed the server.
 final class RecordingBackend: MPDBackend {
-    let commandNames: Set<String> = ["status", "currentsong", "play", "pause", "stop", "setvol", "outputs", "stats", "add", "clear"]
+    let commandSpecs = ["status", "currentsong", "play", "pause", "stop", "setvol", "outputs", "stats", "add", "clear"].map {
+        MPDCommandSpec($0, 0..., .read)
+    }
     private let asked = Mutex<[MPDCommand]>([])
     private let continuations = Mutex<[AsyncStream<MPDSubsystem>.Continuation]>([])
     private let gate = Mutex<(released: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))

@@ -2,17 +2,14 @@ import Foundation
 import MPDProtocol
 
 /// The argument forms MPD's commands take, read as MPD reads them; a malformed one is the
-/// client's `ACK [2@…]` error.
+/// client's `ACK [2@…]` error. How many there are was checked against the command's table entry
+/// before its handler runs (`MPDArity`).
 package struct MPDArguments: Sendable {
     package let command: MPDCommand
 
     package init(_ command: MPDCommand) { self.command = command }
 
     package var count: Int { command.arguments.count }
-
-    package func require(_ range: ClosedRange<Int>) throws(MPDAck) {
-        guard range.contains(count) else { throw MPDAck(.argument, "wrong number of arguments for \"\(command.name)\"") }
-    }
 
     package func string(_ i: Int) -> String? { command.arguments.indices.contains(i) ? command.arguments[i] : nil }
 

@@ -6,24 +6,20 @@ import PlayerKit
 /// What clients read: the status, the song playing, the outputs, the library's directories,
 /// and the lists of what this server supports.
 extension MPDPlayerBackend {
-    static let infoCommands: [String: Handler] = [
-        "status": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+    static let infoCommands: [MPDCommandEntry] = [
+        MPDCommandEntry("status", 0...0, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             // The queue is read after the wait for the player, so both are of the same moment.
             let player = await b.currentView()
             return MPDStatus.response(queue: b.queue, player: player, language: b.language)
         },
-        "currentsong": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("currentsong", 0...0, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             guard let id = b.queue.currentID, let position = b.queue.position(ofID: id) else { return .empty }
             return b.songs(position..<(position + 1))
         },
-        "stats": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("stats", 0...0, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             return b.stats()
         },
-        "outputs": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("outputs", 0...0, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             var r = MPDResponse()
             for (i, name) in b.outputNames.enumerated() {
                 r.append("outputid", String(i))
@@ -33,23 +29,20 @@ extension MPDPlayerBackend {
             }
             return r
         },
-        "enableoutput": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("enableoutput", 1...1, .admin) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             guard b.outputNames.indices.contains(try a.unsigned(0)) else { throw MPDAck(.noExist, "No such audio output") }
             return .empty
         },
         // Tonearm's outputs are chosen when it starts; turning one off while it runs is refused
         // rather than pretended.
-        "disableoutput": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("disableoutput", 1...1, .admin) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             guard b.outputNames.indices.contains(try a.unsigned(0)) else { throw MPDAck(.noExist, "No such audio output") }
             throw MPDAck(.system, "Tonearm's outputs are set when it starts (--output, --also-output)")
         },
-        "lsinfo": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...1)
+        MPDCommandEntry("lsinfo", 0...1, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             return try b.catalog.list(a.string(0) ?? "")
         },
-        "tagtypes": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+        MPDCommandEntry("tagtypes", 0..., .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             // `tagtypes clear|all|enable|disable` are accepted; every song carries the same few
             // tags anyway, so there is nothing to leave out.
             guard a.count == 0 else {
@@ -58,37 +51,30 @@ extension MPDPlayerBackend {
             }
             return MPDResponse(MPDStatus.tagTypes.map { .init("tagtype", $0) })
         },
-        "urlhandlers": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("urlhandlers", 0...0, .read) { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             return MPDResponse([.init("handler", "http://"), .init("handler", "https://")])
         },
-        "decoders": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("decoders", 0...0, .read) { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             var r = MPDResponse([.init("plugin", "ffmpeg")])
             for suffix in MPDCatalog.audioExtensions.sorted() { r.append("suffix", suffix) }
             return r
         },
-        "replay_gain_status": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("replay_gain_status", 0...0, .read) { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             // Tonearm levels loudness by EBU R128 measurement (its own setting), not by ReplayGain tags.
             return MPDResponse([.init("replay_gain_mode", "off")])
         },
         // Tonearm keeps no stored playlists: the queue, the library's stations, podcasts and
         // sessions take their place.
-        "listplaylists": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("listplaylists", 0...0, .read) { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             return .empty
         },
-        "listplaylistinfo": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("listplaylistinfo", 1...1, .read) { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             throw MPDAck(.noExist, "No such playlist")
         },
-        "listplaylist": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("listplaylist", 1...1, .read) { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             throw MPDAck(.noExist, "No such playlist")
         },
-        "channels": { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("channels", 0...0, .read) { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             return .empty
         },
     ]

@@ -4,9 +4,8 @@ import PlayerKit
 
 /// Playing, pausing, moving between songs, seeking, the volume and the playback options.
 extension MPDPlayerBackend {
-    static let playbackCommands: [String: Handler] = [
-        "play": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...1)
+    static let playbackCommands: [MPDCommandEntry] = [
+        MPDCommandEntry("play", 0...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             if a.count == 1 {
                 let position = try a.unsigned(0)
                 try await b.play(songID: try b.queue.song(at: position).id)
@@ -15,13 +14,11 @@ extension MPDPlayerBackend {
             }
             return .empty
         },
-        "playid": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...1)
+        MPDCommandEntry("playid", 0...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             if a.count == 1 { try await b.play(songID: try b.queue.song(id: try a.unsigned(0)).id) } else { try await b.playOrResume() }
             return .empty
         },
-        "pause": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...1)
+        MPDCommandEntry("pause", 0...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let state = await b.player.state
             let pausing = a.count == 1 ? try a.bool(0) : !(state.name == .paused || state.name == .crossfadePaused)
             // MPD ignores a pause that changes nothing (already paused, or stopped).
@@ -29,36 +26,30 @@ extension MPDPlayerBackend {
             if !pausing, state.allows(.resume) { try await b.send(.resume) }
             return .empty
         },
-        "stop": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("stop", 0...0, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             if await b.player.state.allows(.stop) {
                 b.stopping = true
                 try await b.send(.stop)
             }
             return .empty
         },
-        "next": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("next", 0...0, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             try await b.next()
             return .empty
         },
-        "previous": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("previous", 0...0, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             try await b.previous()
             return .empty
         },
-        "seek": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(2...2)
+        MPDCommandEntry("seek", 2...2, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             try await b.seek(songID: try b.queue.song(at: try a.unsigned(0)).id, to: try a.seconds(1))
             return .empty
         },
-        "seekid": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(2...2)
+        MPDCommandEntry("seekid", 2...2, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             try await b.seek(songID: try b.queue.song(id: try a.unsigned(0)).id, to: try a.seconds(1))
             return .empty
         },
-        "seekcur": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("seekcur", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             guard let id = b.queue.currentID else { throw MPDAck(.playerSync, "Not playing") }
             let text = a.string(0) ?? ""
             let relative = text.hasPrefix("+") || text.hasPrefix("-")
@@ -66,26 +57,22 @@ extension MPDPlayerBackend {
             try await b.seek(songID: id, to: max(0, relative ? b.view.position + value : value))
             return .empty
         },
-        "setvol": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("setvol", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let percent = try a.unsigned(0)
             guard percent <= 100 else { throw MPDAck(.argument, "Invalid volume value") }
             try await b.send(.setVolume(.to(Volume(Double(percent) / 100))))
             return .empty
         },
-        "volume": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("volume", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let change = try a.int(0)
             guard (-100...100).contains(change) else { throw MPDAck(.argument, "Invalid volume value") }
             try await b.send(.setVolume(.by(Double(change) / 100)))
             return .empty
         },
-        "getvol": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("getvol", 0...0, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             return MPDResponse([.init("volume", String(min(100, await b.player.volume.percent)))])
         },
-        "crossfade": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("crossfade", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let seconds = try a.unsigned(0)
             guard Double(seconds) <= CrossfadeSpec.maximumDuration else {
                 throw MPDAck(.argument, "Crossfade is at most \(Int(CrossfadeSpec.maximumDuration)) s")
@@ -93,32 +80,27 @@ extension MPDPlayerBackend {
             try await b.setOptions { $0.options.crossfade = seconds }
             return .empty
         },
-        "random": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("random", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let on = try a.bool(0)
             try await b.setOptions { $0.setRandom(on) }
             return .empty
         },
-        "repeat": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("repeat", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let on = try a.bool(0)
             try await b.setOptions { $0.options.repeat = on }
             return .empty
         },
-        "single": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("single", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             guard let mode = MPDQueue.SingleMode(rawValue: a.string(0) ?? "") else { throw MPDAck(.argument, "Boolean (0/1) or oneshot expected") }
             try await b.setOptions { $0.options.single = mode }
             return .empty
         },
-        "consume": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("consume", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let on = try a.bool(0)
             try await b.setOptions { $0.options.consume = on }
             return .empty
         },
-        "clearerror": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("clearerror", 0...0, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             b.view.error = nil
             b.changed([.player])
             return .empty

@@ -4,15 +4,13 @@ import PlayerKit
 
 /// The queue: adding, removing, moving, and telling clients what it holds.
 extension MPDPlayerBackend {
-    static let queueCommands: [String: Handler] = [
-        "add": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...2)
+    static let queueCommands: [MPDCommandEntry] = [
+        MPDCommandEntry("add", 1...2, .add) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let position = a.count == 2 ? try a.position(1, current: b.queue.currentPosition, count: b.queue.count) : nil
             try await b.add(try b.catalog.entries(for: a.string(0) ?? ""), at: position)
             return .empty
         },
-        "addid": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...2)
+        MPDCommandEntry("addid", 1...2, .add) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let position = a.count == 2 ? try a.position(1, current: b.queue.currentPosition, count: b.queue.count) : nil
             let entries = try b.catalog.entries(for: a.string(0) ?? "")
             // `addid` adds one song, as MPD's does: a directory is the client's error.
@@ -20,78 +18,67 @@ extension MPDPlayerBackend {
             let ids = try await b.add(entries, at: position)
             return MPDResponse([.init("Id", String(ids[0]))])
         },
-        "delete": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("delete", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let range = try a.range(0, count: b.queue.count)
             try await b.remove { (q: inout MPDQueue) throws(MPDAck) in try q.delete(range) }
             return .empty
         },
-        "deleteid": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...1)
+        MPDCommandEntry("deleteid", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let id = try a.unsigned(0)
             try await b.remove { (q: inout MPDQueue) throws(MPDAck) in try q.delete(id: id) }
             return .empty
         },
-        "clear": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("clear", 0...0, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             if await b.player.state.allows(.stop) { try await b.send(.stop) }
             b.queue.clear()
             b.changed([.playlist])
             return .empty
         },
-        "move": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(2...2)
+        MPDCommandEntry("move", 2...2, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let range = try a.range(0, count: b.queue.count)
             let to = try a.position(1, current: b.queue.currentPosition, count: b.queue.count)
             try b.queue.move(range, to: to)
             try await b.queueChanged()
             return .empty
         },
-        "moveid": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(2...2)
+        MPDCommandEntry("moveid", 2...2, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let id = try a.unsigned(0)
             let to = try a.position(1, current: b.queue.currentPosition, count: b.queue.count)
             try b.queue.move(id: id, to: to)
             try await b.queueChanged()
             return .empty
         },
-        "shuffle": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...1)
+        MPDCommandEntry("shuffle", 0...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let range = a.count == 1 ? try a.range(0, count: b.queue.count) : 0..<b.queue.count
             try b.queue.shuffle(range)
             try await b.queueChanged()
             return .empty
         },
-        "playlistinfo": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...1)
+        MPDCommandEntry("playlistinfo", 0...1, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let range = a.count == 1 ? try a.range(0, count: b.queue.count) : 0..<b.queue.count
             guard range.upperBound <= b.queue.count, a.count == 0 || !range.isEmpty || b.queue.count == 0 else {
                 throw MPDAck(.argument, "Bad song index")
             }
             return b.songs(range)
         },
-        "playlistid": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...1)
+        MPDCommandEntry("playlistid", 0...1, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             if a.count == 0 { return b.songs(0..<b.queue.count) }
             guard let position = b.queue.position(ofID: try a.unsigned(0)) else { throw MPDAck(.noExist, "No such song") }
             return b.songs(position..<(position + 1))
         },
-        "playlist": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(0...0)
+        MPDCommandEntry("playlist", 0...0, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             var r = MPDResponse()
             for (i, song) in b.queue.songs.enumerated() { r.append("\(i)", "file: \(song.entry.uri)") }
             return r
         },
-        "plchanges": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...2)
+        MPDCommandEntry("plchanges", 1...2, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let version = try a.int(0)
             let range = a.count == 2 ? try a.range(1, count: b.queue.count) : 0..<b.queue.count
             var r = MPDResponse()
             for position in b.queue.changes(since: version) where range.contains(position) { r.append(contentsOf: b.songs(position..<(position + 1))) }
             return r
         },
-        "plchangesposid": { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try a.require(1...2)
+        MPDCommandEntry("plchangesposid", 1...2, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let version = try a.int(0)
             let range = a.count == 2 ? try a.range(1, count: b.queue.count) : 0..<b.queue.count
             var r = MPDResponse()

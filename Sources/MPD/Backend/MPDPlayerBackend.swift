@@ -77,18 +77,15 @@ package actor MPDPlayerBackend: MPDBackend {
     /// Tells clients waiting in `idle`.
     func changed(_ subsystems: Set<MPDSubsystem>) { broadcast.send(subsystems) }
 
-    package nonisolated var commandNames: Set<String> { Set(Self.commands.keys) }
+    package nonisolated var commandSpecs: [MPDCommandSpec] { Self.commands.specs }
 
-    typealias Handler = @Sendable (isolated MPDPlayerBackend, MPDArguments) async throws(MPDAck) -> MPDResponse
-
-    /// Every command, by the name clients send.
-    static let commands: [String: Handler] = playbackCommands.merging(queueCommands) { a, _ in a }
-        .merging(infoCommands) { a, _ in a }
+    /// Every command, one entry per command, from the table of its group.
+    static let commands = MPDCommandTable([playbackCommands, queueCommands, infoCommands])
 
     package func execute(_ command: MPDCommand) async throws(MPDAck) -> MPDResponse {
-        guard let handler = Self.commands[command.name] else { throw MPDAck(.unknown, "unknown command \"\(command.name)\"") }
+        guard let entry = Self.commands.entry(named: command.name) else { throw MPDAck(.unknown, "unknown command \"\(command.name)\"") }
         do {
-            return try await handler(self, MPDArguments(command))
+            return try await entry.handler(self, MPDArguments(command))
         } catch {
             logger.debug("MPD command refused", metadata: ["command": "\(command.name)", "ack": "\(error.code.rawValue)"])
             throw error
