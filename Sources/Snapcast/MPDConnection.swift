@@ -7,20 +7,25 @@ import MPDProtocol
 
 /// Why talking to MPD failed.
 public enum MPDConnectionError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// No connection, or it broke.
+    /// No connection, or it broke, or what came back was not MPD's answer.
     case io(String)
     /// MPD answered `ACK [error@line] {command} message`.
     case ack(String)
+    /// A command no request line can carry (a control character in an argument); nothing was sent.
+    case invalidRequest(String)
 
     public var description: String {
         switch self {
         case .io(let text): "MPD connection: \(text)"
         case .ack(let line): "MPD: \(line)"
+        case .invalidRequest(let text): "MPD request: \(text)"
         }
     }
 }
 
 /// A small blocking MPD client connection: one command at a time, answers as key/value pairs.
+/// The lines are MPDProtocol's, as the server's own are: `MPDRequestEncoder` writes each request
+/// and `MPDAnswerReader` reads the greeting and each answer, so the protocol is spelled once.
 /// Used from one thread at a time (the `@unchecked Sendable` rests on that).
 public final class MPDConnection: @unchecked Sendable {
     /// Where the server listens: a TCP host and port, or a Unix socket path.
@@ -42,39 +47,35 @@ public final class MPDConnection: @unchecked Sendable {
     }
 
     private let descriptor: Int32
-    private var pending: [UInt8] = []
+    private var reader = MPDAnswerReader(expectsGreeting: true)
     /// The greeting's version, `0.23.12` for example.
     public private(set) var serverVersion = ""
 
     /// Connects and reads the greeting.
     public init(_ address: Address, timeout: Double = 5) throws(MPDConnectionError) {
         descriptor = try Self.connect(address, timeout: timeout)
-        do throws(MPDConnectionError) {
-            let greeting = try readLine()
-            guard greeting.hasPrefix("OK MPD ") else { throw MPDConnectionError.io("not an MPD server: \(greeting.prefix(80))") }
-            serverVersion = String(greeting.dropFirst("OK MPD ".count))
-        } catch {
-            // deinit closes the descriptor (a class's deinit runs when its init throws after
-            // setting every property); closing it here too would close a number reused since.
-            throw error
-        }
+        // On a failure deinit closes the descriptor (a class's deinit runs when its init throws
+        // after setting every property); closing it here too would close a number reused since.
+        guard case .greeting(let version) = try nextAnswer() else { throw .io("not an MPD server: no greeting") }
+        serverVersion = version
     }
 
     deinit { Glibc.close(descriptor) }
 
     /// Sends one command and reads its answer up to `OK`; `ACK` -> `.ack`.
     @discardableResult
-    public func run(_ command: MPDCommand) throws(MPDConnectionError) -> [(key: String, value: String)] {
-        try send(Self.encode(command))
-        var fields: [(key: String, value: String)] = []
-        while true {
-            let line = try readLine()
-            if line == "OK" { return fields }
-            if line.hasPrefix("ACK ") { throw .ack(line) }
-            if let colon = line.firstIndex(of: ":") {
-                let value = line[line.index(after: colon)...].drop(while: { $0 == " " })
-                fields.append((String(line[..<colon]), String(value)))
-            }
+    public func run(_ command: MPDCommand) throws(MPDConnectionError) -> [MPDResponse.Field] {
+        let line: [UInt8]
+        do {
+            line = try MPDRequestEncoder.line(command)
+        } catch {
+            throw .invalidRequest("\(command.name): \(error)")
+        }
+        try send(line)
+        switch try nextAnswer() {
+        case .ok(let response): return response.fields
+        case .ack(let ack): throw .ack(ack.line)
+        case .greeting, .listOK: throw .io("an answer out of turn")
         }
     }
 
@@ -83,18 +84,24 @@ public final class MPDConnection: @unchecked Sendable {
         try run(MPDCommand("idle", subsystems)).filter { $0.key == "changed" }.map(\.value)
     }
 
-    /// A command line as MPD reads it: every argument quoted, `"` and `\` escaped.
-    public static func encode(_ command: MPDCommand) -> String {
-        let arguments = command.arguments.map { argument in
-            "\"" + argument.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    /// The next whole part of an answer, reading from the socket until the reader has one.
+    private func nextAnswer() throws(MPDConnectionError) -> MPDAnswerReader.Event {
+        while true {
+            do {
+                if let event = try reader.next() { return event }
+            } catch {
+                switch error {
+                case .lineTooLong: throw .io("an answer line too long")
+                case .malformedLine(let line): throw .io("not MPD's answer: \(line.prefix(80))")
+                }
+            }
+            try receive()
         }
-        return ([command.name] + arguments).joined(separator: " ") + "\n"
     }
 
     // MARK: Socket
 
-    private func send(_ text: String) throws(MPDConnectionError) {
-        let bytes = Array(text.utf8)
+    private func send(_ bytes: [UInt8]) throws(MPDConnectionError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -106,21 +113,18 @@ public final class MPDConnection: @unchecked Sendable {
         }
     }
 
-    private func readLine() throws(MPDConnectionError) -> String {
+    /// Hands the reader what the server sent next, waiting for it.
+    private func receive() throws(MPDConnectionError) {
+        var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                return line
-            }
-            var chunk = [UInt8](repeating: 0, count: 4096)
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .io(String(cString: strerror(errno)))
             }
             if count == 0 { throw .io("closed by the server") }
-            pending += chunk[..<count]
+            reader.feed(chunk[..<count])
+            return
         }
     }
 

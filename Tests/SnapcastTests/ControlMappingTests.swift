@@ -92,6 +92,5 @@ struct ControlMappingTests {
         let request = RPCRequest(line: #"{"id":1,"jsonrpc":"2.0","method":"Plugin.Stream.Player.GetProperties"}"#)
         #expect(request == RPCRequest(id: .number(1), method: "Plugin.Stream.Player.GetProperties"))
         #expect(RPCRequest(line: "not json") == nil)
-        #expect(MPDConnection.encode(MPDCommand("add", [#"a "quoted" \ name.flac"#])) == #"add "a \"quoted\" \\ name.flac""# + "\n")
     }
 }
