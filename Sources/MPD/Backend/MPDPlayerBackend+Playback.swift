@@ -123,7 +123,7 @@ extension MPDPlayerBackend {
         var song = try queue.song(id: id)
         song.entry = catalog.refreshedEpisode(song.entry)
         queue.update(id: id) { $0 = song.entry }
-        let first = withCrossfades(song.entry.items(songID: id))
+        let first = withCrossfades(songItems(of: song.entry, songID: id))
         let rest = song.entry.layers == nil ? upcomingItems(after: id) : []
         guard
             let request = PlayRequest(
@@ -134,14 +134,14 @@ extension MPDPlayerBackend {
         logger.info("MPD play", metadata: ["position": "\(queue.position(ofID: id) ?? -1)", "items": "\(request.items.count)"])
         // Watched from before it is sent: a late end of the request it replaces is not its end.
         requestEnd = RequestEndWatch(lastItemID: request.items.last?.track.id)
-        try await send(.replace(.play(catalog.library.stations.prepared(request))))
+        try await send(.replace(await assembly.prepared(.play(request), loudness: await player.loudness.mode)))
         stopping = false
         let left = queue.currentID
         queue.setCurrent(id)
         startingSong = id
         var subsystems: Set<MPDSubsystem> = [.player]
-        if queue.options.consume, let left, left != id {
-            try? queue.delete(id: left)
+        if let gone = queue.cursor.consumed(leaving: left, for: id) {
+            try? queue.delete(id: gone)
             subsystems.insert(.playlist)
         }
         changed(subsystems)
@@ -213,7 +213,7 @@ extension MPDPlayerBackend {
             if song.entry.layers != nil { break }
             // The song again (`single` with `repeat`, a queue of one with `repeat`) is another
             // play of it: its tracks get ids of their own, as the player plays a track once in a row.
-            items += withCrossfades(catalog.refreshedEpisode(song.entry).items(songID: next, play: next == id ? 1 : 0))
+            items += withCrossfades(songItems(of: catalog.refreshedEpisode(song.entry), songID: next, play: next == id ? 1 : 0))
         }
         return items
     }
@@ -229,7 +229,7 @@ extension MPDPlayerBackend {
         guard let track = state.heardTrack, let id = MPDEntry.songID(ofTrackID: track.id),
             let song = try? queue.song(id: id), ![.idle, .finished, .failed].contains(state.name)
         else { return }
-        let items = withCrossfades(song.entry.items(songID: id))
+        let items = withCrossfades(songItems(of: song.entry, songID: id))
         guard let index = items.firstIndex(where: { $0.track.id == track.id }) else { return }
         let upcoming = Array(items[(index + 1)...]) + (song.entry.layers == nil ? upcomingItems(after: id) : [])
         try await send(.setUpcoming(UpcomingChange(items: upcoming, crossfadeFromCurrent: items[index].crossfadeIntoNext)))

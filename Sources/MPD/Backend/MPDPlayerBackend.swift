@@ -17,6 +17,9 @@ import Synchronization
 package actor MPDPlayerBackend: MPDBackend {
     let player: AudioPlayer
     let catalog: MPDCatalog
+    /// The player's wiring to the library: songs that are episodes are named to its places, and
+    /// requests are prepared by it.
+    let assembly: LibraryPlayerAssembly
     let logger: Logger
     let language: Language
     /// The outputs `outputs` lists (the main one first).
@@ -29,7 +32,6 @@ package actor MPDPlayerBackend: MPDBackend {
     var view = MPDPlayerView()
     /// Seconds of audio the player has written, for `stats`.
     var audioTime = 0.0
-    var episodeRecorders: [Int64: EpisodeProgressRecorder] = [:]
     /// The song a client just started, until the player's updates reach it: the updates still in
     /// flight about the song it replaces must not make that one current again.
     var startingSong: Int?
@@ -44,11 +46,12 @@ package actor MPDPlayerBackend: MPDBackend {
     private let updates: AsyncStream<PlayerUpdate>.Continuation
 
     package init(
-        player: AudioPlayer, catalog: MPDCatalog, outputs: [String], crossfade: CrossfadeSpec, logger: Logger,
+        player: AudioPlayer, catalog: MPDCatalog, assembly: LibraryPlayerAssembly, outputs: [String], crossfade: CrossfadeSpec, logger: Logger,
         language: Language = .current
     ) {
         self.player = player
         self.catalog = catalog
+        self.assembly = assembly
         self.outputNames = outputs
         self.curve = crossfade.curve
         self.logger = logger
@@ -121,12 +124,6 @@ package actor MPDPlayerBackend: MPDBackend {
                     logger.warning("MPD: the songs after the current one could not be queued", metadata: ["ack": "\(error.code.rawValue)"])
                 }
             }
-        case .position:
-            if let id = queue.currentID { recorder(forSong: id)?.observe(update) }
-        case .notice(.savePosition(let point), _):
-            recorder(forTrack: point.track.id)?.observe(update)
-        case .notice(.trackFinished(let track), _), .notice(.silenceTrimmed(let track, _), _):
-            recorder(forTrack: track.id)?.observe(update)
         default:
             break
         }
@@ -162,8 +159,9 @@ package actor MPDPlayerBackend: MPDBackend {
             guard let heard, heard != left else { return subsystems }
             queue.setCurrent(heard)
         }
-        if queue.options.consume, let left, left != queue.currentID, queue.position(ofID: left) != nil {
-            try? queue.delete(id: left)
+        // Consume: the queue's one rule says which song leaves.
+        if let gone = queue.cursor.consumed(leaving: left, for: queue.currentID) {
+            try? queue.delete(id: gone)
             subsystems.insert(.playlist)
         }
         if left != queue.currentID {
@@ -172,17 +170,14 @@ package actor MPDPlayerBackend: MPDBackend {
         return subsystems
     }
 
-    private func recorder(forTrack trackID: String) -> EpisodeProgressRecorder? {
-        MPDEntry.songID(ofTrackID: trackID).flatMap(recorder(forSong:))
-    }
-
-    /// The recorder of the episode behind a song, made on first use; nil for anything else.
-    private func recorder(forSong id: Int) -> EpisodeProgressRecorder? {
-        guard let episodeID = try? queue.song(id: id).entry.episodeID else { return nil }
-        if let recorder = episodeRecorders[episodeID] { return recorder }
-        let recorder = EpisodeProgressRecorder(store: catalog.library.store, episodeID: episodeID)
-        episodeRecorders[episodeID] = recorder
-        return recorder
+    /// A song's items with this song's own track ids (`MPDEntry.items(songID:play:)`); an
+    /// episode's are named to the library's places, which keep where it was heard.
+    func songItems(of entry: MPDEntry, songID: Int, play: Int = 0) -> [QueueItem] {
+        let items = entry.items(songID: songID, play: play)
+        if let episode = entry.episodeID {
+            for item in items { assembly.observers.places.follow(trackID: item.track.id, episode: episode) }
+        }
+        return items
     }
 }
 
