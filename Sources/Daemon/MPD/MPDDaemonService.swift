@@ -36,12 +36,7 @@ package final class MPDDaemonService: DaemonService {
             logger: context.logger)
         var servers = [local]
         if let settings = context.options.mpd, !settings.addresses.isEmpty {
-            let endpoints = settings.addresses.map { address -> MPDEndpoint in
-                switch address {
-                case .tcp(let host, let port): .tcp(host: host, port: Int(port))
-                case .unix(let path): .unixSocket(path: path)
-                }
-            }
+            let endpoints = settings.addresses.map(\.mpdEndpoint)
             servers.append(
                 MPDServer(backend: backend, configuration: MPDServerConfiguration(endpoints: endpoints, password: settings.password), logger: context.logger))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import MPDServer
 import PlayerCore
 import PlayerKit
 
@@ -78,7 +79,10 @@ package struct DaemonOptions: Sendable, Equatable {
             if !addresses.contains(address) { addresses.append(address) }
         }
         let password = [flagPassword, environment["TONEARM_MPD_PASSWORD"], configPassword].lazy.compactMap { $0 }.first { !$0.isEmpty }
-        if password == nil, let open = addresses.first(where: { !$0.isLoopback }) {
+        do throws(MPDServerError) {
+            try MPDListenPolicy.check(addresses.map(\.mpdEndpoint), password: password)
+        } catch {
+            guard case .passwordRequired(let open) = error else { throw Invalid(description: error.description) }
             throw Invalid(
                 description: "MPD on \(open) would let other machines control the player: set a password with --mpd-password, "
                     + "TONEARM_MPD_PASSWORD or [mpd] password in config.toml, or listen on loopback")

@@ -1,4 +1,5 @@
 import Foundation
+import MPDServer
 
 /// An address a daemon service listens on: `HOST:PORT` (`[v6]:PORT` for IPv6) or an absolute
 /// unix socket path.
@@ -29,15 +30,12 @@ package enum ListenAddress: Sendable, Hashable, CustomStringConvertible {
         self = .tcp(host: host, port: port)
     }
 
-    /// Reachable from this machine only: a unix socket, `localhost`, 127.0.0.0/8 or `::1`.
-    /// Anything else (a LAN address, `0.0.0.0`, `::`) lets other machines in.
-    package var isLoopback: Bool {
+    /// The endpoint an MPD server listens on for this address; whether it needs a password is
+    /// the listen policy's one rule (`MPDListenPolicy`).
+    package var mpdEndpoint: MPDEndpoint {
         switch self {
-        case .unix: return true
-        case .tcp(let host, _):
-            if host == "localhost" || host == "::1" { return true }
-            let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-            return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+        case .tcp(let host, let port): .tcp(host: host, port: Int(port))
+        case .unix(let path): .unixSocket(path: path)
         }
     }
 
