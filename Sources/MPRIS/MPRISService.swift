@@ -9,6 +9,9 @@ import Synchronization
 ///
 /// One thread owns the bus (sd-bus is not thread-safe): it answers calls, and every 50 ms at most
 /// it emits PropertiesChanged for what `update` changed and Seeked after `seeked`.
+///
+/// `@unchecked Sendable`: only for `thread`, a `var` of non-`Sendable` `Thread` written once in
+/// `start` before the thread runs and never read; all else is a `Mutex` or a `Sendable` `let`.
 package final class MPRISService: @unchecked Sendable {
     /// What a client asked for.
     package enum Command: Sendable, Equatable {

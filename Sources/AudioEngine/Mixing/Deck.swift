@@ -16,6 +16,10 @@ import Synchronization
 ///
 /// A decoder that only computes its frames (`isSafeOnRenderThread`: a bed of noise, a silent
 /// stage) needs no thread: the render thread reads it as it mixes, with no queue and no copy.
+///
+/// `@unchecked Sendable`: the playing state (position, rate, stretcher, trimmer, level) is the
+/// render thread's, handed over from the loader through the engine's command queue; the decode
+/// thread touches only `decoder`, `queue` (an `NSCondition`) and `pendingSeek` (a `Mutex`).
 final class Deck: @unchecked Sendable {
     let node: DeckID
     let loadID: LoadID

@@ -148,9 +148,12 @@ final class RouteChangeBox: Sendable {
 }
 
 /// One libpulse connection: a threaded main loop, a context and (after `openStream`) a playback
-/// stream. Every `var` is guarded by the main loop's lock; libpulse's callbacks run on the main
-/// loop's thread with that lock held and reach this object through unretained userdata, which is
-/// valid because `shutdown` stops the thread before the object can go away.
+/// stream. libpulse's callbacks run on the main loop's thread with the loop's lock held and reach
+/// this object through unretained userdata, which is valid because `shutdown` stops the thread
+/// before the object can go away.
+///
+/// `@unchecked Sendable`: every `var` is guarded by the main loop's lock, a C lock that libpulse's
+/// callbacks already hold and `pa_threaded_mainloop_wait` releases, which no `Mutex` can replace.
 final class PulseConnection: @unchecked Sendable {
     private let mainloop: OpaquePointer
     private let routes: RouteChangeBox

@@ -13,7 +13,10 @@ import PlayerCore
 /// underruns, instead of bursting to catch up.
 ///
 /// A failed write ends the thread and is kept as `failure` (`audioOutputLost`); `push` and
-/// `waitUntilEmpty` throw it. State is guarded by `condition`.
+/// `waitUntilEmpty` throw it.
+///
+/// `@unchecked Sendable`: its fields are guarded by `condition`, an `NSCondition` (`push` and
+/// `waitUntilEmpty` wait on it), whose waits `Mutex` does not offer.
 final class SnapcastFeeder: @unchecked Sendable {
     static let chunkFrames = 480
     /// How far ahead of the clock slices are sent.

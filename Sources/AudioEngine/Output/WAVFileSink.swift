@@ -48,8 +48,9 @@ package final class WAVFileSink: AudioSink, Sendable {
     private let dataLimit: Int64
     private let state = Mutex(State())
 
-    /// The file being written and how much of it is sample data. A C `FILE` pointer is not
-    /// `Sendable`; this state is reached only through the `Mutex`, one thread at a time.
+    /// The file being written and how much of it is sample data.
+    /// `@unchecked Sendable`: a C `FILE` pointer is not `Sendable`; this state is reached only
+    /// through the `Mutex`, one thread at a time.
     private struct State: @unchecked Sendable {
         var file: UnsafeMutablePointer<FILE>?
         var dataBytes: Int64 = 0

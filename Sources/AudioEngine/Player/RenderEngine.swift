@@ -13,6 +13,10 @@ import PlayerCore
 /// Its parts: `MixerState` and its `apply` (what each command does to the decks and the mix),
 /// `MixKernel` (the gains of a block, and writing it), `DeckHealth` (underruns, refills, ends, the
 /// first frames after a start or a seek). This type is the loop, the blocks' bounds and the reports.
+///
+/// `@unchecked Sendable`: the mix state, kernel and counters belong to the render thread alone;
+/// the player actor reaches it through `commands` (a lock and a condition), and sets `thread`
+/// only in `start` and `shutdown`.
 final class RenderEngine: @unchecked Sendable {
     let sink: any AudioSink
     let mode: RenderMode

@@ -28,6 +28,8 @@ enum BlockingAsync {
 
 /// A task executor whose jobs run on the thread that waits for the task's result. A job that
 /// comes after the result (none should) runs on a thread of its own rather than be lost.
+/// `@unchecked Sendable`: its fields are guarded by an `NSCondition`, whose waits `Mutex` does not
+/// offer, and the compiler cannot see which lock guards a field.
 private final class WaitingThreadExecutor<Output: Sendable>: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []

@@ -35,7 +35,8 @@ extension HTTPByteSource {
     }
 
     /// One request's answer, from either client: checks the head, demuxes the body into the ring.
-    /// Its callbacks come in order on one event loop, which guards `demuxer`.
+    /// `@unchecked Sendable`: its one `var`, `demuxer`, needs no lock: only the callbacks touch it,
+    /// in order on one event loop; `source` (weak) is set once, in `init`.
     final class Receiver: HTTPResponseSink, @unchecked Sendable {
         private weak var source: HTTPByteSource?
         private let attempt: Attempt

@@ -59,6 +59,8 @@ import PlayerCore
 /// Thread-safety: every mutable field is guarded by the stream's lock (`ByteRingStream.locked`);
 /// `onMetadata` is called on the event loop, outside the lock. `read` blocks its thread: call it
 /// from a dedicated thread (the decoder's), never from the Swift concurrency pool or an event loop.
+/// `@unchecked Sendable`: that lock is the ring's `NSCondition`, so a field changes together with
+/// the ring's state; the compiler cannot see it, and a `Mutex` would be a second lock.
 ///
 /// Ownership: the running request keeps the source alive; the owner must call `close()` (a live
 /// stream never ends by itself).
