@@ -5,11 +5,19 @@ import PlayerCore
 /// player-clock time it was published at), position, metadata and the inline error. It records
 /// facts only; every decision about what they mean is Presentation's.
 package struct NowPlayingModel: Sendable {
-    package init() {}
+    /// The wall clock, passed in by the front end (a test passes its own): countdowns and the
+    /// time spent preparing run on it between two updates.
+    private let wallClock: @Sendable () -> Date
+
+    package init(wallClock: @escaping @Sendable () -> Date = Date.init) {
+        self.wallClock = wallClock
+        stateReceived = wallClock()
+        sleepReceived = stateReceived
+    }
 
     package var state: PlayerState = .idle
     package var stateNow: PlayerTime?
-    package var stateReceived = Date()
+    package var stateReceived: Date
     package var position: Double?
     package var duration: Double?
     package var metadata: NowPlayingMetadata?
@@ -54,7 +62,7 @@ package struct NowPlayingModel: Sendable {
     /// The sleep timer, with the player's time when it was told and the wall time it arrived.
     package var sleepTimer: SleepTimer?
     package var sleepNow: PlayerTime?
-    package var sleepReceived = Date()
+    package var sleepReceived: Date
     /// The current item's chapters, once the player has said them (nil: none).
     package var chapters: ChapterList?
     /// The chapter the position is in, as the player said (nil: none, or before the first).
@@ -126,7 +134,7 @@ package struct NowPlayingModel: Sendable {
     package mutating func apply(_ update: PlayerUpdate) {
         switch update {
         case .state(let state, _, let now):
-            if state.name == .preparing, self.state.name != .preparing { preparingSince = Date() }
+            if state.name == .preparing, self.state.name != .preparing { preparingSince = wallClock() }
             if state.currentTrack?.id != self.state.currentTrack?.id {
                 metadata = nil
                 connection = nil
@@ -136,7 +144,7 @@ package struct NowPlayingModel: Sendable {
             if state.name == .preparing || state.name == .playing, self.state.name == .failed { inlineError = nil }
             self.state = state
             stateNow = now
-            stateReceived = Date()
+            stateReceived = wallClock()
             if state.name != .idle { started = true }
         case .position(let seconds, let duration, _):
             position = seconds
@@ -174,7 +182,7 @@ package struct NowPlayingModel: Sendable {
         case .sleepTimer(let timer, _, let now):
             sleepTimer = timer
             sleepNow = now
-            sleepReceived = Date()
+            sleepReceived = wallClock()
         case .layers(let status, _):
             layers = status
         }
@@ -199,13 +207,13 @@ package struct NowPlayingModel: Sendable {
 
     /// The player-clock time now, for countdowns: the state's time plus the wall time since.
     package var now: PlayerTime? {
-        stateNow.map { $0 + Date().timeIntervalSince(stateReceived) }
+        stateNow.map { $0 + wallClock().timeIntervalSince(stateReceived) }
     }
 
     /// Seconds until the sleep timer runs out, as of now (nil without a countdown).
     package var sleepRemaining: TimeInterval? {
         guard let sleepTimer, let sleepNow else { return nil }
-        return sleepTimer.remaining(at: sleepNow + Date().timeIntervalSince(sleepReceived))
+        return sleepTimer.remaining(at: sleepNow + wallClock().timeIntervalSince(sleepReceived))
     }
 
     /// "Sleep in 29:41", "Sleep at the end of this item", "Sleep at the end of the queue"; nil
@@ -269,6 +277,6 @@ package struct NowPlayingModel: Sendable {
         let context = PlaybackContext(
             connectivity: connectivity, position: position, duration: duration, now: now, language: language, nowPlaying: metadata)
         return NowPlayingViewState(
-            state: state, context: context, preparingElapsed: preparingSince.map { Date().timeIntervalSince($0) })
+            state: state, context: context, preparingElapsed: preparingSince.map { wallClock().timeIntervalSince($0) })
     }
 }
