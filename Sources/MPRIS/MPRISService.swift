@@ -10,9 +10,7 @@ import Synchronization
 /// One thread owns the bus (sd-bus is not thread-safe): it answers calls, and every 50 ms at most
 /// it emits PropertiesChanged for what `update` changed and Seeked after `seeked`.
 ///
-/// `@unchecked Sendable`: only for `thread`, a `var` of non-`Sendable` `Thread` written once in
-/// `start` before the thread runs and never read; all else is a `Mutex` or a `Sendable` `let`.
-package final class MPRISService: @unchecked Sendable {
+package final class MPRISService: Sendable {
     /// What a client asked for.
     package enum Command: Sendable, Equatable {
         case play, pause, playPause, stop, next, previous, quit
@@ -64,7 +62,6 @@ package final class MPRISService: @unchecked Sendable {
     private let onCommand: @Sendable (Command) -> Void
     private let ready = DispatchSemaphore(value: 0)
     private let startResult = Mutex<Result<String, PlaybackError>?>(nil)
-    private var thread: Thread?
 
     /// Connects and takes the bus name. No session bus (or no permission) is a failure whose
     /// `underlying` says why: callers warn and play on without MPRIS.
@@ -74,7 +71,6 @@ package final class MPRISService: @unchecked Sendable {
         let service = MPRISService(onCommand: onCommand)
         let thread = Thread { service.run() }
         thread.name = "tonearm-mpris"
-        service.thread = thread
         thread.start()
         service.ready.wait()
         switch service.startResult.withLock({ $0 }) {

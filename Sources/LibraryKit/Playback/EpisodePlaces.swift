@@ -77,9 +77,7 @@ package final class EpisodePlaces: Sendable {
                 if state.firstError == nil { state.firstError = recorder.firstError }
                 state.recorders[id] = nil
             }
-            if let trackID, let episode = state.episodes[trackID] {
-                state.recorders[trackID] = EpisodeProgressRecorder(store: store, episodeID: episode, interval: interval)
-            }
+            if let trackID, let episode = state.episodes[trackID] { state.recorders[trackID] = recorder(of: episode) }
         }
     }
 
@@ -90,9 +88,14 @@ package final class EpisodePlaces: Sendable {
             if let recorder = state.recorders[trackID] { return recorder }
             // A place told before the track was ever current (a failure while it was only loading).
             guard let episode = state.episodes[trackID] else { return nil }
-            let recorder = EpisodeProgressRecorder(store: store, episodeID: episode, interval: interval)
-            state.recorders[trackID] = recorder
-            return recorder
+            let made = recorder(of: episode)
+            state.recorders[trackID] = made
+            return made
         }
+    }
+
+    /// A play's recorder of `episode`: the one place an episode's place is written from.
+    private func recorder(of episode: Int64) -> EpisodeProgressRecorder {
+        EpisodeProgressRecorder(store: store, episodeID: episode, interval: interval)
     }
 }

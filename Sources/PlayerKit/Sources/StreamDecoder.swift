@@ -6,7 +6,7 @@ import Streaming
 /// FFmpeg decoding bytes from an HTTP source (a live `HTTPByteSource` or an episode's
 /// `ResumableHTTPSource`), with the source's lifetime tied to the decoder's: `interrupt()` (a
 /// stopping deck) closes the connection, which wakes a read blocked on it.
-final class StreamDecoder: AudioDecoder, @unchecked Sendable {
+final class StreamDecoder: AudioDecoder, Sendable {
     private let decoder: FFmpegDecoder
     let source: any ByteSource
 
