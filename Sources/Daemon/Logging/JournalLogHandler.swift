@@ -29,10 +29,7 @@ package struct JournalLogHandler: LogHandler {
     }
 
     package func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let own = event.metadata { merged.merge(own) { _, new in new } }
-        if let error = event.error { merged["error"] = .string(String(describing: error)) }
+        let merged = event.metadata(over: metadata, provider: metadataProvider)
         write(Self.line(level: event.level, label: label, source: event.source, message: event.message.description, metadata: merged))
     }
 
