@@ -6,8 +6,8 @@ import PlayerKit
 import Presentation
 import Synchronization
 
-/// What `tonearm podcast refresh` and `tonearm podcast import` do once their arguments are
-/// parsed: each feed's outcome on a line of its own, failures on stderr, and whether all went well.
+/// What `tonearm podcast ...` does once its arguments are parsed. `refresh` and `import` put each
+/// feed's outcome on a line of its own, failures on stderr, and say whether all went well.
 package enum PodcastCommands {
     /// Refreshes one podcast (by id or title) or, without one, all of them concurrently; then the
     /// automatic downloads, then the sync (the library's one refresh, `LibraryContext.refresh`).
@@ -88,5 +88,69 @@ extension PodcastCommands {
         } else {
             print(TranscriptListing.text(transcript), terminator: "")
         }
+    }
+}
+
+extension PodcastCommands {
+    /// `podcast list`: every subscription, as text or as a JSON array (stable ids) for scripts.
+    package static func list(json: Bool, library: LibraryContext) async {
+        let podcasts = await library.attempt("listPodcasts") { () throws(PlaybackError) in try library.store.podcasts() }
+        json ? JSONOutput.print(podcasts) : print(LibraryListing.podcasts(podcasts))
+    }
+
+    /// `podcast episodes`: the episodes of the podcast `podcast` names (its id or title), in
+    /// `order`, as text or as a JSON array (stable ids) for scripts.
+    package static func episodes(_ podcast: String, order: EpisodeOrder, json: Bool, library: LibraryContext) async {
+        let episodes = await library.attempt("listEpisodes") { () throws(PlaybackError) in
+            order.sorted(try library.store.episodes(podcastID: try library.store.podcast(matching: podcast).id))
+        }
+        json ? JSONOutput.print(episodes) : print(LibraryListing.episodes(episodes))
+    }
+
+    /// `podcast remove`: unsubscribes (`LibraryContext.removePodcast`, its downloads go too).
+    package static func remove(_ podcast: String, library: LibraryContext) async {
+        let removed = await library.attempt("removePodcast") { () throws(PlaybackError) in try library.removePodcast(matching: podcast) }
+        print("Removed \(removed.title)")
+    }
+
+    /// `podcast soundbites`: an episode's soundbites, as text or as a JSON array for scripts.
+    package static func soundbites(episodeID: Int64, json: Bool, library: LibraryContext) async {
+        let record = await library.attempt("listSoundbites") { () throws(PlaybackError) in try library.store.episode(id: episodeID) }
+        json ? JSONOutput.print(record.soundbites) : print(LibraryListing.soundbites(of: record))
+    }
+
+    /// `podcast mark`: marks an episode played or unplayed and says which.
+    package static func mark(episodeID: Int64, played: Bool, library: LibraryContext) async {
+        let record = await library.attempt("markPlayed") { () throws(PlaybackError) -> EpisodeRecord in
+            try library.store.markPlayed(episodeID: episodeID, played)
+            return try library.store.episode(id: episodeID)
+        }
+        print("\(record.title): \(played ? "played" : "unplayed")")
+    }
+
+    /// `podcast mark-all-played`: marks every episode of the podcast `podcast` names played.
+    package static func markAllPlayed(_ podcast: String, library: LibraryContext) async {
+        let record = await library.attempt("markPlayed") { () throws(PlaybackError) -> PodcastRecord in
+            let record = try library.store.podcast(matching: podcast)
+            try library.store.markAllPlayed(podcastID: record.id)
+            return record
+        }
+        print("\(record.title): all \(record.episodeCount) episodes played")
+    }
+
+    /// `podcast trim-silence`: turns silence trimming of the podcast `podcast` names on or off.
+    package static func trimSilence(_ podcast: String, on: Bool, library: LibraryContext) async {
+        let record = await library.attempt("trimSilence") { () throws(PlaybackError) -> PodcastRecord in
+            let record = try library.store.podcast(matching: podcast)
+            try SilenceTrimmingSetting.set(on, in: library.store, podcast: record.id)
+            return record
+        }
+        print("\(record.title): silence trimming \(on ? "on" : "off")")
+    }
+
+    /// `podcast stats`: the time silence trimming has saved, per podcast and in total.
+    package static func stats(library: LibraryContext) async {
+        let saved = await library.attempt("podcastStats") { () throws(PlaybackError) in try library.store.trimmedSilenceByPodcast() }
+        print(LibraryListing.trimmedSilence(saved))
     }
 }

@@ -44,8 +44,7 @@ struct PodcastCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let record = await library.attempt("listSoundbites") { () throws(PlaybackError) in try library.store.episode(id: episode) }
-            json ? JSONOutput.print(record.soundbites) : print(LibraryListing.soundbites(of: record))
+            await PodcastCommands.soundbites(episodeID: episode, json: json, library: library)
         }
     }
 
@@ -71,11 +70,7 @@ struct PodcastCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let record = await library.attempt("markPlayed") { () throws(PlaybackError) -> EpisodeRecord in
-                try library.store.markPlayed(episodeID: episode, mark == .played)
-                return try library.store.episode(id: episode)
-            }
-            print("\(record.title): \(mark.rawValue)")
+            await PodcastCommands.mark(episodeID: episode, played: mark == .played, library: library)
         }
     }
 
@@ -85,12 +80,7 @@ struct PodcastCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let record = await library.attempt("markPlayed") { () throws(PlaybackError) -> PodcastRecord in
-                let record = try library.store.podcast(matching: podcast)
-                try library.store.markAllPlayed(podcastID: record.id)
-                return record
-            }
-            print("\(record.title): all \(record.episodeCount) episodes played")
+            await PodcastCommands.markAllPlayed(podcast, library: library)
         }
     }
 
@@ -168,12 +158,7 @@ struct PodcastCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let record = await library.attempt("trimSilence") { () throws(PlaybackError) -> PodcastRecord in
-                let record = try library.store.podcast(matching: podcast)
-                try SilenceTrimmingSetting.set(setting == .on, in: library.store, podcast: record.id)
-                return record
-            }
-            print("\(record.title): silence trimming \(setting.rawValue)")
+            await PodcastCommands.trimSilence(podcast, on: setting == .on, library: library)
         }
     }
 
@@ -182,8 +167,7 @@ struct PodcastCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let saved = await library.attempt("podcastStats") { () throws(PlaybackError) in try library.store.trimmedSilenceByPodcast() }
-            print(LibraryListing.trimmedSilence(saved))
+            await PodcastCommands.stats(library: library)
         }
     }
 
@@ -209,8 +193,7 @@ struct PodcastCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let podcasts = await library.attempt("listPodcasts") { () throws(PlaybackError) in try library.store.podcasts() }
-            json ? JSONOutput.print(podcasts) : print(LibraryListing.podcasts(podcasts))
+            await PodcastCommands.list(json: json, library: library)
         }
     }
 
@@ -223,10 +206,7 @@ struct PodcastCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let episodes = await library.attempt("listEpisodes") { () throws(PlaybackError) in
-                sort.sorted(try library.store.episodes(podcastID: try library.store.podcast(matching: podcast).id))
-            }
-            json ? JSONOutput.print(episodes) : print(LibraryListing.episodes(episodes))
+            await PodcastCommands.episodes(podcast, order: sort, json: json, library: library)
         }
     }
 
@@ -248,14 +228,7 @@ struct PodcastCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let removed = await library.attempt("removePodcast") { () throws(PlaybackError) -> PodcastRecord in
-                let record = try library.store.podcast(matching: podcast)
-                try library.store.removePodcast(id: record.id)
-                return record
-            }
-            // Its downloaded episodes go with it.
-            library.downloads.removeOrphans()
-            print("Removed \(removed.title)")
+            await PodcastCommands.remove(podcast, library: library)
         }
     }
 
