@@ -45,8 +45,7 @@ struct StationCommand: AsyncParsableCommand {
 
         func run(on library: LibraryContext) async throws {
             let streamURL = try webURL(url, what: "URL")
-            let station = await library.attempt("addStation") { () throws(PlaybackError) in try library.store.addStation(name: name, url: streamURL, genre: genre) }
-            print("Added \(station.name) (station \(station.id)). Play it with: tonearm play --station \"\(station.name)\"")
+            await StationCommands.add(name: name, url: streamURL, genre: genre, library: library)
         }
     }
 
@@ -74,8 +73,7 @@ struct StationCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let stations = await library.attempt("listStations") { () throws(PlaybackError) in try library.store.stations() }
-            json ? JSONOutput.print(stations) : print(LibraryListing.stations(stations))
+            await StationCommands.list(json: json, library: library)
         }
     }
 
@@ -85,8 +83,7 @@ struct StationCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            await library.attempt("removeStation") { () throws(PlaybackError) in try library.store.removeStation(named: name) }
-            print("Removed \(TextSanitizer.singleLine(name, maxLength: 120))")
+            await StationCommands.remove(name, library: library)
         }
     }
 }
