@@ -48,8 +48,7 @@ struct SessionCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let sessions = await library.attempt("listSessions") { () throws(PlaybackError) in try library.store.sessions() }
-            json ? JSONOutput.print(sessions) : print(LibraryListing.sessions(sessions))
+            await SessionCommands.list(json: json, library: library)
         }
     }
 
@@ -59,8 +58,7 @@ struct SessionCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            await library.attempt("removeSession") { () throws(PlaybackError) in try library.store.removeSession(named: name) }
-            print("Removed \(TextSanitizer.singleLine(name, maxLength: 120))")
+            await SessionCommands.remove(name, library: library)
         }
     }
 }
