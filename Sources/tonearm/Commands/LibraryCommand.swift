@@ -39,9 +39,6 @@ struct LibraryCommand: AsyncParsableCommand {
                 // curses cannot drive this terminal: fall through to the text summary.
             }
         }
-        let stations = (try? library.store.stations().count) ?? 0
-        let podcasts = (try? library.store.podcasts().count) ?? 0
-        let sessions = (try? library.store.sessions().count) ?? 0
-        print("Library: \(stations) stations, \(podcasts) podcasts, \(sessions) sessions. See `tonearm --help` for the commands.")
+        LibrarySummary.print(library)
     }
 }
