@@ -82,15 +82,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
+        // One blocking TCP or Unix socket connect with a real timeout, for the threads that write and
+        // read a plain descriptor (the Snapcast output, the control script's MPD client). Glibc only.
+        .target(name: "Sockets", swiftSettings: strictSettings),
+        .testTarget(name: "SocketsTests", dependencies: ["Sockets"], swiftSettings: strictSettings),
         // Snapcast's stream plugin interface: its JSON-RPC mapped onto MPD commands (pure values),
         // and the controlscript's thin loop and MPD client connection.
         .target(
-            name: "Snapcast", dependencies: ["MPDProtocol", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
+            name: "Snapcast", dependencies: ["MPDProtocol", "Sockets", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
         // Decks, mixer, sinks and the AudioPlayer actor that performs the machine's effects; its
         // decoders come from Media.
         .target(
             name: "AudioEngine",
-            dependencies: ["PlayerCore", "Media", "CPulse", "CSonic", "CEbur128", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PlayerCore", "Media", "CPulse", "CSonic", "CEbur128", "Sockets", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // Internet radio: the shared HTTP client, the HTTP byte source with ICY demux, playlists.
         .target(

@@ -1,5 +1,6 @@
 import Foundation
 import MPDProtocol
+import Sockets
 
 #if canImport(Glibc)
     import Glibc
@@ -128,50 +129,22 @@ public final class MPDConnection: @unchecked Sendable {
         }
     }
 
+    /// A blocking descriptor: `send` and `recv` wait. The TCP connect waits `timeout` seconds at
+    /// most an address; a Unix socket connects or fails at once.
     private static func connect(_ address: Address, timeout: Double) throws(MPDConnectionError) -> Int32 {
         switch address {
         case .unix(let path):
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { throw .io(String(cString: strerror(errno))) }
-            var name = sockaddr_un()
-            name.sun_family = sa_family_t(AF_UNIX)
-            let bytes = Array(path.utf8)
-            guard bytes.count < MemoryLayout.size(ofValue: name.sun_path) else {
-                Glibc.close(fd)
-                throw .io("socket path too long")
+            do throws(SocketConnectError) {
+                return try SocketConnect.unix(path: path)
+            } catch {
+                throw .io(error.step == .connect ? "\(path): \(error.reason)" : error.reason)
             }
-            withUnsafeMutableBytes(of: &name.sun_path) { raw in
-                for (index, byte) in bytes.enumerated() { raw[index] = byte }
-            }
-            let connected = withUnsafePointer(to: &name) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard connected == 0 else {
-                let reason = String(cString: strerror(errno))
-                Glibc.close(fd)
-                throw .io("\(path): \(reason)")
-            }
-            return fd
         case .tcp(let host, let port):
-            var hints = addrinfo()
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-            var list: UnsafeMutablePointer<addrinfo>?
-            let resolved = getaddrinfo(host, String(port), &hints, &list)
-            guard resolved == 0, let first = list else { throw .io("\(host): \(String(cString: gai_strerror(resolved)))") }
-            defer { freeaddrinfo(list) }
-            var reason = "no address"
-            var entry: UnsafeMutablePointer<addrinfo>? = first
-            while let info = entry {
-                entry = info.pointee.ai_next
-                let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-                guard fd >= 0 else { continue }
-                var limit = timeval(tv_sec: Int(timeout), tv_usec: 0)
-                setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-                if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return fd }
-                reason = String(cString: strerror(errno))
-                Glibc.close(fd)
+            do throws(SocketConnectError) {
+                return try SocketConnect.tcp(host: host, port: port, timeout: timeout, blocking: true)
+            } catch {
+                throw .io(error.step == .resolve ? "\(host): \(error.reason)" : "\(host):\(port): \(error.reason)")
             }
-            throw .io("\(host):\(port): \(reason)")
         }
     }
 }

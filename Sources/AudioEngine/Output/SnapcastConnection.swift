@@ -1,5 +1,6 @@
 import Foundation
 import PlayerCore
+import Sockets
 
 #if canImport(Glibc)
     import Glibc
@@ -42,43 +43,14 @@ final class SnapcastConnection: Sendable {
         PlaybackError(.audioOutputUnavailable, underlying: "Snapcast source \(endpoint): \(reason)")
     }
 
+    /// The socket stays non-blocking: `write` waits for room with `poll`.
     private static func connect(host: String, port: Int, endpoint: SnapcastEndpoint, timeout: Double) throws(PlaybackError) -> SnapcastConnection {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_family = AF_UNSPEC
-        var list: UnsafeMutablePointer<addrinfo>?
-        let resolved = getaddrinfo(host, String(port), &hints, &list)
-        guard resolved == 0, let first = list else {
-            throw unavailable(endpoint, String(cString: gai_strerror(resolved)))
+        do throws(SocketConnectError) {
+            let fd = try SocketConnect.tcp(host: host, port: port, timeout: timeout, blocking: false)
+            return SnapcastConnection(endpoint: endpoint, descriptor: fd)
+        } catch {
+            throw unavailable(endpoint, error.reason)
         }
-        defer { freeaddrinfo(list) }
-        var reason = "no address"
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let info = entry {
-            entry = info.pointee.ai_next
-            let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-            guard fd >= 0 else {
-                reason = String(cString: strerror(errno))
-                continue
-            }
-            if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
-                return SnapcastConnection(endpoint: endpoint, descriptor: fd)
-            }
-            if errno == EINPROGRESS {
-                var waiting = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                let ready = poll(&waiting, 1, Int32(timeout * 1000))
-                var error: Int32 = 0
-                var length = socklen_t(MemoryLayout<Int32>.size)
-                if ready == 1, getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 {
-                    return SnapcastConnection(endpoint: endpoint, descriptor: fd)
-                }
-                reason = ready == 0 ? "no answer within \(timeout) s" : String(cString: strerror(error != 0 ? error : errno))
-            } else {
-                reason = String(cString: strerror(errno))
-            }
-            Glibc.close(fd)
-        }
-        throw unavailable(endpoint, reason)
     }
 
     private static func openFIFO(path: String, endpoint: SnapcastEndpoint) throws(PlaybackError) -> SnapcastConnection {
