@@ -220,7 +220,7 @@ let package = Package(
             name: "TerminalApp",
             dependencies: [
                 "PlayerCore", "Presentation", "AudioEngine", "Media", "Streaming", "Services", "Library", "PlayerKit", "LibraryKit", "TerminalUI", "MPRIS",
-                .product(name: "TOMLKit", package: "TOMLKit"), .product(name: "Logging", package: "swift-log"),
+                "AnalyticsSharing", .product(name: "TOMLKit", package: "TOMLKit"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         // The executable: argument parsing and wiring, nothing else.

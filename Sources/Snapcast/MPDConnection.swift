@@ -129,22 +129,28 @@ public final class MPDConnection: @unchecked Sendable {
         }
     }
 
-    /// A blocking descriptor: `send` and `recv` wait. The TCP connect waits `timeout` seconds at
-    /// most an address; a Unix socket connects or fails at once.
+    /// A blocking descriptor: `recv` waits (an `idle` may last hours), and a `send` waits
+    /// `timeout` seconds at most, so a server that stops reading fails the command. The TCP
+    /// connect waits `timeout` seconds at most an address; a Unix socket connects or fails at once.
     private static func connect(_ address: Address, timeout: Double) throws(MPDConnectionError) -> Int32 {
+        let fd: Int32
         switch address {
         case .unix(let path):
             do throws(SocketConnectError) {
-                return try SocketConnect.unix(path: path)
+                fd = try SocketConnect.unix(path: path)
             } catch {
                 throw .io(error.step == .connect ? "\(path): \(error.reason)" : error.reason)
             }
         case .tcp(let host, let port):
             do throws(SocketConnectError) {
-                return try SocketConnect.tcp(host: host, port: port, timeout: timeout, blocking: true)
+                fd = try SocketConnect.tcp(host: host, port: port, timeout: timeout, blocking: true)
             } catch {
                 throw .io(error.step == .resolve ? "\(host): \(error.reason)" : "\(host):\(port): \(error.reason)")
             }
         }
+        let whole = timeout.rounded(.down)
+        var limit = timeval(tv_sec: Int(whole), tv_usec: Int((timeout - whole) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        return fd
     }
 }

@@ -9,8 +9,13 @@ extension LibraryContext {
     @discardableResult
     package func removePodcast(matching podcast: String) throws(PlaybackError) -> PodcastRecord {
         let record = try store.podcast(matching: podcast)
-        try store.removePodcast(id: record.id)
-        downloads.removeOrphans()
+        try removePodcast(id: record.id)
         return record
+    }
+
+    /// Unsubscribes from the podcast with `id`, as above; every front end removes a podcast so.
+    package func removePodcast(id: Int64) throws(PlaybackError) {
+        try store.removePodcast(id: id)
+        _ = downloads.removeOrphans()
     }
 }

@@ -1,4 +1,3 @@
-import AnalyticsSharing
 import ArgumentParser
 import Foundation
 import LibraryKit
@@ -19,39 +18,13 @@ struct AnalyticsCommand: AsyncParsableCommand {
             commandName: "share",
             abstract: "Turn sharing of hourly error counts on or off, or show it (alone: asks once, on a terminal).")
 
-        enum Answer: String, ExpressibleByArgument, CaseIterable {
-            case on, off, status
-        }
-
-        @Argument(help: "on, off or status.") var answer: Answer?
+        @Argument(help: "on, off or status.") var answer: AnalyticsCommands.Answer?
         @OptionGroup var logging: LoggingOptions
 
         func run(on library: LibraryContext) async throws {
-            let config = TerminalConfig.analyticsSharing()
-            if let warning = config.warning { FileHandle.standardError.write(Data("tonearm: \(warning)\n".utf8)) }
-            let state = CommandFailure.orExit { () throws(PlaybackError) in try library.store.analyticsSharing() }
-            var next = state
-            switch answer {
-            case .on: next = state.granted(at: Date())
-            case .off: next = state.declined()
-            case .status: break
-            case nil:
-                if state.consent.mayAsk, isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 {
-                    next = Self.ask(endpoint: config.endpoint) ? state.granted(at: Date()) : state.declined()
-                }
-            }
-            if next != state {
-                CommandFailure.orExit { () throws(PlaybackError) in try library.store.setAnalyticsSharing(next) }
-            }
-            print(AnalyticsSharingReport.text(next, endpoint: config.endpoint, rule: config.rule, now: Date()))
-        }
-
-        /// The one question. Anything but yes is a no, and is kept as one.
-        private static func ask(endpoint: String?) -> Bool {
-            print(AnalyticsSharingReport.whatIsSent)
-            print("Share these counts with \(endpoint ?? "the endpoint set in config.toml")? [y/N] ", terminator: "")
-            guard let line = readLine() else { return false }
-            return ["y", "yes", "д", "да"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
+            AnalyticsCommands.share(answer, library: library)
         }
     }
 }
+
+extension AnalyticsCommands.Answer: ExpressibleByArgument {}

@@ -32,9 +32,7 @@ extension LibraryController {
         do throws(PlaybackError) {
             switch entry {
             case .station(let record): try library.store.removeStation(named: record.name)
-            case .podcast(let record):
-                try library.store.removePodcast(id: record.id)
-                _ = library.downloads.removeOrphans()
+            case .podcast(let record): try library.removePodcast(id: record.id)
             case .session(let record): try library.store.removeSession(named: record.name)
             default: return nil
             }
