@@ -22,6 +22,8 @@ final class RadioHarness: @unchecked Sendable {
     private let lock = NSLock()
     private var log: [(update: PlayerUpdate, at: Double)] = []
     private let started = Date()
+    /// What a live stream must hold before it sounds.
+    let network: NetworkBuffering
 
     /// A reconnect policy short enough for tests that wait for it to give up.
     static func configuration(
@@ -46,6 +48,7 @@ final class RadioHarness: @unchecked Sendable {
         // port, and a loopback port a server of another test failed on a moment ago may come
         // back for this test's server, whose requests would then be refused as circuitOpen.
         let breakers = HostCircuitBreakers()
+        self.network = network
         var streaming = streaming
         if streaming.breakers === HostCircuitBreakers.shared { streaming.breakers = breakers }
         var artwork = ArtworkService.Configuration()
@@ -93,10 +96,11 @@ final class RadioHarness: @unchecked Sendable {
         try await player.play(PlayRequest(items: [QueueItem(track: Track(id: "radio", url: url, kind: kind, title: title))])!)
     }
 
-    /// Plays `url` as a live stream and waits (generously) until it sounds.
+    /// Plays `url` as a live stream and waits (generously: 30 s beyond the start buffer, which a
+    /// live stream fills in real time) until it sounds.
     func playUntilPlaying(_ url: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         try await play(url)
-        await waitFor("playing", timeout: 30, sourceLocation: sourceLocation) { $0.name == .playing }
+        await waitFor("playing", timeout: 30 + network.startSeconds, sourceLocation: sourceLocation) { $0.name == .playing }
     }
 
     var updates: [PlayerUpdate] { lock.withLock { log.map(\.update) } }
