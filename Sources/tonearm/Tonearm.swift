@@ -25,7 +25,7 @@ struct Tonearm: AsyncParsableCommand {
             Demo.self, Render.self, States.self, Resilience.self, LoudnessCommand.self, HistoryCommand.self, FavouritesCommand.self, QueueCommand.self,
             Serve.self, AlarmCommand.self,
             SnapcastControl.self, SearchCommand.self, SyncCommand.self, ShareCommand.self, ReportCommand.self,
-            AnalyticsCommand.self,
+            AnalyticsCommand.self, MusicCommand.self,
         ],
         defaultSubcommand: LibraryCommand.self
     )

@@ -31,6 +31,7 @@ enum LibrarySchema {
         migrator.registerMigration("v18", migrate: addLiveStatus)
         migrator.registerMigration("v19", migrate: ReachabilitySchema.addReachability)
         migrator.registerMigration("v20", migrate: SyncSchema.addHeldActionsAndLinks)
+        migrator.registerMigration("v21", migrate: MusicSchema.addMusic)
         return migrator
     }
 

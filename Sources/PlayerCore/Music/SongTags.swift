@@ -2,7 +2,7 @@ import Foundation
 
 /// A tag a song can carry, named as MPD names it (its `tagtypes`), so the names clients send in
 /// `list`, `find` and filters, and print beside a song, are these raw values as they are.
-public enum SongTag: String, CaseIterable, Codable, Sendable, Hashable {
+public enum SongTag: String, CaseIterable, Codable, CodingKeyRepresentable, Sendable, Hashable {
     case artist = "Artist"
     case artistSort = "ArtistSort"
     case album = "Album"

@@ -1,0 +1,118 @@
+import Foundation
+import Library
+import Logging
+import PlayerCore
+
+/// Brings the music index up to date with the music directory: scans the disk, decides with
+/// `MusicIndexPlan`, reads the tags of what is new or changed, and writes in batches (one
+/// transaction each, so an update stopped half way keeps what it finished). A file whose tags
+/// cannot be read is written as a failure with its typed error; nothing is skipped silently.
+///
+/// Synchronous and blocking (it opens files): the CLI calls it directly, the daemon on a thread
+/// of its own.
+package struct MusicIndexer: Sendable {
+    /// Reads one file's tags (FFmpeg's reader in the product).
+    package typealias TagRead = @Sendable (URL) throws(PlaybackError) -> SongTags
+
+    /// Files read between two writes.
+    package static let batchSize = 100
+
+    package let directory: URL
+    package let store: LibraryStore
+    package let read: TagRead
+    package let logger: Logger
+
+    package init(directory: URL, store: LibraryStore, read: @escaping TagRead, logger: Logger) {
+        self.directory = directory
+        self.store = store
+        self.read = read
+        self.logger = logger
+    }
+
+    /// How far an update is: files read of those it must read.
+    package struct Progress: Sendable, Equatable {
+        package var read: Int
+        package var total: Int
+
+        package init(read: Int, total: Int) {
+            self.read = read
+            self.total = total
+        }
+    }
+
+    /// What an update did.
+    package struct Summary: Sendable, Equatable {
+        package var read = 0
+        package var removed = 0
+        package var unchanged = 0
+        /// Files read now whose tags could not be read.
+        package var failures = 0
+        package var unreadableFolders = 0
+        package var undecodableNames = 0
+        /// Stopped before the end (by `isCancelled`); what was written stays.
+        package var stopped = false
+        package var seconds: Double = 0
+
+        /// Whether the index is different after the update (MPD's `idle database` fires then).
+        package var changedIndex: Bool { read > 0 || removed > 0 }
+    }
+
+    /// Updates the index; `rereadAll` reads every file again (MPD's `rescan`).
+    package func update(
+        rereadAll: Bool = false, progress: (Progress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
+    ) throws(PlaybackError) -> Summary {
+        let stopwatch = Stopwatch()
+        let disk = try MusicDirectoryScan.scan(directory)
+        let plan = MusicIndexPlan(disk: disk, index: try store.musicStamps(), rereadAll: rereadAll)
+        var summary = Summary(
+            removed: plan.gone.count, unchanged: plan.unchanged, unreadableFolders: disk.unreadableFolders.count,
+            undecodableNames: disk.undecodableNames)
+        logger.info(
+            "music index update begins",
+            metadata: [
+                "to_read": "\(plan.toRead.count)", "gone": "\(plan.gone.count)", "unchanged": "\(plan.unchanged)",
+                "unreadable_folders": "\(disk.unreadableFolders.count)", "undecodable_names": "\(disk.undecodableNames)",
+                "skipped_folders": "\(disk.skippedFolders)",
+            ])
+        if !plan.gone.isEmpty { try store.saveMusic([], removing: plan.gone) }
+        progress(Progress(read: 0, total: plan.toRead.count))
+        var batch: [MusicFileReading] = []
+        for path in plan.toRead {
+            if isCancelled() {
+                summary.stopped = true
+                break
+            }
+            guard let stamp = disk.files[path] else { continue }
+            let url = directory.appendingPathComponent(path)
+            let result: Result<SongTags, PlaybackError>
+            do throws(PlaybackError) {
+                result = .success(try read(url))
+            } catch {
+                summary.failures += 1
+                logger.debug("a music file could not be read", metadata: ["error": "\(error.errorType)"])
+                result = .failure(error)
+            }
+            batch.append(MusicFileReading(path: path, stamp: stamp, result: result))
+            if batch.count == Self.batchSize {
+                try store.saveMusic(batch)
+                summary.read += batch.count
+                batch.removeAll(keepingCapacity: true)
+                progress(Progress(read: summary.read, total: plan.toRead.count))
+            }
+        }
+        if !batch.isEmpty {
+            try store.saveMusic(batch)
+            summary.read += batch.count
+            progress(Progress(read: summary.read, total: plan.toRead.count))
+        }
+        if !summary.stopped { try store.markMusicUpdated() }
+        summary.seconds = stopwatch.seconds
+        logger.info(
+            "music index update ends",
+            metadata: [
+                "read": "\(summary.read)", "removed": "\(summary.removed)", "failures": "\(summary.failures)",
+                "stopped": "\(summary.stopped)", "ms": "\(stopwatch.milliseconds)",
+            ])
+        return summary
+    }
+}
