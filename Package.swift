@@ -361,6 +361,7 @@ let package = Package(
         fuzzTarget("FuzzDecoder", ["Media"]),
         fuzzTarget("FuzzMPD", ["MPDProtocol"]),
         fuzzTarget("FuzzTranscript", ["Services"]),
+        fuzzTarget("FuzzMPDFilter", ["MPDProtocol"]),
         fuzzTarget("FuzzHLS", ["Streaming"]),
         fuzzTarget("FuzzTimedMetadata", ["Streaming"]),
         fuzzTarget("FuzzChapters", ["Services"]),

@@ -26,14 +26,14 @@ seconds="${FUZZ_SECONDS:-60}"
 rss="${FUZZ_RSS_MB:-2048}"
 timeout="${FUZZ_TIMEOUT:-25}"
 scratch="$root/Fuzz/.build"
-all=(icy playlist rss opml session image decoder mpd transcript hls timedmetadata chapters directory sync subtitles)
+all=(icy playlist rss opml session image decoder mpd mpdfilter transcript hls timedmetadata chapters directory sync subtitles)
 targets=("$@")
 [ "${#targets[@]}" -eq 0 ] && targets=("${all[@]}")
 
 executable() {
     case "$1" in
         icy) echo FuzzIcy ;; playlist) echo FuzzPlaylist ;; rss) echo FuzzRSS ;; opml) echo FuzzOPML ;;
-        session) echo FuzzSession ;; image) echo FuzzImage ;; decoder) echo FuzzDecoder ;; mpd) echo FuzzMPD ;;
+        session) echo FuzzSession ;; image) echo FuzzImage ;; decoder) echo FuzzDecoder ;; mpd) echo FuzzMPD ;; mpdfilter) echo FuzzMPDFilter ;;
         transcript) echo FuzzTranscript ;; hls) echo FuzzHLS ;; timedmetadata) echo FuzzTimedMetadata ;; chapters) echo FuzzChapters ;;
         directory) echo FuzzDirectory ;;
         sync) echo FuzzSync ;; subtitles) echo FuzzSubtitles ;;

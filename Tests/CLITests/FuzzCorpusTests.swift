@@ -9,7 +9,7 @@ import Testing
 struct FuzzCorpusTests {
     @Test(arguments: [
         ("FuzzIcy", "icy"), ("FuzzPlaylist", "playlist"), ("FuzzRSS", "rss"), ("FuzzOPML", "opml"),
-        ("FuzzSession", "session"), ("FuzzImage", "image"), ("FuzzDecoder", "decoder"), ("FuzzMPD", "mpd"),
+        ("FuzzSession", "session"), ("FuzzImage", "image"), ("FuzzDecoder", "decoder"), ("FuzzMPD", "mpd"), ("FuzzMPDFilter", "mpdfilter"),
         ("FuzzTranscript", "transcript"), ("FuzzHLS", "hls"), ("FuzzTimedMetadata", "timedmetadata"), ("FuzzChapters", "chapters"),
         ("FuzzDirectory", "directory"), ("FuzzSync", "sync"), ("FuzzSubtitles", "subtitles"),
     ])
