@@ -52,7 +52,7 @@ package struct MPDEntry: Sendable, Hashable {
             let track = Track(
                 id: MPDEntry.trackID(songID: songID, play: play, trackID: t.id), url: t.url, kind: t.kind, title: t.title, artist: t.artist,
                 album: t.album, duration: t.duration, volume: t.volume, loop: t.loop, loudness: t.loudness,
-                sessionLoudness: t.sessionLoudness, chaptersURL: t.chaptersURL, transcript: t.transcript)
+                sessionLoudness: t.sessionLoudness, chaptersURL: t.chaptersURL, transcript: t.transcript, tags: t.tags)
             return QueueItem(track: track, crossfadeIntoNext: item.crossfadeIntoNext, startPosition: item.startPosition)
         }
     }

@@ -49,6 +49,9 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     /// a track encoded before it existed still decodes.
     private let alternateURLs: [URL]?
     public var alternates: [URL] { alternateURLs ?? [] }
+    /// A local file's tags as read from it (all of them, for MPRIS's album artist, track and disc
+    /// numbers, genres); nil for episodes, streams and files whose tags were not read.
+    public let tags: SongTags?
 
     public init(
         id: String,
@@ -64,7 +67,8 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         sessionLoudness: Loudness? = nil,
         chaptersURL: URL? = nil,
         transcript: TranscriptLink? = nil,
-        alternates: [URL] = []
+        alternates: [URL] = [],
+        tags: SongTags? = nil
     ) {
         self.id = id
         self.url = url
@@ -80,6 +84,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         self.chaptersURL = kind == .liveStream ? nil : chaptersURL
         self.transcript = kind == .liveStream ? nil : transcript
         self.alternateURLs = alternates.isEmpty ? nil : alternates
+        self.tags = kind == .liveStream ? nil : tags
     }
 
     /// A live stream has no end; its connection ending is a drop, not a finish.
@@ -122,7 +127,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     public func asRecording() -> Track {
         Track(
             id: id, url: url, kind: kind == .liveStream ? .episode : kind, title: title, artist: artist, album: album,
-            duration: duration, volume: volume, loop: loop, chaptersURL: chaptersURL, alternates: alternates)
+            duration: duration, volume: volume, loop: loop, chaptersURL: chaptersURL, alternates: alternates, tags: tags)
     }
 
     /// A copy with another id and, optionally, a known duration (used for probing).
@@ -130,7 +135,7 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         Track(
             id: id ?? self.id, url: url, kind: kind, title: title, artist: artist, album: album,
             duration: duration ?? self.duration, volume: volume, loop: loop, loudness: loudness,
-            sessionLoudness: sessionLoudness, chaptersURL: chaptersURL, alternates: alternates)
+            sessionLoudness: sessionLoudness, chaptersURL: chaptersURL, alternates: alternates, tags: tags)
     }
 
     /// A copy that falls over to `alternates` when its address cannot be opened.
@@ -138,6 +143,6 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
         Track(
             id: id, url: url, kind: kind, title: title, artist: artist, album: album, duration: duration, volume: volume,
             loop: loop, loudness: loudness, sessionLoudness: sessionLoudness, chaptersURL: chaptersURL, transcript: transcript,
-            alternates: alternates)
+            alternates: alternates, tags: tags)
     }
 }

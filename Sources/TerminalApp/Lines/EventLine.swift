@@ -51,7 +51,8 @@ import Presentation
 ///   jumped over it, `skipped`); `audioTime` is the audio clock at its very frame (0.1 ms), null
 ///   when skipped.
 ///
-/// A track is `{"id", "kind", "title", "duration"}` (never its URL, which may carry credentials);
+/// A track is `{"id", "kind", "title", "duration"}`, with `"artist"` and `"album"` when known (a
+/// local file's tags), never its URL (which may carry credentials);
 /// an error is `{"code", "type", "retryable", "recoverable", "message", "suggestion"}`.
 package enum EventLine {
     /// - Parameters:
@@ -265,7 +266,13 @@ package enum EventLine {
     }
 
     static func track(_ t: Track) -> [String: Any] {
-        ["id": t.id, "kind": t.kind.rawValue, "title": t.title ?? NSNull(), "duration": t.duration.map(rounded) ?? NSNull()]
+        var fields: [String: Any] = [
+            "id": t.id, "kind": t.kind.rawValue, "title": t.title ?? NSNull(), "duration": t.duration.map(rounded) ?? NSNull(),
+        ]
+        // Only when known, so a track without them reads as before.
+        if let artist = t.artist { fields["artist"] = artist }
+        if let album = t.album { fields["album"] = album }
+        return fields
     }
 
     static func error(_ e: PlaybackError, language: Language) -> [String: Any] {
