@@ -46,7 +46,7 @@ bench: deps
 
 # libFuzzer targets for every parser of untrusted bytes, built apart from `build` and `test` (the
 # Fuzz* products with -sanitize=fuzzer,address, scratch path Fuzz/.build). Each runs FUZZ_SECONDS;
-# FUZZ_TARGETS picks some (icy playlist rss opml session image decoder mpd mpdfilter transcript hls timedmetadata chapters directory sync subtitles). See docs/FUZZING.md.
+# FUZZ_TARGETS picks some (icy playlist rss opml session image decoder mpd mpdfilter transcript hls timedmetadata chapters directory sync subtitles tags). See docs/FUZZING.md.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?=
 

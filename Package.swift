@@ -148,7 +148,7 @@ let package = Package(
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         .target(name: "TerminalUI", dependencies: ["Presentation", "PlayerCore", "CNcurses"], swiftSettings: strictSettings),
         // Front end: the desktop's media keys and widgets over D-Bus (sd-bus), for one player.
-        .target(name: "MPRIS", dependencies: ["PlayerCore", "Presentation", "AudioEngine", "CSDBus"], swiftSettings: strictSettings),
+        .target(name: "MPRIS", dependencies: ["PlayerCore", "Presentation", "AudioEngine", "Media", "CSDBus"], swiftSettings: strictSettings),
         // The player and the library as an MPD server shows them (the server itself is MPDServer).
         .target(
             name: "MPD",
@@ -368,6 +368,7 @@ let package = Package(
         fuzzTarget("FuzzDirectory", ["Services"]),
         fuzzTarget("FuzzSync", ["Library"]),
         fuzzTarget("FuzzSubtitles", ["Media"]),
+        fuzzTarget("FuzzTags", ["Media"]),
     ]
 )
 
