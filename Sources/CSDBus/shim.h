@@ -167,6 +167,19 @@ static inline int tn_dict_int64(sd_bus_message *m, const char *key, int64_t valu
 static inline int tn_dict_strings(sd_bus_message *m, const char *key, const char *one) {
     return sd_bus_message_append(m, "{sv}", key, "as", 1, one);
 }
+static inline int tn_dict_int32(sd_bus_message *m, const char *key, int32_t value) {
+    return sd_bus_message_append(m, "{sv}", key, "i", value);
+}
+/// A `{sv}` entry whose value is a list of strings (`as`), `strv` ending in NULL.
+static inline int tn_dict_strv(sd_bus_message *m, const char *key, char **strv) {
+    int r = sd_bus_message_open_container(m, 'e', "sv");
+    if (r >= 0) r = sd_bus_message_append(m, "s", key);
+    if (r >= 0) r = sd_bus_message_open_container(m, 'v', "as");
+    if (r >= 0) r = sd_bus_message_append_strv(m, strv);
+    if (r >= 0) r = sd_bus_message_close_container(m);
+    if (r >= 0) r = sd_bus_message_close_container(m);
+    return r;
+}
 
 // Reading arguments.
 static inline int tn_read_int64(sd_bus_message *m, int64_t *x) { return sd_bus_message_read(m, "x", x); }

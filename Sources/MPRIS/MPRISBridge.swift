@@ -1,5 +1,6 @@
 import AudioEngine
 import Foundation
+import Media
 import PlayerCore
 import Synchronization
 
@@ -22,6 +23,9 @@ package final class MPRISBridge: Sendable {
         var layers: SessionLayersStatus?
         /// A seek was asked for: the next position is announced with Seeked.
         var seekPending = false
+        /// The cover of the local file that plays (`CoverArt.artworkFile`), looked for once when
+        /// it starts.
+        var localArt: URL?
     }
 
     private let service: MPRISService
@@ -63,6 +67,7 @@ package final class MPRISBridge: Sendable {
                 if state.currentTrack?.id != seen.state.currentTrack?.id {
                     seen.metadata = nil
                     seen.connection = nil
+                    seen.localArt = state.currentTrack.flatMap(Self.localArtwork(for:))
                 }
                 seen.state = state
             case .position(let seconds, let duration, _):
@@ -92,7 +97,7 @@ package final class MPRISBridge: Sendable {
             let sleepIn = seen.sleep.flatMap { sleep in sleep.timer.remaining(at: sleep.now + Date().timeIntervalSince(sleep.received)) }
             let state = MPRISState(
                 state: seen.state, metadata: seen.metadata, position: seen.position, duration: seen.duration,
-                artFile: seen.metadata?.artworkFile, volume: seen.volume, sleepIn: sleepIn, speed: seen.speed,
+                artFile: seen.metadata?.artworkFile ?? seen.localArt, volume: seen.volume, sleepIn: sleepIn, speed: seen.speed,
                 loudness: seen.loudness, connection: seen.connection, layers: seen.layers)
             return (state, seeked)
         }
@@ -101,6 +106,14 @@ package final class MPRISBridge: Sendable {
     }
 
     package func stop() { service.stop() }
+
+    /// A local file's cover as an image file: the folder's image, or the embedded picture written
+    /// to the artwork cache. Only for files whose tags were read, so a built-in sound or a
+    /// session's stage is never opened again here.
+    static func localArtwork(for track: Track) -> URL? {
+        guard track.kind == .file, track.url.isFileURL, track.tags != nil else { return nil }
+        return CoverArt.artworkFile(for: track.url)
+    }
 
     private func perform(_ command: MPRISService.Command, on player: AudioPlayer, quit: @Sendable () -> Void) async {
         if command == .quit { return quit() }
@@ -115,11 +128,13 @@ package final class MPRISBridge: Sendable {
     /// OpenUri: a file or an http(s) address (a live stream, as `tonearm play URL` treats it).
     package static func request(for uri: String) -> PlayRequest? {
         guard let url = URL(string: uri), let scheme = url.scheme?.lowercased(), ["file", "http", "https"].contains(scheme) else { return nil }
-        let name = url.isFileURL ? url.deletingPathExtension().lastPathComponent : (url.host ?? "stream")
-        let track = Track(
-            id: "mpris:\(url.lastPathComponent)", url: url, kind: url.isFileURL ? .file : .liveStream, title: name,
-            duration: url.isFileURL ? FileDurationProbe.duration(of: url) : nil)
-        return PlayRequest(track: track)
+        let id = "mpris:\(url.lastPathComponent)"
+        if url.isFileURL {
+            let tags = try? TagReader.read(url)
+            let duration = tags?.audio.duration ?? FileDurationProbe.duration(of: url)
+            return PlayRequest(track: .localFile(id: id, url: url, tags: tags, duration: duration))
+        }
+        return PlayRequest(track: Track(id: id, url: url, kind: .liveStream, title: url.host ?? "stream"))
     }
 }
 

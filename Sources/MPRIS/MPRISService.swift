@@ -227,12 +227,30 @@ package final class MPRISService: Sendable {
         return pointers.withUnsafeMutableBufferPointer { tn_append_strv(reply, $0.baseAddress) }
     }
 
+    /// A Metadata entry whose value is a list of strings.
+    private static func appendStrings(_ reply: OpaquePointer, key: String, _ strings: [String]) -> Int32 {
+        var pointers = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeMutableBufferPointer { tn_dict_strv(reply, key, $0.baseAddress) }
+    }
+
     private static func appendMetadata(_ reply: OpaquePointer, _ state: MPRISState) -> Int32 {
         var r = tn_open_dict(reply)
         guard r >= 0 else { return r }
         r = tn_dict_object_path(reply, "mpris:trackid", state.trackID)
         if r >= 0, let title = state.title { r = tn_dict_string(reply, "xesam:title", title) }
-        if r >= 0, let artist = state.artist { r = tn_dict_strings(reply, "xesam:artist", artist) }
+        if r >= 0, let artists = state.song?.artists, !artists.isEmpty {
+            r = appendStrings(reply, key: "xesam:artist", artists)
+        } else if r >= 0, let artist = state.artist {
+            r = tn_dict_strings(reply, "xesam:artist", artist)
+        }
+        if r >= 0, let song = state.song {
+            if r >= 0, !song.albumArtists.isEmpty { r = appendStrings(reply, key: "xesam:albumArtist", song.albumArtists) }
+            if r >= 0, !song.genres.isEmpty { r = appendStrings(reply, key: "xesam:genre", song.genres) }
+            if r >= 0, !song.composers.isEmpty { r = appendStrings(reply, key: "xesam:composer", song.composers) }
+            if r >= 0, let number = song.trackNumber { r = tn_dict_int32(reply, "xesam:trackNumber", number) }
+            if r >= 0, let number = song.discNumber { r = tn_dict_int32(reply, "xesam:discNumber", number) }
+        }
         if r >= 0, let album = state.album { r = tn_dict_string(reply, "xesam:album", album) }
         if r >= 0, let art = state.artURL { r = tn_dict_string(reply, "mpris:artUrl", art) }
         if r >= 0, let length = state.lengthMicroseconds { r = tn_dict_int64(reply, "mpris:length", length) }

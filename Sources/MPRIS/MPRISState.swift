@@ -57,6 +57,28 @@ package struct MPRISState: Sendable, Equatable {
     /// current stage's, as Seek and SetPosition act on it; for a timer (one stage) they are the
     /// timer's own.
     package var layers: Layers?
+    /// A local file's tags beyond its title and album, when they were read: `xesam:artist` one
+    /// artist a value, `xesam:albumArtist`, `xesam:genre`, `xesam:composer`, `xesam:trackNumber`,
+    /// `xesam:discNumber`.
+    package var song: Song?
+
+    package struct Song: Sendable, Equatable {
+        package var artists: [String]
+        package var albumArtists: [String]
+        package var genres: [String]
+        package var composers: [String]
+        package var trackNumber: Int32?
+        package var discNumber: Int32?
+
+        package init(_ tags: SongTags) {
+            artists = tags[all: .artist]
+            albumArtists = tags[all: .albumArtist]
+            genres = tags[all: .genre]
+            composers = tags[all: .composer]
+            trackNumber = tags.trackNumber.flatMap { Int32(exactly: $0) }
+            discNumber = tags.discNumber.flatMap { Int32(exactly: $0) }
+        }
+    }
 
     package struct Layers: Sendable, Equatable {
         package var elapsed: Int64
@@ -112,6 +134,7 @@ package struct MPRISState: Sendable, Equatable {
             album = live ? (metadata?.station ?? track?.album) : track?.album
         }
         artURL = artFile?.absoluteString
+        song = track?.kind == .file ? track?.tags.map(Song.init) : nil
         let length = live ? nil : (duration ?? track?.duration)
         lengthMicroseconds = length.map { Int64(($0 * 1_000_000).rounded()) }
         url = track?.url.absoluteString
@@ -146,6 +169,7 @@ package struct MPRISState: Sendable, Equatable {
         if trackID != old.trackID || title != old.title || artist != old.artist || album != old.album || artURL != old.artURL
             || lengthMicroseconds != old.lengthMicroseconds || url != old.url || sleepIn != old.sleepIn
             || loudness != old.loudness || connection != old.connection || bitrate != old.bitrate || layers != old.layers
+            || song != old.song
         {
             names.append("Metadata")
         }

@@ -13,7 +13,7 @@ struct MPRISTests {
         let input = Pipe()
         let errors: URL
 
-        init(_ arguments: [String], bus: String?) throws {
+        init(_ arguments: [String], bus: String?, environment extra: [String: String] = [:]) throws {
             errors = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-mpris-\(UUID().uuidString).err")
             guard FileManager.default.createFile(atPath: errors.path, contents: nil) else {
                 throw CocoaError(.fileWriteUnknown)
@@ -25,6 +25,7 @@ struct MPRISTests {
             environment["LC_ALL"] = nil
             environment["DBUS_SESSION_BUS_ADDRESS"] = bus ?? "unix:path=/nonexistent/tonearm-test-bus"
             environment["XDG_DATA_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-data-\(UUID().uuidString)").path
+            for (key, value) in extra { environment[key] = value }
             process.environment = environment
             process.standardInput = input
             process.standardOutput = FileHandle.nullDevice

@@ -78,4 +78,23 @@ struct CoverArtTests {
         _ = try files.write("Cover.jpeg", Data([1]))
         #expect(CoverArt.folderImage(for: song)?.lastPathComponent == "Cover.jpeg")
     }
+
+    @Test("The artwork file: the folder's image as it is, else the embedded picture written once by its bytes")
+    func artworkFile() throws {
+        let files = try TagFixtures()
+        let song = try files.make("song.mp3", Self.twoPictures(["-id3v2_version", "4"]))
+        let cache = files.folder.appendingPathComponent("cache", isDirectory: true)
+        let written = try #require(CoverArt.artworkFile(for: song, directory: cache))
+        #expect(written.deletingLastPathComponent().standardizedFileURL == cache.standardizedFileURL)
+        #expect(written.pathExtension == "jpg")
+        #expect(try Data(contentsOf: written) == CoverArt.embeddedPicture(in: song)?.data)
+        let copy = files.folder.appendingPathComponent("copy.mp3")
+        try FileManager.default.copyItem(at: song, to: copy)
+        #expect(CoverArt.artworkFile(for: copy, directory: cache) == written, "one file for one picture")
+        let folderImage = try files.write("cover.png", Data([1]))
+        #expect(CoverArt.artworkFile(for: song, directory: cache) == folderImage)
+        let plain = try files.make("plain.mp3", TagFixtures.tone)
+        try FileManager.default.removeItem(at: folderImage)
+        #expect(CoverArt.artworkFile(for: plain, directory: cache) == nil)
+    }
 }
