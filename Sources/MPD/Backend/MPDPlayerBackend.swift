@@ -27,6 +27,8 @@ package actor MPDPlayerBackend: MPDBackend {
     /// The curve of crossfades between songs; their length is the queue's `crossfade` option.
     let curve: FadeCurve
     let startedAt = Date()
+    /// The stored playlists' folder (`MPDPlayerBackend+StoredPlaylists`).
+    let playlists: MPDPlaylistStore
 
     var queue: MPDQueue
     var view = MPDPlayerView()
@@ -47,8 +49,9 @@ package actor MPDPlayerBackend: MPDBackend {
 
     package init(
         player: AudioPlayer, catalog: MPDCatalog, assembly: LibraryPlayerAssembly, outputs: [String], crossfade: CrossfadeSpec, logger: Logger,
-        language: Language = .current
+        language: Language = .current, playlists: MPDPlaylistStore = MPDPlaylistStore(directory: MPDPlaylistStore.standardDirectory())
     ) {
+        self.playlists = playlists
         self.player = player
         self.catalog = catalog
         self.assembly = assembly
@@ -83,7 +86,7 @@ package actor MPDPlayerBackend: MPDBackend {
     package nonisolated var commandSpecs: [MPDCommandSpec] { Self.commands.specs }
 
     /// Every command, one entry per command, from the table of its group.
-    static let commands = MPDCommandTable([playbackCommands, queueCommands, infoCommands])
+    static let commands = MPDCommandTable([playbackCommands, queueCommands, infoCommands, storedPlaylistCommands])
 
     package func execute(_ command: MPDCommand) async throws(MPDAck) -> MPDResponse {
         guard let entry = Self.commands.entry(named: command.name) else { throw MPDAck(.unknown, "unknown command \"\(command.name)\"") }
