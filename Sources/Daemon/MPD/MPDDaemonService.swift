@@ -30,7 +30,7 @@ package final class MPDDaemonService: DaemonService {
         let catalog = MPDCatalog(library: context.library, musicDirectory: context.options.musicDirectory)
         let backend = MPDPlayerBackend(
             player: context.player, catalog: catalog, assembly: context.assembly, outputs: context.outputNames, crossfade: context.configuration.defaultCrossfade,
-            logger: context.logger)
+            logger: context.logger, playlists: MPDPlaylistStore(directory: context.options.playlistDirectory ?? MPDPlaylistStore.standardDirectory()))
         let local = MPDServer(
             backend: backend, configuration: MPDServerConfiguration(endpoints: [.unixSocket(path: Self.socket(in: context.runtimeDirectory))]),
             logger: context.logger)

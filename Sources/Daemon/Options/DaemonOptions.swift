@@ -14,6 +14,9 @@ package struct DaemonOptions: Sendable, Equatable {
     package var mpd: MPDSettings?
     /// The folder MPD clients browse as local files.
     package var musicDirectory: URL
+    /// The folder MPD's stored playlists are kept in (`--playlist-directory`); nil: the XDG data
+    /// folder's `tonearm/playlists`.
+    package var playlistDirectory: URL? = nil
     package var log: DaemonLogTarget
     /// Where `/metrics` is served for Prometheus (`--metrics`); nil: not at all (the default).
     package var metrics: ListenAddress?

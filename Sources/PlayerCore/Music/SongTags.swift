@@ -59,10 +59,11 @@ public struct AudioProperties: Codable, Sendable, Hashable {
         self.bitrate = bitrate
     }
 
-    /// MPD's `Format` field: `rate:bits:channels` (`f` for floating-point sources, `*` unknown).
+    /// MPD's `Format` field: `rate:bits:channels` (`f` for floating-point and lossy sources).
     public var mpdFormat: String? {
         guard let sampleRate, let channels else { return nil }
-        let bits = bitsPerSample.map { $0 > 0 ? String($0) : "f" } ?? "*"
+        // FFmpeg decodes lossy codecs to floating point, which is what Tonearm plays.
+        let bits = bitsPerSample.flatMap { $0 > 0 ? String($0) : nil } ?? "f"
         return "\(sampleRate):\(bits):\(channels)"
     }
 }

@@ -40,9 +40,10 @@ struct Serve: AsyncParsableCommand {
             logFile: logging.logFile == nil ? nil : logging.fileURL, journalConnected: JournalStream.isStderrConnected(),
             standardFile: LogFileLocation.defaultURL())
         let log = DaemonLog.start(target, level: logging.logLevel)
-        let options = DaemonOptions(
+        var options = DaemonOptions(
             output: playback.output, alsoOutput: playback.alsoOutput, mpd: try daemon.mpdSettings(), musicDirectory: daemon.musicFolder, log: target,
             metrics: try daemon.metricsAddress(), learnedRetries: TerminalConfig.learnedRetries().rule)
+        options.playlistDirectory = daemon.playlistFolder
         let tracks = sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: stream.finite) }
         let services = Self.services(for: options, startup: startup(tracks))
         let runner = DaemonRunner(

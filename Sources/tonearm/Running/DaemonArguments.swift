@@ -20,6 +20,9 @@ struct DaemonArguments: ParsableArguments {
     @Option(help: "The folder MPD clients browse as local files (default: the XDG music folder, `xdg-user-dir MUSIC`, else ~/Music).")
     var musicDirectory: String?
 
+    @Option(help: "The folder MPD's stored playlists are kept in, one NAME.m3u each (default: $XDG_DATA_HOME/tonearm/playlists).")
+    var playlistDirectory: String?
+
     @Option(
         name: .customLong("metrics"), defaultAsFlag: DaemonOptions.metricsDefault.description, parsing: .next,
         help: ArgumentHelp(
@@ -50,6 +53,10 @@ struct DaemonArguments: ParsableArguments {
     var musicFolder: URL {
         guard let musicDirectory else { return MusicDirectory.standard() }
         return URL(fileURLWithPath: NSString(string: musicDirectory).expandingTildeInPath, isDirectory: true)
+    }
+
+    var playlistFolder: URL? {
+        playlistDirectory.map { URL(fileURLWithPath: NSString(string: $0).expandingTildeInPath, isDirectory: true) }
     }
 
     func validate() throws {

@@ -1,0 +1,192 @@
+import Foundation
+import Library
+import LibraryKit
+import MPDProtocol
+import PlayerCore
+
+/// The music database: `list`, `find`, `search`, `count`, the adds that find songs, the listings
+/// of the whole tree, and `update`/`rescan`, all over the library's music index (the `Music`
+/// folder of the catalog). Stations, podcasts and sessions stay browsable with `lsinfo`.
+extension MPDPlayerBackend {
+    static let databaseCommands: [MPDCommandEntry] = [
+        MPDCommandEntry("list", 1..., .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            let request = try MPDListRequest(a.command.arguments, parser: MPDFilterParser(tags: SongTag.allCases.map(\.rawValue)))
+            return MPDDatabaseQueries.list(request, in: try b.databaseSongs())
+        },
+        MPDCommandEntry("find", 1..., .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try b.printed(try b.found(a, foldCase: false), client: a.command.client)
+        },
+        MPDCommandEntry("search", 1..., .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try b.printed(try b.found(a, foldCase: true), client: a.command.client)
+        },
+        MPDCommandEntry("findadd", 1..., .add) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try await b.addFound(try b.found(a, foldCase: false))
+        },
+        MPDCommandEntry("searchadd", 1..., .add) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try await b.addFound(try b.found(a, foldCase: true))
+        },
+        MPDCommandEntry("count", 1..., .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            var arguments = a.command.arguments
+            var group: String?
+            if arguments.count >= 2, arguments[arguments.count - 2] == "group" {
+                guard let tag = SongTag(mpdName: arguments[arguments.count - 1]) else {
+                    throw MPDAck(.argument, "Unknown tag type: \(arguments[arguments.count - 1])")
+                }
+                group = tag.rawValue
+                arguments.removeLast(2)
+            }
+            let filter = arguments.isEmpty ? nil : try MPDPlayerBackend.filterParser(foldCase: false).parse(arguments)
+            return MPDDatabaseQueries.count(filter, group: group, in: try b.databaseSongs())
+        },
+        MPDCommandEntry("listall", 0...1, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try b.tree(a.string(0) ?? "", info: false, client: a.command.client)
+        },
+        MPDCommandEntry("listallinfo", 0...1, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try b.tree(a.string(0) ?? "", info: true, client: a.command.client)
+        },
+        MPDCommandEntry("update", 0...1, .admin) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            MPDResponse([.init("updating_db", String(try b.startUpdate(rescan: false)))])
+        },
+        MPDCommandEntry("rescan", 0...1, .admin) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            MPDResponse([.init("updating_db", String(try b.startUpdate(rescan: true)))])
+        },
+    ]
+
+    static func filterParser(foldCase: Bool) -> MPDFilterParser {
+        MPDFilterParser(tags: SongTag.allCases.map(\.rawValue), foldCase: foldCase)
+    }
+
+    /// Every indexed song, in path order.
+    func databaseSongs() throws(MPDAck) -> [MPDDatabaseSong] {
+        do {
+            // A file whose tags could not be read is not a song of the database, as in mpd
+            // (`tonearm music failures` lists them).
+            return try catalog.library.store.musicSongs().filter { $0.failure == nil }.map(MPDDatabaseSong.init)
+        } catch {
+            throw MPDAck(.system, "The music index cannot be read (\(error.code.typeName))")
+        }
+    }
+
+    /// `find`/`search FILTER [sort TYPE] [window START:END]`.
+    private func found(_ a: MPDArguments, foldCase: Bool) throws(MPDAck) -> [MPDDatabaseSong] {
+        var arguments = a.command.arguments
+        var window = MPDDatabaseQueries.Window()
+        while arguments.count >= 3 {
+            let keyword = arguments[arguments.count - 2]
+            if keyword == "window" {
+                let range = try MPDArguments(MPDCommand("window", [arguments[arguments.count - 1]])).range(0, count: Int.max)
+                window.range = range
+            } else if keyword == "sort" {
+                window.sort = arguments[arguments.count - 1]
+            } else {
+                break
+            }
+            arguments.removeLast(2)
+        }
+        let filter = try Self.filterParser(foldCase: foldCase).parse(arguments)
+        return MPDDatabaseQueries.find(filter, window: window, in: try databaseSongs())
+    }
+
+    private func printed(_ songs: [MPDDatabaseSong], client: MPDClientState) throws(MPDAck) -> MPDResponse {
+        var r = MPDResponse()
+        for song in songs { r.append(contentsOf: client.songFields(song.fields())) }
+        return r
+    }
+
+    /// Queues the songs found, at the end, as `add` queues them.
+    private func addFound(_ songs: [MPDDatabaseSong]) async throws(MPDAck) -> MPDResponse {
+        var entries: [MPDEntry] = []
+        for song in songs where song.record.failure == nil {
+            entries += try catalog.entries(for: song.uri)
+        }
+        try await add(entries, at: nil)
+        return .empty
+    }
+
+    /// `listall`/`listallinfo PATH`: every folder and song under `path`, recursively. Under the
+    /// root and `Music` it reads the index; the library's own folders list as `lsinfo` does.
+    private func tree(_ path: String, info: Bool, client: MPDClientState) throws(MPDAck) -> MPDResponse {
+        let parts = try MPDCatalog.split(path)
+        let root = MPDDatabaseSong.root
+        if let first = parts.first, first != root {
+            // Stations, podcasts, sessions: one level, as lsinfo gives it.
+            return try catalog.list(path)
+        }
+        let directory = parts.dropFirst().joined(separator: "/")
+        let songs = try databaseSongs().filter {
+            directory.isEmpty || $0.record.directory == directory || $0.record.directory.hasPrefix(directory + "/") || $0.record.path == directory
+        }
+        if !directory.isEmpty, songs.isEmpty { throw MPDAck(.noExist, "No such directory") }
+        var r = MPDResponse()
+        if parts.isEmpty {
+            for other in MPDCatalog.Root.allCases where other != .music { r.append("directory", other.rawValue) }
+            r.append("directory", root)
+        }
+        // The folder itself (below the top), then each folder with its songs, as mpd walks its
+        // tree; `listallinfo` gives each folder's modification time.
+        let folders = MPDDatabaseQueries.directories(of: songs, under: directory)
+        for folder in [directory] + folders {
+            if !folder.isEmpty {
+                r.append("directory", "\(root)/\(folder)")
+                if info, let modified = catalog.musicFolderModified(folder) { r.append("Last-Modified", MPDDatabaseSong.timestamp(modified)) }
+            }
+            for song in songs where song.record.directory == folder {
+                if info { r.append(contentsOf: client.songFields(song.fields())) } else { r.append("file", song.uri) }
+            }
+        }
+        return r
+    }
+
+    /// Starts (or queues) an update of the music index; its job id.
+    private func startUpdate(rescan: Bool) throws(MPDAck) -> Int {
+        guard let directory = catalog.musicDirectory else { throw MPDAck(.noExist, "No music directory") }
+        let (job, startNow) = databaseUpdates.request(rescan: rescan)
+        if startNow { runUpdate(job: job, rescan: rescan, directory: directory) }
+        return job
+    }
+
+    /// Brings the index up to date now and keeps it so while the daemon runs: an update at once,
+    /// then one whenever the music directory changes (a change during an update queues one more,
+    /// never a pile). Without inotify, the index is updated when a client asks.
+    package func keepMusicIndexCurrent() {
+        guard let directory = catalog.musicDirectory, FileManager.default.fileExists(atPath: directory.path) else { return }
+        let (job, startNow) = databaseUpdates.request(rescan: false)
+        if startNow { runUpdate(job: job, rescan: false, directory: directory) }
+        let logger = logger
+        musicWatch.withLock { watch in
+            watch = MusicDirectoryWatch(root: directory) { [weak self] change in
+                if change == .overflowed { logger.info("music directory events were lost; updating the whole index") }
+                Task { await self?.musicDirectoryChanged(directory) }
+            }
+            if watch == nil { logger.warning("the music directory cannot be watched; MPD's update keeps the index current") }
+        }
+    }
+
+    private func musicDirectoryChanged(_ directory: URL) {
+        guard let (job, startNow) = databaseUpdates.requestForChange() else { return }
+        if startNow { runUpdate(job: job, rescan: false, directory: directory) }
+    }
+
+    /// Runs one update on a thread of its own (it opens files), then the next queued one.
+    /// `idle update` fires when a job starts and ends, `idle database` when the index changed.
+    private func runUpdate(job: Int, rescan: Bool, directory: URL) {
+        changed([.update])
+        let indexer = catalog.library.musicIndexer(directory: directory, logger: logger)
+        let logger = logger
+        Task.detached { [weak self] in
+            let changedIndex: Bool
+            do throws(PlaybackError) {
+                changedIndex = try indexer.update(rereadAll: rescan).changedIndex
+            } catch {
+                logger.warning("music index update failed", metadata: ["job": "\(job)", "error": "\(error.errorType)"])
+                changedIndex = false
+            }
+            await self?.updateEnded(changedIndex: changedIndex, directory: directory)
+        }
+    }
+
+    private func updateEnded(changedIndex: Bool, directory: URL) {
+        changed(changedIndex ? [.update, .database] : [.update])
+        if let next = databaseUpdates.finished() { runUpdate(job: next.job, rescan: next.rescan, directory: directory) }
+    }
+}
