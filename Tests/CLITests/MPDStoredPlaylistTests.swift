@@ -95,4 +95,16 @@ struct MPDStoredPlaylistTests {
         let missing = try daemon.mpc("load", "road trip")
         #expect(missing.status != 0 && missing.out.contains("No such playlist"), "\(missing.out)")
     }
+
+    @Test func playlistsAreKeptInTheFolderTheListenerNames() throws {
+        let music = try MPDClientTests.music()
+        defer { try? FileManager.default.removeItem(at: music) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-playlists-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let daemon = try ServeDaemon(["--playlist-directory", folder.path], music: music)
+        let client = try daemon.client()
+        #expect(try client.command("playlistadd mix \"Music/Album/second.flac\"").ack == nil)
+        #expect(try String(contentsOf: folder.appendingPathComponent("mix.m3u"), encoding: .utf8) == "Music/Album/second.flac\n")
+        #expect(!FileManager.default.fileExists(atPath: daemon.home.appendingPathComponent("data/tonearm/playlists").path))
+    }
 }
