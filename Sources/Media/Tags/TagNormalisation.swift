@@ -74,13 +74,35 @@ package enum TagNormalisation {
             sourceKey[tag] = key
             let parts = splitsJoinedLists && listTags.contains(tag) ? entry.value.split(separator: ";").map(String.init) : [entry.value]
             for part in parts {
-                let value = cleaned(part)
+                let value = cleaned(bounded(part))
                 guard !value.isEmpty, (values[tag]?.count ?? 0) < MediaLimits.maxValuesPerTag else { continue }
                 if values[tag]?.contains(value) == true { continue }
                 values[tag, default: []].append(value)
             }
         }
         return values
+    }
+
+    /// Lists of list tags read beside FFmpeg (an ID3v2 frame's NUL-separated values) replace the
+    /// first value FFmpeg kept. A genre list with a numeric ID3v1 genre ("17", "(17)") is left to
+    /// FFmpeg, which names those.
+    package static func takeLists(from frames: [(key: String, values: [String])], into values: inout [SongTag: [String]]) {
+        for frame in frames where frame.values.count > 1 {
+            guard let tag = tag(forKey: frame.key), listTags.contains(tag) else { continue }
+            if tag == .genre, frame.values.contains(where: { $0.allSatisfy { $0.isNumber || $0 == "(" || $0 == ")" } }) { continue }
+            let entries = frame.values.map { (key: frame.key, value: $0) }
+            if let list = Self.values(from: entries, splitsJoinedLists: false)[tag] { values[tag] = list }
+        }
+    }
+
+    /// At most `limit` bytes of UTF-8, cut at a character.
+    package static func bounded(_ value: String, limit: Int = MediaLimits.maxTagValueBytes) -> String {
+        guard value.utf8.count > limit else { return value }
+        var bytes = Array(value.utf8.prefix(limit + 1))
+        var count = limit
+        while count > 0, bytes[count] & 0xC0 == 0x80 { count -= 1 }
+        bytes.removeSubrange(count...)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A value as one clean line: control characters (C0, DEL, C1) become spaces, ends trimmed.

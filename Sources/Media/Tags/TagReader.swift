@@ -9,8 +9,9 @@ import PlayerCore
 /// for playback. Cheap enough to run over a whole library when it is indexed.
 ///
 /// Multiple values: repeated Vorbis comments become several values (FFmpeg joins them with ";",
-/// split again for list tags). FFmpeg 5.1 keeps only the first of an ID3v2.4 frame's NUL-separated
-/// values; an ID3v2.3 list joined with "/" is kept as one value, as MPD keeps it.
+/// split again for list tags); an ID3v2 frame's NUL-separated values too (FFmpeg 5.1 keeps only
+/// the first, so `ID3v2TextFrames` reads the lists of list tags itself); an ID3v2.3 list joined
+/// with "/" is kept as one value, as MPD keeps it.
 package enum TagReader {
     /// The tags of the file at `url`. Errors: `.fileNotFound` and `.permissionDenied` from the
     /// kernel; `.unsupportedFormat` for an empty file, one that is no known container, or one
@@ -25,8 +26,10 @@ package enum TagReader {
         let entries = TagNormalisation.entries(of: file.format.pointee.metadata) + TagNormalisation.entries(of: stream.pointee.metadata)
         let container = file.containerName
         let vorbisComments = container == "ogg" || container == "flac"
+        var values = TagNormalisation.values(from: entries, splitsJoinedLists: vorbisComments)
+        TagNormalisation.takeLists(from: ID3v2TextFrames.read(url), into: &values)
         return SongTags(
-            values: TagNormalisation.values(from: entries, splitsJoinedLists: vorbisComments),
+            values: values,
             audio: audioProperties(of: stream, in: file.format),
             hasEmbeddedPicture: CoverArt.pictureStreams(in: file).isEmpty == false)
     }

@@ -49,6 +49,23 @@ struct TagFixtures: ~Copyable {
         return tag + body
     }
 
+    /// An ID3v2 tag (`version` 3 or 4) of frames given as their id and body (encoding byte
+    /// included); ID3v2.4 frame sizes are syncsafe, ID3v2.3's plain.
+    static func id3(version: UInt8, _ frames: [(id: String, body: [UInt8])]) -> Data {
+        var body = Data()
+        for frame in frames {
+            body.append(contentsOf: Array(frame.id.utf8))
+            body.append(contentsOf: version == 4 ? syncsafe(frame.body.count) : bigEndian32(frame.body.count))
+            body.append(contentsOf: [0, 0])
+            body.append(contentsOf: frame.body)
+        }
+        return Data(Array("ID3".utf8) + [version, 0, 0] + syncsafe(body.count)) + body
+    }
+
+    static func syncsafe(_ size: Int) -> [UInt8] {
+        [UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)]
+    }
+
     /// A FLAC file whose Vorbis comment block is `comments` (each "KEY=value", repeats kept),
     /// made from `flac`, a FLAC file ffmpeg wrote: its other blocks and audio are kept.
     static func flac(_ flac: Data, comments: [String]) throws -> Data {

@@ -120,6 +120,32 @@ struct TagReaderTests {
         #expect(tags[.artist] == "Beyoncé")
     }
 
+    @Test("ID3v2 NUL-separated values become several values of list tags; pictures are skipped over")
+    func id3Lists() throws {
+        let files = try TagFixtures()
+        let bare = try FFmpegFixtureBytes.mp3WithoutTags()
+        let utf8: (String) -> [UInt8] = { [3] + Array($0.utf8) }
+        let picture = [UInt8(0)] + Array("image/jpeg".utf8) + [0, 3, 0] + [UInt8](repeating: 0xAB, count: 200_000)
+        let v24 = TagFixtures.id3(version: 4, [
+            ("TIT2", utf8("One\u{0}Title")), ("APIC", picture), ("TPE1", utf8("Анна\u{0}Boris\u{0}")), ("TCON", utf8("Rock\u{0}Pop")),
+            ("TXXX", utf8("MusicBrainz Artist Id\u{0}mb-1\u{0}mb-2")), ("TPE2", utf8("Only")),
+        ])
+        let tags = try TagReader.read(try files.write("v24.mp3", v24 + bare))
+        #expect(tags[all: .artist] == ["Анна", "Boris"])
+        #expect(tags[all: .genre] == ["Rock", "Pop"])
+        #expect(tags[all: .musicBrainzArtistID] == ["mb-1", "mb-2"])
+        #expect(tags[all: .albumArtist] == ["Only"])
+        #expect(tags[all: .title] == ["One"], "a title is not a list: FFmpeg's first value stands")
+        #expect(tags.audio.codec == "mp3")
+
+        // UTF-16 with a byte order mark before each value, in ID3v2.3; a numeric genre is FFmpeg's to name.
+        let utf16: [UInt8] = [1, 0xFF, 0xFE] + Array("Xé".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }) + [0, 0, 0xFF, 0xFE, 0x59, 0]
+        let v23 = TagFixtures.id3(version: 3, [("TPE1", utf16), ("TCON", [0] + Array("(17)".utf8) + [0] + Array("Pop".utf8))])
+        let older = try TagReader.read(try files.write("v23.mp3", v23 + bare))
+        #expect(older[all: .artist] == ["Xé", "Y"])
+        #expect(older[.genre] != nil && older[all: .genre] != ["(17)", "Pop"])
+    }
+
     @Test("A 1 MB title is cut to the bound, at a character; control characters become spaces")
     func hugeTitle() throws {
         let files = try TagFixtures()
