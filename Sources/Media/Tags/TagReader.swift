@@ -56,10 +56,13 @@ package enum TagReader {
         return audio
     }
 
-    /// Bits per sample of the source: 0 for lossy codecs and floating-point samples (MPD's "f"),
+    /// Bits per sample of the source: 0 for lossy-only codecs and floating-point samples (MPD's "f"),
     /// the codec's raw sample size where stated, else the sample format's; nil when unknown.
     static func bits(of parameters: AVCodecParameters) -> Int? {
-        if let descriptor = avcodec_descriptor_get(parameters.codec_id), descriptor.pointee.props & AV_CODEC_PROP_LOSSY != 0 {
+        // Lossy only (mp3, aac, vorbis): no bit depth. A codec that can be either (WavPack) has one.
+        if let descriptor = avcodec_descriptor_get(parameters.codec_id),
+            descriptor.pointee.props & AV_CODEC_PROP_LOSSY != 0, descriptor.pointee.props & AV_CODEC_PROP_LOSSLESS == 0
+        {
             return 0
         }
         if parameters.bits_per_raw_sample > 0 { return Int(parameters.bits_per_raw_sample) }

@@ -109,6 +109,27 @@ struct TagReaderTests {
         #expect(tags.audio.bitrate.map { (60...130).contains($0) } == true, "\(String(describing: tags.audio.bitrate))")
     }
 
+    @Test("WavPack: APEv2 items, named as APE names them")
+    func apeTags() throws {
+        let files = try TagFixtures()
+        let url = try files.make(
+            "song.wv",
+            TagFixtures.tone + TagFixtures.metadata([
+                ("Title", "Привет, мир"), ("Artist", "The Artist"), ("Album Artist", "Album Artist"), ("Track", "3/12"), ("Year", "2001"),
+                ("MUSICBRAINZ_ALBUMID", "mb-album"), ("Label", "The Label"),
+            ]) + ["-c:a", "wavpack"])
+        let tags = try TagReader.read(url)
+        #expect(tags[.title] == "Привет, мир")
+        #expect(tags[.artist] == "The Artist")
+        #expect(tags[.albumArtist] == "Album Artist")
+        #expect(tags[.track] == "3/12")
+        #expect(tags[.date] == "2001")
+        #expect(tags[.musicBrainzAlbumID] == "mb-album")
+        #expect(tags[.label] == "The Label")
+        #expect(tags.audio.codec == "wavpack")
+        #expect(tags.audio.bitsPerSample == 16)
+    }
+
     @Test("A Latin-1 ID3v2.3 frame reads as UTF-8")
     func latin1() throws {
         let files = try TagFixtures()
