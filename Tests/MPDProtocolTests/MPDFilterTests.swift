@@ -132,6 +132,11 @@ struct MPDFilterTests {
         (["base", "../etc"], "Bad URI"),
         (["(Title =~ '(unclosed')"], "Invalid regular expression"),
         (["(Title =~ '[z-a]')"], "Invalid regular expression"),
+        (["(Title =~ '(a+)+$')"], "Regular expression is too complex"),
+        (["(Title =~ '(a|aa)*c')"], "Regular expression is too complex"),
+        (["(Title =~ '(x(a*))+')"], "Regular expression is too complex"),
+        (["(Title =~ 'a*b+c*')"], "Regular expression is too complex"),
+        (["(Title =~ 'a?b?c?d?e?f?g?h?i?')"], "Regular expression is too complex"),
     ])
     func refusesWithMPDsWords(_ arguments: [String], _ message: String) {
         #expect(throws: MPDAck(.argument, message)) { try Self.find.parse(arguments) }
@@ -200,6 +205,13 @@ struct MPDFilterTests {
         #expect(try Self.search.parse(["(Title =~ '^s')"]).matches(song), "search's expressions ignore case")
         #expect(try Self.find.parse(["(Title !~ '^x')"]).matches(song))
         #expect(try Self.find.parse(["(Genre =~ '(Rock|Soul)')"]).matches(song))
+        #expect(try Self.find.parse(["(Title =~ '^S[a-z]{2,}?n$|^x*$')"]).matches(song), "classes, counted and lazy repeats")
+        // The worst a bounded pattern does: two unbounded repeats over a long value that never
+        // matches, searched in the value's first characters only.
+        var long = song
+        long.tags["Title"] = [String(repeating: "a", count: 10_000)]
+        #expect(try !Self.find.parse(["(Title =~ '.*a.*c')"]).matches(long))
+        #expect(try Self.find.parse(["(Title =~ '^a{3}')"]).matches(long))
         let matcher = MPDFilterMatcher(try Self.find.parse(["(Title =~ 'man$')"]))
         #expect((0..<100).allSatisfy { _ in matcher.matches(song) })
     }
