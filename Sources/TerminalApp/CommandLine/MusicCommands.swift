@@ -51,7 +51,7 @@ package enum MusicCommands {
         guard !albums.isEmpty else { return emptyIndex() }
         for album in albums {
             let year = album.year.map { " (\($0))" } ?? ""
-            print("\(clean(album.artist)) — \(clean(album.title))\(year), \(album.songs.count) songs")
+            print("\(clean(album.artist)) — \(clean(album.title))\(year), \(album.songs.count) song\(album.songs.count == 1 ? "" : "s")")
         }
     }
 
