@@ -228,7 +228,8 @@ let package = Package(
             name: "tonearm",
             dependencies: [
                 "PlayerCore", "Presentation", "Media", "AudioEngine", "Streaming", "Services", "Library", "PlayerKit", "LibraryKit", "TerminalUI",
-                "MPRIS", "TerminalApp", "Daemon", "Snapcast", "AnalyticsSharing", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MPRIS", "TerminalApp", "Daemon", "MPDProtocol", "Snapcast", "AnalyticsSharing",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Demo")],

@@ -1,5 +1,6 @@
 /// The client's side: reads what an MPD server sends, line by line up to `OK` or `ACK`, for a
-/// front end that talks to an MPD server. Binary answers (`binary: N`, album art) are not read.
+/// front end that talks to an MPD server. A binary part (`binary: N`, album art) is read as its
+/// N bytes into the answer's `binary`, never as lines.
 public struct MPDAnswerReader: Sendable {
     /// One complete part of an answer.
     public enum Event: Sendable, Hashable {
@@ -20,29 +21,49 @@ public struct MPDAnswerReader: Sendable {
     }
 
     private let maxLineLength: Int
+    private let maxBinaryLength: Int
     private var buffer: [UInt8] = []
     private var start = 0
     private var fields = MPDResponse()
     private var expectsGreeting: Bool
+    /// The bytes of a binary part still to read (after its `binary: N` line).
+    private var binaryLength: Int?
 
-    /// - Parameter expectsGreeting: true for a new connection, whose first line is the greeting.
-    public init(expectsGreeting: Bool = true, maxLineLength: Int = 64 * 1024) {
+    /// - Parameters:
+    ///   - expectsGreeting: true for a new connection, whose first line is the greeting.
+    ///   - maxBinaryLength: the longest binary part taken (a longer one is a malformed answer).
+    public init(expectsGreeting: Bool = true, maxLineLength: Int = 64 * 1024, maxBinaryLength: Int = 8 * 1024 * 1024) {
         self.expectsGreeting = expectsGreeting
         self.maxLineLength = maxLineLength
+        self.maxBinaryLength = maxBinaryLength
+    }
+
+    /// Drops what was read once it is the larger part of the buffer, so reading costs linear time.
+    private mutating func compact() {
+        guard start * 2 > buffer.count else { return }
+        buffer.removeFirst(start)
+        start = 0
     }
 
     public mutating func feed(_ bytes: some Sequence<UInt8>) { buffer.append(contentsOf: bytes) }
 
     /// The next complete event, or nil until more bytes arrive.
     public mutating func next() throws(ReadError) -> Event? {
-        while let newline = buffer[start...].firstIndex(of: 0x0A) {
+        while true {
+            if let length = binaryLength {
+                // The bytes and the newline after them, once all have come.
+                guard buffer.count - start > length else { return nil }
+                fields.binary = Array(buffer[start..<(start + length)])
+                start += length + 1
+                binaryLength = nil
+                compact()
+                continue
+            }
+            guard let newline = buffer[start...].firstIndex(of: 0x0A) else { break }
             guard newline - start <= maxLineLength else { throw .lineTooLong }
             let line = String(decoding: buffer[start..<newline], as: UTF8.self)
             start = newline + 1
-            if start * 2 > buffer.count {
-                buffer.removeFirst(start)
-                start = 0
-            }
+            compact()
             if expectsGreeting {
                 guard line.hasPrefix("OK MPD ") else { throw .malformedLine(line) }
                 expectsGreeting = false
@@ -62,7 +83,13 @@ public struct MPDAnswerReader: Sendable {
                 return .ack(ack)
             }
             guard let colon = line.firstRange(of: ": ") else { throw .malformedLine(line) }
-            fields.append(String(line[..<colon.lowerBound]), String(line[colon.upperBound...]))
+            let key = line[..<colon.lowerBound]
+            if key == "binary" {
+                guard let length = Int(line[colon.upperBound...]), (0...maxBinaryLength).contains(length) else { throw .malformedLine(line) }
+                binaryLength = length
+                continue
+            }
+            fields.append(String(key), String(line[colon.upperBound...]))
         }
         guard buffer.count - start <= maxLineLength else { throw .lineTooLong }
         return nil

@@ -50,7 +50,9 @@ extension MPDConnectionStateMachine {
         }
         guard let own = Self.serverCommandTable.first(where: { $0.spec.name == name }) else {
             setExecuting()
-            actions.append(.execute(command))
+            var asked = command
+            asked.client = client
+            actions.append(.execute(asked))
             return
         }
         own.run(&self, command, &actions)

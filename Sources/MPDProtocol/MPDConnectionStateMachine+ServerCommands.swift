@@ -10,6 +10,10 @@ extension MPDConnectionStateMachine {
     /// The commands about the connection itself, answered without the backend (MPD's table has
     /// no `noidle` or `command_list_*`: those are markers the line reader handles, not commands).
     static let serverCommandTable: [ServerCommand] = [
+        // What a connection sets for itself; MPD lets anyone set them (no permission).
+        ServerCommand(spec: MPDCommandSpec("binarylimit", 1...1, [])) { machine, command, actions in
+            machine.setBinaryLimit(command.arguments[0], &actions)
+        },
         // `close` takes any words after it, as MPD's does, and answers nothing: what came before
         // is written, then the connection ends.
         ServerCommand(spec: MPDCommandSpec("close", 0..., [])) { machine, _, actions in machine.closeQuietly(&actions) },
@@ -22,6 +26,7 @@ extension MPDConnectionStateMachine {
             machine.checkPassword(command.arguments[0], &actions)
         },
         ServerCommand(spec: MPDCommandSpec("ping", 0...0, [])) { machine, _, actions in machine.commandDone(&actions) },
+        ServerCommand(spec: MPDCommandSpec("tagtypes", 0..., [])) { machine, command, actions in machine.answerTagTypes(command, &actions) },
     ]
 
     /// The rows of `serverCommandTable`, for whoever lists or checks every command.
@@ -59,5 +64,51 @@ extension MPDConnectionStateMachine {
             subscriptions.insert(subsystem)
         }
         enterIdle(subscriptions.isEmpty ? Set(MPDSubsystem.allCases) : subscriptions, &actions)
+    }
+
+    /// `binarylimit N`: the most bytes of a binary answer this client takes at once, from 64 to
+    /// what the server's output can hold, in MPD's words when out of bounds.
+    private mutating func setBinaryLimit(_ text: String, _ actions: inout [Action]) {
+        do throws(MPDAck) {
+            let value = try MPDArgumentParser.unsigned(text, max: limits.maxBinaryLimit)
+            guard value >= MPDClientState.minimumBinaryLimit else { throw MPDAck(.argument, "Value too small") }
+            client.binaryLimit = value
+            commandDone(&actions)
+        } catch {
+            refuse(MPDAck(error.code, error.message, command: "binarylimit"), &actions)
+        }
+    }
+
+    /// `tagtypes` lists the tags this client is sent; `all`, `clear`, `enable NAME…` and
+    /// `disable NAME…` change them for this connection alone, as MPD does. A name is any of MPD's,
+    /// whatever its case, even one this server's songs never carry.
+    private mutating func answerTagTypes(_ command: MPDCommand, _ actions: inout [Action]) {
+        guard let sub = command.arguments.first else {
+            let shown = tagTypes.filter { client.shows(tag: $0) }
+            actions.append(.send(MPDResponseEncoder.fields(MPDResponse(shown.map { .init("tagtype", $0) }))))
+            commandDone(&actions)
+            return
+        }
+        let names = command.arguments.dropFirst()
+        do throws(MPDAck) {
+            switch sub {
+            case "all", "clear":
+                guard names.isEmpty else { throw MPDAck(.argument, "Too many arguments") }
+                client.hiddenTags = sub == "all" ? [] : Set(MPDTagNames.all)
+            case "enable", "disable":
+                guard !names.isEmpty else { throw MPDAck(.argument, "Not enough arguments") }
+                var parsed: Set<String> = []
+                for name in names {
+                    guard let tag = MPDTagNames.canonical(name) else { throw MPDAck(.argument, "Unknown tag type") }
+                    parsed.insert(tag)
+                }
+                if sub == "enable" { client.hiddenTags.subtract(parsed) } else { client.hiddenTags.formUnion(parsed) }
+            default:
+                throw MPDAck(.argument, "Unknown sub command")
+            }
+            commandDone(&actions)
+        } catch {
+            refuse(MPDAck(error.code, error.message, command: "tagtypes"), &actions)
+        }
     }
 }

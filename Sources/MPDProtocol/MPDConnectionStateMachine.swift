@@ -43,6 +43,11 @@ public struct MPDConnectionStateMachine: Sendable {
     /// rule before any of them runs.
     let commands: [String: MPDCommandSpec]
     let limits: MPDLimits
+    /// The tags the backend's songs carry (`MPDBackend.tagTypes`), in MPD's order.
+    let tagTypes: [String]
+    /// What this client set for itself (`binarylimit`, `tagtypes`), handed to the backend with
+    /// each of its commands.
+    public internal(set) var client = MPDClientState()
 
     private var input: [UInt8] = []
     private var inputStart = 0
@@ -64,19 +69,21 @@ public struct MPDConnectionStateMachine: Sendable {
     ///   - password: the configured password; nil allows everything to everyone.
     ///   - commands: what the backend implements (`MPDBackend.commandSpecs`); a name the server
     ///     answers itself stays the server's.
-    public init(password: String?, commands backend: [MPDCommandSpec], limits: MPDLimits = .standard) {
+    ///   - tagTypes: the tags the backend's songs carry (`MPDBackend.tagTypes`), what `tagtypes` lists.
+    public init(password: String?, commands backend: [MPDCommandSpec], tagTypes: [String] = [], limits: MPDLimits = .standard) {
         self.password = password
         var commands = Dictionary(backend.map { ($0.name, $0) }) { first, _ in first }
         for entry in Self.serverCommandTable { commands[entry.spec.name] = entry.spec }
         self.commands = commands
         self.limits = limits
+        self.tagTypes = MPDTagNames.ordered(tagTypes)
         self.isAuthenticated = password == nil
     }
 
     /// A backend known by its names alone: each needs `read` and takes any number of arguments,
     /// which its backend then checks itself.
-    public init(password: String?, backendCommands: Set<String>, limits: MPDLimits = .standard) {
-        self.init(password: password, commands: backendCommands.map { MPDCommandSpec($0, 0..., .read) }, limits: limits)
+    public init(password: String?, backendCommands: Set<String>, tagTypes: [String] = [], limits: MPDLimits = .standard) {
+        self.init(password: password, commands: backendCommands.map { MPDCommandSpec($0, 0..., .read) }, tagTypes: tagTypes, limits: limits)
     }
 
     public var isIdle: Bool { idleSubscriptions != nil }
@@ -219,18 +226,20 @@ public struct MPDConnectionStateMachine: Sendable {
             return
         }
         if var list = commandList {
+            // Taken out while it grows, so appending to it never copies the lines collected.
+            commandList = nil
             if line.elementsEqual("command_list_end".utf8) {
-                commandList = nil
                 run = Run(lines: list.lines, isList: true, sendsListOK: list.sendsListOK)
                 return
             }
-            list.lines.append(Array(line))
+            // Counted as MPD counts it (the line without trailing white space, and one): a list
+            // past the bound ends the connection without an answer, as MPD ends it.
             list.bytes += line.count + 1
-            guard list.lines.count <= limits.maxCommandListCount, list.bytes <= limits.maxCommandListBytes else {
-                commandList = nil
-                fail(MPDAck(.argument, "Command list too long"), closing: true, &actions)
+            guard list.bytes <= limits.maxCommandListBytes else {
+                closeQuietly(&actions)
                 return
             }
+            list.lines.append(Array(line))
             commandList = list
             return
         }

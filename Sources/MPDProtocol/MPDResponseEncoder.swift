@@ -7,13 +7,19 @@ public enum MPDResponseEncoder {
     /// The first line a client reads, naming the protocol version the server speaks.
     public static func greeting(version: String) -> [UInt8] { line("OK MPD \(version)") }
 
-    /// The fields as `key: value` lines, without the closing `OK`.
+    /// The fields as `key: value` lines, then the binary part as MPD sends it (`binary: N`, the
+    /// bytes as they are, a newline), without the closing `OK`.
     public static func fields(_ response: MPDResponse) -> [UInt8] {
         var bytes: [UInt8] = []
         for field in response.fields {
             appendOneLine(field.key, to: &bytes)
             bytes += [0x3A, 0x20]
             appendOneLine(field.value, to: &bytes)
+            bytes.append(0x0A)
+        }
+        if let binary = response.binary {
+            bytes += Array("binary: \(binary.count)\n".utf8)
+            bytes += binary
             bytes.append(0x0A)
         }
         return bytes

@@ -24,7 +24,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
 
     init(backend: any MPDBackend, password: String?, limits: MPDLimits, logger: Logger) {
         self.backend = backend
-        self.machine = MPDConnectionStateMachine(password: password, commands: backend.commandSpecs, limits: limits)
+        self.machine = MPDConnectionStateMachine(password: password, commands: backend.commandSpecs, tagTypes: backend.tagTypes, limits: limits)
         self.logger = logger
     }
 

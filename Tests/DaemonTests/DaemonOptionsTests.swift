@@ -24,6 +24,17 @@ import Testing
         }
     }
 
+    /// The command list's bound is MPD's `max_command_list_size`, in KiB: 2 MiB unless the flag
+    /// or config.toml says otherwise, the flag first.
+    @Test func theCommandListBoundIsInKiBAsMPDsAndTheFlagWins() throws {
+        #expect(try DaemonOptions.mpdLimits(maxCommandListKiB: nil, config: nil).maxCommandListBytes == 2 * 1024 * 1024)
+        #expect(try DaemonOptions.mpdLimits(maxCommandListKiB: nil, config: 64).maxCommandListBytes == 64 * 1024)
+        #expect(try DaemonOptions.mpdLimits(maxCommandListKiB: 8, config: 64).maxCommandListBytes == 8 * 1024)
+        for wrong in [0, -1, 2 * 1024 * 1024] {
+            #expect(throws: DaemonOptions.Invalid.self) { try DaemonOptions.mpdLimits(maxCommandListKiB: wrong, config: nil) }
+        }
+    }
+
     @Test func mpdIsOffUnlessAsked() throws {
         #expect(try mpd(nil) == nil)
     }

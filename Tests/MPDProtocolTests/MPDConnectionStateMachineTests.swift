@@ -134,7 +134,7 @@ struct MPDConnectionStateMachineTests {
         var connection = Connection()
         #expect(connection.machine.isAuthenticated)
         let commands = connection.send("commands\n")
-        #expect(commands == (["add", "close", "commands", "currentsong", "idle", "notcommands", "password", "ping", "play", "status"].map { "command: \($0)\n" }.joined() + "OK\n"))
+        #expect(commands == (["add", "binarylimit", "close", "commands", "currentsong", "idle", "notcommands", "password", "ping", "play", "status", "tagtypes"].map { "command: \($0)\n" }.joined() + "OK\n"))
         #expect(connection.send("notcommands\n") == "OK\n")
         #expect(connection.send("password x\n") == "ACK [3@0] {password} incorrect password\n")
     }
@@ -143,7 +143,7 @@ struct MPDConnectionStateMachineTests {
         var connection = Connection(password: "secret")
         #expect(connection.send("status\n") == "ACK [4@0] {status} you don't have permission for \"status\"\n")
         #expect(connection.send("idle\n") == "ACK [4@0] {idle} you don't have permission for \"idle\"\n")
-        #expect(connection.send("commands\n") == ["close", "commands", "notcommands", "password", "ping"].map { "command: \($0)\n" }.joined() + "OK\n")
+        #expect(connection.send("commands\n") == ["binarylimit", "close", "commands", "notcommands", "password", "ping", "tagtypes"].map { "command: \($0)\n" }.joined() + "OK\n")
         #expect(connection.send("notcommands\n") == ["add", "currentsong", "idle", "play", "status"].map { "command: \($0)\n" }.joined() + "OK\n")
         #expect(connection.send("ping\n") == "OK\n")
         #expect(connection.send("password wrong\n") == "ACK [3@0] {password} incorrect password\n")
@@ -175,14 +175,44 @@ struct MPDConnectionStateMachineTests {
         #expect(whole.closed)
     }
 
-    @Test func tooManyCommandsInAListCloses() {
-        var connection = Connection(limits: MPDLimits(maxCommandListCount: 3))
-        #expect(connection.send("command_list_begin\nping\nping\nping\n") == "")
-        #expect(connection.send("ping\n") == "ACK [2@0] {} Command list too long\n")
-        #expect(connection.closed)
-        var bytes = Connection(limits: MPDLimits(maxCommandListBytes: 20))
-        #expect(bytes.send("command_list_begin\nadd aaaaaaaaaa\nadd bbbbbbbbbb\n") == "ACK [2@0] {} Command list too long\n")
-        #expect(bytes.closed)
+    /// A list is bounded by its bytes as MPD counts them (each line without trailing white space,
+    /// and one), never by how many commands it holds; one past the bound ends the connection
+    /// without a word, as mpd 0.23 ends it ("command list size is larger than the max").
+    @Test func aCommandListIsBoundedByItsBytesAndOnePastTheBoundClosesSilently() {
+        // "add aaaaaaaaaa" is 14 bytes and one: two of them are 30 bytes, the bound.
+        var fits = Connection(limits: MPDLimits(maxCommandListBytes: 30))
+        #expect(fits.send("command_list_begin\nadd aaaaaaaaaa  \nadd bbbbbbbbbb\t\ncommand_list_end\n") == "")
+        #expect(fits.executed.map(\.arguments) == [["aaaaaaaaaa"]])
+        #expect(fits.succeed() == "")
+        #expect(fits.succeed() == "OK\n")
+        var over = Connection(limits: MPDLimits(maxCommandListBytes: 30))
+        #expect(over.send("command_list_begin\nadd aaaaaaaaaa\nadd bbbbbbbbbbb\n") == "")
+        #expect(over.closed)
+        #expect(over.executed.isEmpty, "nothing of an over-long list runs")
+        #expect(over.send("ping\n") == "", "nothing after close")
+    }
+
+    @Test func twoThousandCommandsInAListAreOneList() {
+        var connection = Connection()
+        let list = "command_list_ok_begin\n" + String(repeating: "add \"Music/Album/first.flac\"\n", count: 2000) + "command_list_end\n"
+        #expect(connection.send(list) == "")
+        var answers = ""
+        for _ in 0..<2000 { answers += connection.succeed() }
+        #expect(answers == String(repeating: "list_OK\n", count: 2000) + "OK\n")
+        #expect(connection.executed.count == 2000)
+        #expect(!connection.closed)
+    }
+
+    /// The default bound is MPD's: 2 MiB, and a client may send such a list in one write.
+    @Test func theDefaultBoundIsMPDsTwoMebibytes() {
+        #expect(MPDLimits.standard.maxCommandListBytes == 2 * 1024 * 1024)
+        #expect(MPDLimits.standard.maxBufferedInput > MPDLimits.standard.maxCommandListBytes)
+        // "ping" is 5 bytes with its count: 419,430 of them fit, one more does not.
+        var fits = Connection()
+        #expect(fits.send("command_list_begin\n" + String(repeating: "ping\n", count: 419_430) + "command_list_end\n") == "OK\n")
+        var over = Connection()
+        #expect(over.send("command_list_begin\n" + String(repeating: "ping\n", count: 419_431)) == "")
+        #expect(over.closed)
     }
 
     @Test func notSpeakingTheProtocolCloses() {
@@ -268,4 +298,68 @@ struct MPDConnectionStateMachineTests {
         #expect(connection.send(String(repeating: "ping\n", count: 30)) == "ACK [5@0] {} Too much input sent ahead\n")
         #expect(connection.closed)
     }
+
+    // MARK: What a connection sets for itself
+
+    /// `binarylimit` is the connection's own and reaches the backend with every later command;
+    /// out-of-bounds values get mpd 0.23's words.
+    @Test func binarylimitIsKeptPerConnectionAndHandedToTheBackend() {
+        var connection = Connection()
+        #expect(connection.send("binarylimit 63\n") == "ACK [2@0] {binarylimit} Value too small\n")
+        #expect(connection.send("binarylimit x\n") == "ACK [2@0] {binarylimit} Integer expected: x\n")
+        #expect(connection.send("binarylimit -1\n") == "ACK [2@0] {binarylimit} Number too large: -1\n")
+        #expect(connection.send("binarylimit 99999999999\n") == "ACK [2@0] {binarylimit} Number too large: 99999999999\n")
+        #expect(connection.send("status\n") == "")
+        #expect(connection.executed.last?.client.binaryLimit == MPDClientState.defaultBinaryLimit)
+        connection.succeed()
+        #expect(connection.send("binarylimit 64\n") == "OK\n")
+        connection.send("status\n")
+        #expect(connection.executed.last?.client.binaryLimit == 64)
+        connection.succeed()
+        var other = Connection()
+        other.send("status\n")
+        #expect(other.executed.last?.client.binaryLimit == MPDClientState.defaultBinaryLimit, "another connection keeps its own")
+    }
+
+    /// `tagtypes` as mpd answers it: the server's tags less what this connection turned off, any
+    /// of MPD's names accepted in any case, the sub-commands' errors in its words.
+    @Test func tagtypesChangesWhatThisConnectionIsSent() {
+        func connection() -> Connection {
+            var c = Connection()
+            c.machine = MPDConnectionStateMachine(
+                password: nil, backendCommands: ["playlistinfo"], tagTypes: ["Title", "Artist", "Name", "Album"])
+            return c
+        }
+        var c = connection()
+        #expect(c.send("tagtypes\n") == "tagtype: Artist\ntagtype: Album\ntagtype: Title\ntagtype: Name\nOK\n")
+        #expect(c.send("tagtypes disable artist ALBUM\n") == "OK\n")
+        #expect(c.send("tagtypes\n") == "tagtype: Title\ntagtype: Name\nOK\n")
+        c.send("playlistinfo\n")
+        #expect(c.executed.last?.client.hiddenTags == ["Artist", "Album"])
+        let song = MPDResponse([.init("file", "a.flac"), .init("Artist", "A"), .init("Title", "T"), .init("Album", "B"), .init("Pos", "0")])
+        #expect(c.executed.last?.client.songFields(song).fields.map(\.key) == ["file", "Title", "Pos"])
+        c.succeed()
+        #expect(c.send("tagtypes clear\n") == "OK\n")
+        #expect(c.send("tagtypes\n") == "OK\n")
+        // A tag this server's songs never carry is still one of MPD's: accepted, and not listed.
+        #expect(c.send("tagtypes enable Title Conductor\n") == "OK\n")
+        #expect(c.send("tagtypes\n") == "tagtype: Title\nOK\n")
+        #expect(c.send("tagtypes all\n") == "OK\n")
+        #expect(c.send("tagtypes\n") == "tagtype: Artist\ntagtype: Album\ntagtype: Title\ntagtype: Name\nOK\n")
+        #expect(c.send("tagtypes enable Foo\n") == "ACK [2@0] {tagtypes} Unknown tag type\n")
+        #expect(c.send("tagtypes enable\n") == "ACK [2@0] {tagtypes} Not enough arguments\n")
+        #expect(c.send("tagtypes all x\n") == "ACK [2@0] {tagtypes} Too many arguments\n")
+        #expect(c.send("tagtypes bogus\n") == "ACK [2@0] {tagtypes} Unknown sub command\n")
+        var other = connection()
+        #expect(other.send("tagtypes\n").hasPrefix("tagtype: Artist\n"), "another connection keeps every tag")
+    }
+
+    /// Both are answered before the password, as MPD lets anyone run them.
+    @Test func binarylimitAndTagtypesNeedNoPermission() {
+        var connection = Connection(password: "secret")
+        #expect(connection.send("binarylimit 128\n") == "OK\n")
+        #expect(connection.send("tagtypes\n") == "OK\n")
+        #expect(connection.send("commands\n").contains("command: binarylimit\ncommand: close\ncommand: commands\n"))
+    }
 }
+

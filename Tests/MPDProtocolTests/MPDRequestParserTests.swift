@@ -100,4 +100,28 @@ struct MPDResponseEncodingTests {
         http.feed(Array("HTTP/1.1 200 OK\n".utf8))
         #expect(throws: MPDAnswerReader.ReadError.self) { try http.next() }
     }
+
+    /// A binary part (`albumart`, `readpicture`) is sent as mpd sends it: `binary: N`, the bytes
+    /// as they are (a newline or `OK` among them forges nothing), a newline; and read back whole.
+    @Test func aBinaryPartIsSentAsItIsAndReadBackWhole() throws {
+        let picture: [UInt8] = Array("\nOK\nACK [5@0] {} x\n".utf8) + [0, 255, 10]
+        let response = MPDResponse([.init("size", "40"), .init("type", "image/png")], binary: picture)
+        let bytes = MPDResponseEncoder.fields(response)
+        #expect(bytes == Array("size: 40\ntype: image/png\nbinary: \(picture.count)\n".utf8) + picture + [0x0A])
+        let stream = Array("OK MPD 0.23.5\n".utf8) + bytes + MPDResponseEncoder.ok + Array("volume: 1\nOK\n".utf8)
+        for chunk in [1, 5, stream.count] {
+            var reader = MPDAnswerReader()
+            var events: [MPDAnswerReader.Event] = []
+            var start = 0
+            while start < stream.count {
+                reader.feed(stream[start..<min(stream.count, start + chunk)])
+                while let event = try reader.next() { events.append(event) }
+                start += chunk
+            }
+            #expect(events == [.greeting(version: "0.23.5"), .ok(response), .ok(MPDResponse([.init("volume", "1")]))])
+        }
+        var tooLong = MPDAnswerReader(expectsGreeting: false, maxBinaryLength: 4)
+        tooLong.feed(Array("binary: 5\n".utf8))
+        #expect(throws: MPDAnswerReader.ReadError.self) { try tooLong.next() }
+    }
 }

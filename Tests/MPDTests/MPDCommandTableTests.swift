@@ -11,7 +11,10 @@ struct MPDCommandTableTests {
     /// The groups as the backend gathers them, read without building the table (which stops the
     /// program on a name it holds twice).
     static var groupNames: [String] {
-        [MPDPlayerBackend.playbackCommands, MPDPlayerBackend.queueCommands, MPDPlayerBackend.infoCommands].flatMap { $0.map(\.spec.name) }
+        [
+            MPDPlayerBackend.playbackCommands, MPDPlayerBackend.queueCommands, MPDPlayerBackend.infoCommands, MPDPlayerBackend.outputCommands,
+            MPDPlayerBackend.storedPlaylistCommands, MPDPlayerBackend.databaseCommands, MPDPlayerBackend.pictureCommands,
+        ].flatMap { $0.map(\.spec.name) }
     }
 
     static var everyName: [String] { groupNames + MPDConnectionStateMachine.serverCommands.map(\.name) }
@@ -49,7 +52,8 @@ struct MPDCommandTableTests {
     @Test func beforeItsPasswordAClientIsToldWhatItMayRunAndWhatNot() throws {
         let may = try Self.listed("commands\n", password: "secret")
         let mayNot = try Self.listed("notcommands\n", password: "secret")
-        #expect(may == ["close", "commands", "notcommands", "password", "ping"])
+        // What mpd 0.23 lets anyone run (PERMISSION_NONE): the connection's own commands.
+        #expect(may == ["binarylimit", "close", "commands", "notcommands", "password", "ping", "tagtypes"])
         #expect(Set(may + mayNot) == Set(Self.everyName))
         #expect(mayNot.contains("status") && mayNot.contains("idle") && mayNot.contains("enableoutput"))
         #expect(try Self.listed("password secret\ncommands\n", password: "secret").count == Self.everyName.count)
@@ -79,6 +83,59 @@ struct MPDCommandTableTests {
         #expect(answer("seek 1") == "ACK [2@0] {seek} wrong number of arguments for \"seek\"\n")
         #expect(answer("add") == "ACK [2@0] {add} too few arguments for \"add\"\n")
         #expect(answer("status now") == "ACK [2@0] {status} wrong number of arguments for \"status\"\n")
-        #expect(answer("tagtypes enable Artist Title") == "execute tagtypes 3\n")
+        #expect(answer("tagtypes enable Artist Title") == "OK\n", "the connection's own, since it is per connection")
+    }
+
+    /// mpd 0.23's command table (`command/AllCommands.cxx`): each command's least and most
+    /// arguments (-1: unchecked) and its permission (MPD's `player` and `control` are both
+    /// Tonearm's `control`).
+    static let mpdTable: [String: (min: Int, max: Int, permission: MPDPermission)] = [
+        "add": (1, 2, .add), "addid": (1, 2, .add), "addtagid": (3, 3, .add), "albumart": (2, 2, .read), "binarylimit": (1, 1, []),
+        "channels": (0, 0, .read), "clear": (0, 0, .control), "clearerror": (0, 0, .control), "cleartagid": (1, 2, .add),
+        "close": (-1, -1, []), "commands": (0, 0, []), "config": (0, 0, .admin), "consume": (1, 1, .control), "count": (1, -1, .read),
+        "crossfade": (1, 1, .control), "currentsong": (0, 0, .read), "decoders": (0, 0, .read), "delete": (1, 1, .control),
+        "deleteid": (1, 1, .control), "delpartition": (1, 1, .admin), "disableoutput": (1, 1, .admin), "enableoutput": (1, 1, .admin),
+        "find": (1, -1, .read), "findadd": (1, -1, .add), "getfingerprint": (1, 1, .read), "getvol": (0, 0, .read), "idle": (0, -1, .read),
+        "kill": (-1, -1, .admin), "list": (1, -1, .read), "listall": (0, 1, .read), "listallinfo": (0, 1, .read),
+        "listfiles": (0, 1, .read), "listmounts": (0, 0, .read), "listneighbors": (0, 0, .read), "listpartitions": (0, 0, .read),
+        "listplaylist": (1, 1, .read), "listplaylistinfo": (1, 1, .read), "listplaylists": (0, 0, .read), "load": (1, 3, .add),
+        "lsinfo": (0, 1, .read), "mixrampdb": (1, 1, .control), "mixrampdelay": (1, 1, .control), "mount": (2, 2, .admin),
+        "move": (2, 2, .control), "moveid": (2, 2, .control), "moveoutput": (1, 1, .admin), "newpartition": (1, 1, .admin),
+        "next": (0, 0, .control), "notcommands": (0, 0, []), "outputs": (0, 0, .read), "outputset": (3, 3, .admin),
+        "partition": (1, 1, .read), "password": (1, 1, []), "pause": (0, 1, .control), "ping": (0, 0, []), "play": (0, 1, .control),
+        "playid": (0, 1, .control), "playlist": (0, 0, .read), "playlistadd": (2, 3, .control), "playlistclear": (1, 1, .control),
+        "playlistdelete": (2, 2, .control), "playlistfind": (1, -1, .read), "playlistid": (0, 1, .read), "playlistinfo": (0, 1, .read),
+        "playlistmove": (3, 3, .control), "playlistsearch": (1, -1, .read), "plchanges": (1, 2, .read), "plchangesposid": (1, 2, .read),
+        "previous": (0, 0, .control), "prio": (2, -1, .control), "prioid": (2, -1, .control), "random": (1, 1, .control),
+        "rangeid": (2, 2, .add), "readcomments": (1, 1, .read), "readmessages": (0, 0, .read), "readpicture": (2, 2, .read),
+        "rename": (2, 2, .control), "repeat": (1, 1, .control), "replay_gain_mode": (1, 1, .control), "replay_gain_status": (0, 0, .read),
+        "rescan": (0, 1, .control), "rm": (1, 1, .control), "save": (1, 1, .control), "search": (1, -1, .read), "searchadd": (1, -1, .add),
+        "searchaddpl": (2, -1, .control), "seek": (2, 2, .control), "seekcur": (1, 1, .control), "seekid": (2, 2, .control),
+        "sendmessage": (2, 2, .control), "setvol": (1, 1, .control), "shuffle": (0, 1, .control), "single": (1, 1, .control),
+        "stats": (0, 0, .read), "status": (0, 0, .read), "sticker": (3, -1, .admin), "stop": (0, 0, .control), "subscribe": (1, 1, .read),
+        "swap": (2, 2, .control), "swapid": (2, 2, .control), "tagtypes": (0, -1, []), "toggleoutput": (1, 1, .admin),
+        "unmount": (1, 1, .admin), "unsubscribe": (1, 1, .read), "update": (0, 1, .control), "urlhandlers": (0, 0, .read),
+        "volume": (1, 1, .control)
+    ]
+
+    /// `commands` tells the truth: every command Tonearm lists is one of mpd 0.23's, and takes
+    /// the arguments and needs the permission mpd's does, so a client reads the list as it reads
+    /// mpd's.
+    @Test func everyCommandIsMPDsWithItsArgumentsAndPermission() {
+        let specs = MPDPlayerBackend.commands.specs + MPDConnectionStateMachine.serverCommands
+        for spec in specs {
+            guard let mpd = Self.mpdTable[spec.name] else {
+                Issue.record("\(spec.name) is not an mpd 0.23 command")
+                continue
+            }
+            #expect(spec.permission == mpd.permission, "\(spec.name): permission")
+            #expect(spec.arity.min == max(0, mpd.min), "\(spec.name): least arguments")
+            #expect(spec.arity.max == (mpd.max < 0 ? nil : mpd.max), "\(spec.name): most arguments")
+        }
+        for name in ["swap", "swapid", "prio", "prioid", "rangeid", "addtagid", "cleartagid", "toggleoutput", "outputset", "binarylimit",
+            "mixrampdb", "mixrampdelay", "replay_gain_mode"]
+        {
+            #expect(specs.contains { $0.name == name }, "\(name) is served")
+        }
     }
 }

@@ -69,9 +69,9 @@ struct MPDQueueTests {
         q.options.repeat = true
         // Across the wrap, once, so the player crossfades from the last song to the first.
         #expect(q.upcoming(after: 2) == [3, 1, 2])
-        q.options.consume = true
+        q.options.consume = .on
         #expect(q.upcoming(after: 2) == [3, 1])
-        q.options.consume = false
+        q.options.consume = .off
         q.options.single = .on
         #expect(q.upcoming(after: 2) == [2])
         q.options.repeat = false
@@ -119,4 +119,185 @@ struct MPDQueueTests {
         #expect(MPDEntry.songID(ofTrackID: again[0].track.id) == 42)
         #expect(items[0].track.url == entry.items[0].track.url)
     }
+
+    // MARK: As mpd 0.23 edits its queue
+
+    static func stream(_ name: String) -> MPDEntry {
+        let track = Track(id: name, url: URL(string: "http://radio.example/\(name)")!, kind: .liveStream, title: name)
+        return MPDEntry(uri: "http://radio.example/\(name)", track: track, name: name)
+    }
+
+    static func titles(_ q: MPDQueue) -> [String] { q.songs.map { $0.entry.title ?? "" } }
+
+    @Test func aMoveMarksOnlyTheSongsThatMovedAndAMoveInPlaceChangesNothing() throws {
+        var q = try Self.queue(["a", "b", "c", "d", "e"])
+        let seen = q.version
+        try q.move(0..<2, to: 1)
+        #expect(Self.titles(q) == ["c", "a", "b", "d", "e"])
+        #expect(q.changes(since: seen) == [0, 1, 2], "d and e did not move")
+        let after = q.version
+        try q.move(1..<2, to: 1)
+        #expect(q.version == after, "a move to where the songs are is no change")
+        #expect(throws: MPDAck(.argument, "Bad song index")) { try q.move(3..<10, to: 0) }
+        #expect(throws: MPDAck(.argument, "Bad song index")) { try q.move(0..<2, to: 4) }
+    }
+
+    /// A version newer than the queue's asks for every song, as mpd answers it.
+    @Test func plchangesWithAVersionNewerThanTheQueuesIsEverySong() throws {
+        let q = try Self.queue(["a", "b", "c"])
+        #expect(q.changes(since: q.version + 5) == [0, 1, 2])
+        #expect(q.changes(since: q.version).isEmpty)
+    }
+
+    @Test func anEmptyDeleteChangesNothing() throws {
+        var q = try Self.queue(["a", "b"])
+        let version = q.version
+        try q.delete(2..<2)
+        #expect(q.version == version && q.count == 2)
+    }
+
+    @Test func swapExchangesTwoSongsAndMarksBoth() throws {
+        var q = try Self.queue(["a", "b", "c"])
+        let seen = q.version
+        try q.swap(0, 2)
+        #expect(Self.titles(q) == ["c", "b", "a"])
+        #expect(q.changes(since: seen) == [0, 2])
+        #expect(q.upcoming(after: 3) == [2, 1], "without random the play order follows the places")
+        try q.swap(id: 2, id: 3)
+        #expect(Self.titles(q) == ["b", "c", "a"])
+        #expect(throws: MPDAck(.argument, "Bad song index")) { try q.swap(0, 3) }
+        #expect(throws: MPDAck(.noExist, "No such song")) { try q.swap(id: 1, id: 9) }
+    }
+
+    /// mpd's shuffle: while playing, the current song moves to the start of the range and the
+    /// rest is shuffled after it; while stopped no song stays current.
+    @Test func shuffleKeepsTheCurrentSongFirstWhilePlayingAndDropsItWhenStopped() throws {
+        var q = try Self.queue((0..<10).map { "s\($0)" })
+        q.setCurrent(6)
+        try q.shuffle(2..<10, playing: true)
+        #expect(q.songs[2].id == 6 && q.currentID == 6)
+        #expect(Set(q.songs.map(\.id)) == Set(1...10))
+        #expect(q.songs[0].id == 1 && q.songs[1].id == 2, "outside the range nothing moves")
+        try q.shuffle(0..<10, playing: false)
+        #expect(q.currentID == nil)
+        let version = q.version
+        try q.shuffle(3..<4, playing: true)
+        #expect(q.version == version, "one song is nothing to shuffle")
+    }
+
+    /// A priority orders random play: the raised songs play right after the current one; it
+    /// changes nothing without random, and a song that starts loses it.
+    @Test func prioritiesOrderRandomPlayAndAreSpentWhenTheSongStarts() throws {
+        var q = try Self.queue((0..<20).map { "s\($0)" })
+        q.setCurrent(1)
+        try q.setPriority(7, positions: 10..<12)
+        #expect(q.upcoming(after: 1) == Array(2...20), "without random the order is the queue's")
+        #expect(q.songs[10].priority == 7 && q.songs[11].priority == 7)
+        q.setRandom(true)
+        #expect(Set(q.upcoming(after: 1).prefix(2)) == [11, 12])
+        try q.setPriority(9, id: 20)
+        #expect(q.upcoming(after: 1).first == 20)
+        #expect(Set(q.upcoming(after: 1).prefix(3)) == [20, 11, 12])
+        let added = try q.add(Self.entry("late"))
+        #expect(!q.upcoming(after: 1).prefix(3).contains(added), "a new song comes after the prioritised ones")
+        let version = q.version
+        #expect(q.started(20) == [.playlist])
+        #expect(q.songs[19].priority == 0 && q.version == version + 1)
+        #expect(throws: MPDAck(.argument, "Bad song index")) { try q.setPriority(1, positions: 30..<31) }
+        #expect(throws: MPDAck(.noExist, "No such song")) { try q.setPriority(1, id: 99) }
+    }
+
+    /// `rangeid`: a start within the song, no range on the song heard, an end at or past the
+    /// song's end taken as none, an end before it refused (Tonearm plays a song to its end).
+    @Test func aRangeStartsASongLaterAndIsCheckedAsMPDChecksIt() throws {
+        var q = try Self.queue(["a", "b"])
+        try q.setRange(id: 2, start: 12.5, end: 0, playing: false)
+        #expect(q.songs[1].range?.field == "12.500-")
+        #expect(q.songs[1].range?.startSeconds == 12.5)
+        try q.setRange(id: 2, start: 3, end: 60, playing: false)
+        #expect(q.songs[1].range?.field == "3.000-", "an end at the song's end is no end")
+        try q.setRange(id: 2, start: 0, end: 0, playing: false)
+        #expect(q.songs[1].range == nil)
+        #expect(throws: MPDAck(.argument, "Invalid start offset")) { try q.setRange(id: 2, start: 61, end: 0, playing: false) }
+        #expect(throws: MPDAck(.argument, "Tonearm plays a song to its end: give a range without an end (START:)")) {
+            try q.setRange(id: 2, start: 1, end: 30, playing: false)
+        }
+        q.setCurrent(1)
+        #expect(throws: MPDAck(.permission, "Cannot edit the current song")) { try q.setRange(id: 1, start: 1, end: 0, playing: true) }
+        #expect(throws: MPDAck(.noExist, "No such song")) { try q.setRange(id: 9, start: 1, end: 0, playing: false) }
+        var streams = MPDQueue()
+        try streams.add(Self.stream("radio"))
+        #expect(throws: MPDAck.self) { try streams.setRange(id: 1, start: 1, end: 0, playing: false) }
+    }
+
+    /// Tags are edited on streams, never on a local file, as mpd allows; a cleared tag and an
+    /// added one show in the song's fields.
+    @Test func tagsOfAStreamAreEditedAndALocalFilesAreNot() throws {
+        var q = try Self.queue(["a"])
+        try q.add(Self.stream("radio"))
+        #expect(throws: MPDAck(.permission, "Cannot edit tags of local file")) { try q.editTags(id: 1) { $0.add("Genre", "Jazz") } }
+        let seen = q.version
+        try q.editTags(id: 2) { $0.add("Genre", "Jazz") }
+        try q.editTags(id: 2) { $0.clear("Name") }
+        #expect(q.changes(since: seen) == [1])
+        let keys = q.songs[1].tagEdits.applied(to: MPDStatus.songFields(q.songs[1].entry, position: 1, id: 2)).fields.map(\.key)
+        #expect(keys.contains("Title") && !keys.contains("Name"))
+        #expect(keys.firstIndex(of: "Genre").map { $0 < (keys.firstIndex(of: "Pos") ?? 0) } == true, "an added tag is told before Pos")
+        try q.editTags(id: 2) { $0.clear(nil) }
+        let cleared = q.songs[1].tagEdits.applied(to: MPDStatus.songFields(q.songs[1].entry, position: 1, id: 2)).fields.map(\.key)
+        #expect(cleared.allSatisfy { !MPDTagNames.all.contains($0) })
+        #expect(cleared.contains("file") && cleared.contains("Pos") && cleared.contains("Id"))
+        #expect(throws: MPDAck(.noExist, "No such song")) { try q.editTags(id: 9) { $0.clear(nil) } }
+    }
+
+    /// `single`: the song after the one that ended waits, current (mpd pauses at its start;
+    /// Tonearm stops there), and a `single oneshot` is spent; at the end of the queue no song is
+    /// current, and a client's stop keeps the song.
+    @Test func underSingleTheNextSongWaitsAndOneshotIsSpent() throws {
+        var q = try Self.queue(["a", "b", "c"])
+        q.setCurrent(1)
+        q.options.single = .oneshot
+        #expect(q.finished(keepingCurrent: false) == [.options])
+        #expect(q.currentID == 2 && q.options.single == .off)
+        q.options.single = .on
+        #expect(q.finished(keepingCurrent: false).isEmpty)
+        #expect(q.currentID == 3 && q.options.single == .on)
+        #expect(q.finished(keepingCurrent: false).isEmpty)
+        #expect(q.currentID == nil, "after the last song none is current")
+        q.setCurrent(1)
+        _ = q.finished(keepingCurrent: true)
+        #expect(q.currentID == 1)
+    }
+
+    /// `consume oneshot` (MPD 0.24's) removes one song and turns itself off.
+    @Test func consumeOneshotRemovesOneSongAndIsSpent() throws {
+        var q = try Self.queue(["a", "b", "c"])
+        q.setCurrent(1)
+        q.options.consume = .oneshot
+        _ = q.started(2)
+        #expect(q.consume(leaving: 1) == [.playlist, .options])
+        #expect(Self.titles(q) == ["b", "c"] && q.options.consume == .off)
+        _ = q.started(3)
+        #expect(q.consume(leaving: 2).isEmpty)
+        #expect(q.count == 2)
+        q.options.consume = .on
+        #expect(q.cursor.options.consume)
+    }
+
+    /// `nextsong` as mpd tells it: the next song under `single` too, the song itself with
+    /// `single` and `repeat`; `next` goes to the next song whatever `single` says.
+    @Test func theNextSongIgnoresSingleAsMPDsDoes() throws {
+        var q = try Self.queue(["a", "b", "c"])
+        q.setCurrent(2)
+        q.options.single = .on
+        #expect(q.upcoming(after: 2).isEmpty)
+        #expect(q.nextIgnoringSingle(after: 2) == 3)
+        #expect(q.nextSongForStatus == 3)
+        q.options.repeat = true
+        #expect(q.nextSongForStatus == 2)
+        q.options.single = .off
+        q.setCurrent(3)
+        #expect(q.nextSongForStatus == 1, "with repeat the last song is followed by the first")
+    }
 }
+

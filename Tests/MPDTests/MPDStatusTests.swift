@@ -121,6 +121,44 @@ struct MPDStatusTests {
         #expect(f["audio"] == "48000:f:2")
     }
 
+    /// mpd tells the next song under `single` too (it is where `next` goes, and where playback
+    /// waits once the song has ended).
+    @Test func nextSongIsToldUnderSingleAsMPDTellsIt() throws {
+        var q = try MPDQueueTests.queue(["a", "b"])
+        q.options.single = .on
+        let single = try fields(.playing(track: Self.song), queue: q)
+        #expect(single["nextsong"] == "1" && single["nextsongid"] == "2")
+        q.options.repeat = true
+        let repeating = try fields(.playing(track: Self.song), queue: q)
+        #expect(repeating["nextsong"] == "0" && repeating["nextsongid"] == "1", "single with repeat plays the song again")
+    }
+
+    /// The options as mpd 0.23 prints them, in its order: `mixrampdb` as its `fmt` writes a float,
+    /// `mixrampdelay` only when above 0, `consume oneshot` (MPD 0.24's) by name.
+    @Test func optionsAreToldAsMPDTellsThem() throws {
+        var q = try MPDQueueTests.queue(["a", "b"])
+        let plain = try fields(.idle, queue: q)
+        #expect(plain["mixrampdb"] == "0")
+        #expect(plain["mixrampdelay"] == nil)
+        q.options.mixRampDB = -17.5
+        q.options.mixRampDelay = 2
+        q.options.consume = .oneshot
+        let set = try fields(.idle, queue: q)
+        #expect(set["mixrampdb"] == "-17.5" && set["mixrampdelay"] == "2" && set["consume"] == "oneshot")
+        q.options.mixRampDelay = .nan
+        #expect(try fields(.idle, queue: q)["mixrampdelay"] == nil)
+        q.options.mixRampDelay = 2
+        var view = MPDPlayerView()
+        _ = view.apply(.state(.playing(track: Self.song), audioTime: 0, now: .zero))
+        q.setCurrent(1)
+        let keys = MPDStatus.response(queue: q, player: view, language: .english).fields.map(\.key).filter { !$0.hasPrefix("tonearm_") }
+        #expect(
+            keys == [
+                "volume", "repeat", "random", "single", "consume", "partition", "playlist", "playlistlength", "mixrampdb", "state",
+                "mixrampdelay", "song", "songid", "time", "elapsed", "duration", "audio", "nextsong", "nextsongid",
+            ])
+    }
+
     @Test func progressAloneDoesNotWakeIdleClients() {
         var view = MPDPlayerView()
         #expect(view.apply(.state(.playing(track: Self.song), audioTime: 0, now: .zero)) == [.player])

@@ -69,6 +69,17 @@ package final class MPDLineClient: @unchecked Sendable {
         guard written == bytes.count else { throw Failure(description: "write failed: errno \(errno)") }
     }
 
+    /// Sends bytes as they are, all of them, in as many writes as the socket takes; a server
+    /// that closed is an error here, never a SIGPIPE.
+    package func send(bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw Failure(description: "send failed: errno \(errno)") }
+            offset += sent
+        }
+    }
+
     /// Sends `line` and reads its answer: the fields in order, and the `ACK` line when it failed.
     package func command(_ line: String) throws -> (fields: [(key: String, value: String)], ack: String?) {
         try send(line)

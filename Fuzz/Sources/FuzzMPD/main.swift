@@ -45,7 +45,7 @@ func checkTokenizer(_ body: [UInt8]) {
 let backendCommands: Set<String> = ["status", "play", "add", "currentsong", "idle", "ping"]
 
 func checkConnection(_ body: [UInt8], password: String?, chunk: Int, steering: UInt8) {
-    let limits = MPDLimits(maxLineLength: 256, maxArguments: 8, maxCommandListCount: 16, maxCommandListBytes: 1024, maxBufferedInput: 2048)
+    let limits = MPDLimits(maxLineLength: 256, maxArguments: 8, maxCommandListBytes: 1024, maxBufferedInput: 2048)
     var machine = MPDConnectionStateMachine(password: password, backendCommands: backendCommands, limits: limits)
     var reader = MPDAnswerReader()
     var closed = false

@@ -32,13 +32,18 @@ package final class MPDDaemonService: DaemonService {
             player: context.player, catalog: catalog, assembly: context.assembly, outputs: context.outputNames, crossfade: context.configuration.defaultCrossfade,
             logger: context.logger, playlists: MPDPlaylistStore(directory: context.options.playlistDirectory ?? MPDPlaylistStore.standardDirectory()))
         let local = MPDServer(
-            backend: backend, configuration: MPDServerConfiguration(endpoints: [.unixSocket(path: Self.socket(in: context.runtimeDirectory))]),
+            backend: backend,
+            configuration: MPDServerConfiguration(
+                endpoints: [.unixSocket(path: Self.socket(in: context.runtimeDirectory))], limits: context.options.mpdLimits),
             logger: context.logger)
         var servers = [local]
         if let settings = context.options.mpd, !settings.addresses.isEmpty {
             let endpoints = settings.addresses.map(\.mpdEndpoint)
             servers.append(
-                MPDServer(backend: backend, configuration: MPDServerConfiguration(endpoints: endpoints, password: settings.password), logger: context.logger))
+                MPDServer(
+                    backend: backend,
+                    configuration: MPDServerConfiguration(endpoints: endpoints, password: settings.password, limits: context.options.mpdLimits),
+                    logger: context.logger))
         }
         var bound: [MPDEndpoint] = []
         for server in servers {

@@ -1,4 +1,5 @@
 import Foundation
+import MPDProtocol
 import MPDServer
 import PlayerCore
 import PlayerKit
@@ -12,6 +13,9 @@ package struct DaemonOptions: Sendable, Equatable {
     package var alsoOutput: OutputChoice?
     /// The MPD server; nil when MPD is off (the default).
     package var mpd: MPDSettings?
+    /// What one MPD client may ask of every server the daemon runs (its own socket's too): the
+    /// command list's bound comes from `--mpd-max-command-list-size` or config.toml.
+    package var mpdLimits: MPDLimits
     /// The folder MPD clients browse as local files.
     package var musicDirectory: URL
     /// The folder MPD's stored playlists are kept in (`--playlist-directory`); nil: the XDG data
@@ -24,12 +28,13 @@ package struct DaemonOptions: Sendable, Equatable {
     package var learnedRetries: LearnedRetryRule
 
     package init(
-        output: OutputChoice?, alsoOutput: OutputChoice? = nil, mpd: MPDSettings?, musicDirectory: URL, log: DaemonLogTarget,
-        metrics: ListenAddress? = nil, learnedRetries: LearnedRetryRule = .standard
+        output: OutputChoice?, alsoOutput: OutputChoice? = nil, mpd: MPDSettings?, mpdLimits: MPDLimits = .standard, musicDirectory: URL,
+        log: DaemonLogTarget, metrics: ListenAddress? = nil, learnedRetries: LearnedRetryRule = .standard
     ) {
         self.output = output
         self.alsoOutput = alsoOutput
         self.mpd = mpd
+        self.mpdLimits = mpdLimits
         self.musicDirectory = musicDirectory
         self.log = log
         self.metrics = metrics
@@ -59,6 +64,19 @@ package struct DaemonOptions: Sendable, Equatable {
             self.addresses = addresses
             self.password = password
         }
+    }
+
+    /// The MPD servers' limits, with the command list's bound in KiB as MPD's
+    /// `max_command_list_size` takes it: `--mpd-max-command-list-size` when given, else
+    /// `[mpd] max_command_list_size` in config.toml, else MPD's 2,048 (2 MiB). At least 1.
+    package static func mpdLimits(maxCommandListKiB flag: Int?, config: Int?) throws(Invalid) -> MPDLimits {
+        guard let kib = flag ?? config else { return .standard }
+        // Past 1 GiB a list could not be held anyway; MPD reads it as a positive number too.
+        guard (1...(1024 * 1024)).contains(kib) else {
+            throw Invalid(
+                description: "the MPD command list size is in KiB, from 1 to 1048576 (--mpd-max-command-list-size or [mpd] max_command_list_size), not \(kib)")
+        }
+        return MPDLimits(maxCommandListBytes: kib * 1024)
     }
 
     /// Why options were refused, in words for the command line.

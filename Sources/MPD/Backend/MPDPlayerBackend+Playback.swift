@@ -6,21 +6,22 @@ import PlayerKit
 extension MPDPlayerBackend {
     static let playbackCommands: [MPDCommandEntry] = [
         MPDCommandEntry("play", 0...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            if a.count == 1 {
-                let position = try a.unsigned(0)
-                try await b.play(songID: try b.queue.song(at: position).id)
-            } else {
-                try await b.playOrResume()
-            }
+            // `play -1` is `play` (MPD's "any song"); any other position must be in the queue.
+            let position = a.count == 1 ? try MPDArgumentParser.int(a.command.arguments[0]) : -1
+            b.view.error = nil
+            if position == -1 { try await b.playOrResume() } else { try await b.play(songID: try b.queue.song(at: position).id) }
             return .empty
         },
         MPDCommandEntry("playid", 0...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            if a.count == 1 { try await b.play(songID: try b.queue.song(id: try a.unsigned(0)).id) } else { try await b.playOrResume() }
+            let id = a.count == 1 ? try MPDArgumentParser.int(a.command.arguments[0]) : -1
+            b.view.error = nil
+            if id == -1 { try await b.playOrResume() } else { try await b.play(songID: try b.queue.song(id: id).id) }
             return .empty
         },
         MPDCommandEntry("pause", 0...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            let state = await b.player.state
-            let pausing = a.count == 1 ? try a.bool(0) : !(state.name == .paused || state.name == .crossfadePaused)
+            let asked = a.count == 1 ? try MPDArgumentParser.bool(a.command.arguments[0]) : nil
+            let state = await b.stateToPause(unless: asked == false)
+            let pausing = asked ?? !(state.name == .paused || state.name == .crossfadePaused)
             // MPD ignores a pause that changes nothing (already paused, or stopped).
             if pausing, state.allows(.pause) { try await b.send(.pause) }
             if !pausing, state.allows(.resume) { try await b.send(.resume) }
@@ -42,30 +43,36 @@ extension MPDPlayerBackend {
             return .empty
         },
         MPDCommandEntry("seek", 2...2, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try await b.seek(songID: try b.queue.song(at: try a.unsigned(0)).id, to: try a.seconds(1))
+            let position = try MPDArgumentParser.unsigned(a.command.arguments[0])
+            let seconds = try MPDPlayerBackend.songTime(a.command.arguments[1])
+            b.view.error = nil
+            try await b.seek(songID: try b.queue.song(at: position).id, to: seconds)
             return .empty
         },
         MPDCommandEntry("seekid", 2...2, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            try await b.seek(songID: try b.queue.song(id: try a.unsigned(0)).id, to: try a.seconds(1))
+            let id = try MPDArgumentParser.unsigned(a.command.arguments[0])
+            let seconds = try MPDPlayerBackend.songTime(a.command.arguments[1])
+            b.view.error = nil
+            try await b.seek(songID: try b.queue.song(id: id).id, to: seconds)
             return .empty
         },
         MPDCommandEntry("seekcur", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            guard let id = b.queue.currentID else { throw MPDAck(.playerSync, "Not playing") }
-            let text = a.string(0) ?? ""
+            let text = a.command.arguments[0]
             let relative = text.hasPrefix("+") || text.hasPrefix("-")
-            let value = try a.seconds(0, signed: relative)
-            try await b.seek(songID: id, to: max(0, relative ? b.view.position + value : value))
+            let value = Double(try MPDArgumentParser.float(text))
+            _ = try await b.requirePlaying()
+            guard let id = b.queue.currentID else { throw MPDAck(.playerSync, "Not playing") }
+            let here = relative ? (await b.player.currentPosition ?? b.view.position) : 0
+            try await b.seek(songID: id, to: max(0, here + value))
             return .empty
         },
         MPDCommandEntry("setvol", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            let percent = try a.unsigned(0)
-            guard percent <= 100 else { throw MPDAck(.argument, "Invalid volume value") }
+            let percent = try MPDArgumentParser.unsigned(a.command.arguments[0], max: 100)
             try await b.send(.setVolume(.to(Volume(Double(percent) / 100))))
             return .empty
         },
         MPDCommandEntry("volume", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            let change = try a.int(0)
-            guard (-100...100).contains(change) else { throw MPDAck(.argument, "Invalid volume value") }
+            let change = try MPDArgumentParser.int(a.command.arguments[0], in: -100...100)
             try await b.send(.setVolume(.by(Double(change) / 100)))
             return .empty
         },
@@ -73,32 +80,62 @@ extension MPDPlayerBackend {
             return MPDResponse([.init("volume", String(min(100, await b.player.volume.percent)))])
         },
         MPDCommandEntry("crossfade", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            let seconds = try a.unsigned(0)
+            let seconds = try MPDArgumentParser.unsigned(a.command.arguments[0])
             guard Double(seconds) <= CrossfadeSpec.maximumDuration else {
                 throw MPDAck(.argument, "Crossfade is at most \(Int(CrossfadeSpec.maximumDuration)) s")
             }
-            try await b.setOptions { $0.options.crossfade = seconds }
+            // MPD tells `idle options` of every crossfade, changed or not.
+            try await b.setOptions(announcingAlways: true) { $0.options.crossfade = seconds }
+            return .empty
+        },
+        MPDCommandEntry("mixrampdb", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            let decibels = try MPDArgumentParser.float(a.command.arguments[0])
+            try await b.setOptions(announcingAlways: true) { $0.options.mixRampDB = decibels }
+            return .empty
+        },
+        MPDCommandEntry("mixrampdelay", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            let seconds = try MPDArgumentParser.float(a.command.arguments[0])
+            try await b.setOptions(announcingAlways: true) { $0.options.mixRampDelay = seconds }
             return .empty
         },
         MPDCommandEntry("random", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            let on = try a.bool(0)
+            let on = try MPDArgumentParser.bool(a.command.arguments[0])
             try await b.setOptions { $0.setRandom(on) }
             return .empty
         },
         MPDCommandEntry("repeat", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            let on = try a.bool(0)
+            let on = try MPDArgumentParser.bool(a.command.arguments[0])
             try await b.setOptions { $0.options.repeat = on }
             return .empty
         },
         MPDCommandEntry("single", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            guard let mode = MPDQueue.SingleMode(rawValue: a.string(0) ?? "") else { throw MPDAck(.argument, "Boolean (0/1) or oneshot expected") }
+            guard let mode = MPDQueue.SingleMode(rawValue: a.command.arguments[0]) else {
+                throw MPDAck(.argument, "Unrecognized single mode, expected 0, 1, or oneshot")
+            }
             try await b.setOptions { $0.options.single = mode }
             return .empty
         },
         MPDCommandEntry("consume", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            let on = try a.bool(0)
-            try await b.setOptions { $0.options.consume = on }
+            // `oneshot` is MPD 0.24's; anything else is read as 0.23 reads it.
+            let text = a.command.arguments[0]
+            let mode = text == "oneshot" ? MPDQueue.ConsumeMode.oneshot : try MPDArgumentParser.bool(text) ? .on : .off
+            try await b.setOptions { $0.options.consume = mode }
             return .empty
+        },
+        MPDCommandEntry("replay_gain_mode", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            guard let mode = MPDQueue.ReplayGainMode(rawValue: a.command.arguments[0]) else {
+                throw MPDAck(.argument, "Unrecognized replay gain mode")
+            }
+            try await b.setOptions(announcingAlways: true) { $0.options.replayGain = mode }
+            return .empty
+        },
+        // The mode a client chose, as MPD tells it, and what Tonearm really applies: its own
+        // levelling by measured loudness (`off`, `track` or `session`), which reads no ReplayGain tag.
+        MPDCommandEntry("replay_gain_status", 0...0, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            return MPDResponse([
+                .init("replay_gain_mode", b.queue.options.replayGain.rawValue),
+                .init("tonearm_levelling", await b.player.loudness.mode.rawValue),
+            ])
         },
         MPDCommandEntry("clearerror", 0...0, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             b.view.error = nil
@@ -106,6 +143,40 @@ extension MPDPlayerBackend {
             return .empty
         },
     ]
+
+    /// A position in a song, in seconds (MPD's `ParseCommandArgSongTime`): fractions allowed,
+    /// never negative.
+    static func songTime(_ text: String) throws(MPDAck) -> Double {
+        let value = try MPDArgumentParser.float(text)
+        guard value >= 0 else { throw MPDAck(.argument, "Negative value not allowed: \(text)") }
+        return Double(value)
+    }
+
+    /// The longest a `pause` waits for a song still loading.
+    static let pauseWait = Duration.seconds(10)
+
+    /// The player's state for a `pause`: once the song being loaded sounds, or has failed. MPD
+    /// pauses a song still loading at once; Tonearm's player takes a pause only once it plays, so
+    /// a client that pauses right after `play` (as python-mpd2's scripts do) has its pause wait
+    /// for that, at most `pauseWait`, rather than see it dropped. `resuming` asks no wait.
+    func stateToPause(unless resuming: Bool) async -> PlayerState {
+        var state = await player.state
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.pauseWait
+        while !resuming, state.name == .preparing, clock.now < deadline {
+            try? await clock.sleep(for: .milliseconds(20))
+            state = await player.state
+        }
+        return state
+    }
+
+    /// The player's state when it is on a song, playing or paused (MPD's `playing`); `next`,
+    /// `previous` and `seekcur` are refused as MPD refuses them when it is not.
+    func requirePlaying() async throws(MPDAck) -> PlayerState {
+        let state = await player.state
+        guard ![.idle, .finished, .failed].contains(state.name), queue.currentID != nil else { throw MPDAck(.playerSync, "Not playing") }
+        return state
+    }
 
     /// `play` without a song: resumes a pause, else starts the current song (or the first).
     func playOrResume() async throws(MPDAck) {
@@ -123,7 +194,7 @@ extension MPDPlayerBackend {
         var song = try queue.song(id: id)
         song.entry = catalog.refreshedEpisode(song.entry)
         queue.update(id: id) { $0 = song.entry }
-        let first = withCrossfades(songItems(of: song.entry, songID: id))
+        let first = playItems(of: song, entry: song.entry)
         let rest = song.entry.layers == nil ? upcomingItems(after: id) : []
         guard
             let request = PlayRequest(
@@ -137,34 +208,38 @@ extension MPDPlayerBackend {
         try await send(.replace(await assembly.prepared(.play(request), loudness: await player.loudness.mode)))
         stopping = false
         let left = queue.currentID
-        queue.setCurrent(id)
-        startingSong = id
         var subsystems: Set<MPDSubsystem> = [.player]
-        if let gone = queue.cursor.consumed(leaving: left, for: id) {
-            try? queue.delete(id: gone)
-            subsystems.insert(.playlist)
-        }
+        subsystems.formUnion(queue.started(id))
+        startingSong = id
+        subsystems.formUnion(queue.consume(leaving: left))
         changed(subsystems)
     }
 
+    /// The next song in play order, whatever `single` says (a listener who asks for the next
+    /// song gets it, as in MPD); after the last one playback stops with no song current.
     func next() async throws(MPDAck) {
+        let state = try await requirePlaying()
         guard let id = queue.currentID else { return }
-        let state = await player.state
-        guard let nextID = queue.upcoming(after: id).first else {
+        guard let nextID = queue.nextIgnoringSingle(after: id) else {
             if state.allows(.stop) { try await send(.stop) }
             return
         }
         // The player already holds what follows: a skip crossfades into it as the listener set.
-        // It does not across a session with layers, which is a request of its own.
+        // It does not across a session with layers, which is a request of its own, nor under
+        // `single`, where the player holds nothing after the song (or the song again).
         let acrossLayers = hasLayers(id) || hasLayers(nextID)
-        if !acrossLayers, state.allows(.skip), state.currentTrack != nil { return try await send(.skip) }
+        if queue.upcoming(after: id).first == nextID, !acrossLayers, state.allows(.skip), state.currentTrack != nil {
+            return try await send(.skip)
+        }
         try await play(songID: nextID)
     }
 
+    /// The song before in play order; the first song starts again (from its range's start).
     func previous() async throws(MPDAck) {
+        _ = try await requirePlaying()
         guard let id = queue.currentID else { return }
         if let before = queue.previous(before: id) { return try await play(songID: before) }
-        try await seek(songID: id, to: 0)
+        try await seek(songID: id, to: (try? queue.song(id: id))?.range?.startSeconds ?? 0)
     }
 
     /// Seeks within the song being heard, or starts another song at `seconds`.
@@ -174,10 +249,15 @@ extension MPDPlayerBackend {
         try await play(songID: id, start: seconds)
     }
 
-    func setOptions(_ change: (inout MPDQueue) -> Void) async throws(MPDAck) {
+    /// Changes the options; clients in `idle` hear of it when anything changed, or always for
+    /// the options MPD always announces (`crossfade`, MixRamp, `replay_gain_mode`).
+    func setOptions(announcingAlways: Bool = false, _ change: (inout MPDQueue) -> Void) async throws(MPDAck) {
         let before = queue.options
         change(&queue)
-        guard queue.options != before else { return }
+        guard queue.options != before else {
+            if announcingAlways { changed([.options]) }
+            return
+        }
         changed([.options])
         try await sendUpcoming()
     }
@@ -194,8 +274,22 @@ extension MPDPlayerBackend {
     func withCrossfades(_ items: [QueueItem]) -> [QueueItem] {
         items.enumerated().map { i, item in
             guard i == items.count - 1 else { return item }
-            return QueueItem(track: item.track, crossfadeIntoNext: songCrossfade, startPosition: item.startPosition)
+            return QueueItem(
+                track: item.track, crossfadeIntoNext: songCrossfade, startPosition: item.startPosition, isVoice: item.isVoice,
+                triesOnce: item.triesOnce)
         }
+    }
+
+    /// A song's items as the player is told them: with this song's own track ids, the crossfade
+    /// into the next song, and from the start of the range a client gave it (`rangeid`).
+    func playItems(of song: MPDQueue.Song, entry: MPDEntry, play: Int = 0) -> [QueueItem] {
+        var items = withCrossfades(songItems(of: entry, songID: song.id, play: play))
+        if let range = song.range, let item = items.first {
+            items[0] = QueueItem(
+                track: item.track, crossfadeIntoNext: item.crossfadeIntoNext, startPosition: range.startSeconds, isVoice: item.isVoice,
+                triesOnce: item.triesOnce)
+        }
+        return items
     }
 
     /// How many songs the player is told of ahead: it needs only the next to preload and
@@ -213,7 +307,7 @@ extension MPDPlayerBackend {
             if song.entry.layers != nil { break }
             // The song again (`single` with `repeat`, a queue of one with `repeat`) is another
             // play of it: its tracks get ids of their own, as the player plays a track once in a row.
-            items += withCrossfades(songItems(of: catalog.refreshedEpisode(song.entry), songID: next, play: next == id ? 1 : 0))
+            items += playItems(of: song, entry: catalog.refreshedEpisode(song.entry), play: next == id ? 1 : 0)
         }
         return items
     }
@@ -229,7 +323,7 @@ extension MPDPlayerBackend {
         guard let track = state.heardTrack, let id = MPDEntry.songID(ofTrackID: track.id),
             let song = try? queue.song(id: id), ![.idle, .finished, .failed].contains(state.name)
         else { return }
-        let items = withCrossfades(songItems(of: song.entry, songID: id))
+        let items = playItems(of: song, entry: song.entry)
         guard let index = items.firstIndex(where: { $0.track.id == track.id }) else { return }
         let upcoming = Array(items[(index + 1)...]) + (song.entry.layers == nil ? upcomingItems(after: id) : [])
         try await send(.setUpcoming(UpcomingChange(items: upcoming, crossfadeFromCurrent: items[index].crossfadeIntoNext)))

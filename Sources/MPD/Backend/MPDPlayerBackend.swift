@@ -85,8 +85,11 @@ package actor MPDPlayerBackend: MPDBackend {
 
     package nonisolated var commandSpecs: [MPDCommandSpec] { Self.commands.specs }
 
+    /// The tags songs carry, which `tagtypes` lists and each connection may turn off.
+    package nonisolated var tagTypes: [String] { MPDStatus.tagTypes }
+
     /// Every command, one entry per command, from the table of its group.
-    static let commands = MPDCommandTable([playbackCommands, queueCommands, infoCommands, storedPlaylistCommands])
+    static let commands = MPDCommandTable([playbackCommands, queueCommands, infoCommands, outputCommands, storedPlaylistCommands])
 
     package func execute(_ command: MPDCommand) async throws(MPDAck) -> MPDResponse {
         guard let entry = Self.commands.entry(named: command.name) else { throw MPDAck(.unknown, "unknown command \"\(command.name)\"") }
@@ -150,23 +153,16 @@ package actor MPDPlayerBackend: MPDBackend {
         let left = queue.currentID
         switch state.name {
         case .finished:
-            if !stopping { queue.setCurrent(nil) }
+            subsystems.formUnion(queue.finished(keepingCurrent: stopping))
             stopping = false
-            if queue.options.single == .oneshot {
-                queue.options.single = .off
-                subsystems.insert(.options)
-            }
         case .idle:
             break
         default:
             guard let heard, heard != left else { return subsystems }
-            queue.setCurrent(heard)
+            subsystems.formUnion(queue.started(heard))
         }
         // Consume: the queue's one rule says which song leaves.
-        if let gone = queue.cursor.consumed(leaving: left, for: queue.currentID) {
-            try? queue.delete(id: gone)
-            subsystems.insert(.playlist)
-        }
+        subsystems.formUnion(queue.consume(leaving: left))
         if left != queue.currentID {
             logger.info("MPD current song", metadata: ["position": "\(queue.currentPosition.map(String.init) ?? "none")"])
         }

@@ -20,45 +20,54 @@ package enum MPDStatus {
         }
     }
 
+    /// `status` in MPD 0.23's order (its `handle_status`), Tonearm's own keys after it.
     package static func response(queue: MPDQueue, player: MPDPlayerView, language: Language) -> MPDResponse {
         var r = MPDResponse()
-        // Tonearm has one partition, MPD's default one.
-        r.append("partition", "default")
         let volume = player.volume.percent
         r.append("volume", String(min(100, volume)))
         r.append("repeat", queue.options.repeat ? "1" : "0")
         r.append("random", queue.options.random ? "1" : "0")
         r.append("single", queue.options.single.rawValue)
-        r.append("consume", queue.options.consume ? "1" : "0")
+        r.append("consume", queue.options.consume.rawValue)
+        // Tonearm has one partition, MPD's default one.
+        r.append("partition", "default")
         r.append("playlist", String(queue.version))
         r.append("playlistlength", String(queue.count))
-        r.append("mixrampdb", "0.000000")
+        r.append("mixrampdb", number(queue.options.mixRampDB))
         let state = mpdState(player.state)
         r.append("state", state)
+        if queue.options.crossfade > 0 { r.append("xfade", String(queue.options.crossfade)) }
+        if queue.options.mixRampDelay > 0 { r.append("mixrampdelay", number(queue.options.mixRampDelay)) }
         if let position = queue.currentPosition, let id = queue.currentID {
             r.append("song", String(position))
             r.append("songid", String(id))
-            if let next = queue.upcoming(after: id).first, let nextPosition = queue.position(ofID: next) {
-                r.append("nextsong", String(nextPosition))
-                r.append("nextsongid", String(next))
-            }
         }
         if state != "stop" {
             let elapsed = max(0, player.position)
-            let total = player.duration ?? queue.currentID.flatMap { try? queue.song(id: $0).entry.duration } ?? 0
-            r.append("time", "\(Int(elapsed.rounded())):\(Int(total.rounded()))")
-            r.append("elapsed", String(format: "%.3f", elapsed))
             // Until the player reports the position, the song's own duration is the best known.
             let duration = player.duration ?? queue.currentID.flatMap { try? queue.song(id: $0).entry.duration }
+            r.append("time", "\(Int(elapsed.rounded())):\(Int((duration ?? 0).rounded()))")
+            r.append("elapsed", String(format: "%.3f", elapsed))
             if let duration { r.append("duration", String(format: "%.3f", duration)) }
             r.append("audio", "48000:f:2")
         }
-        if queue.options.crossfade > 0 { r.append("xfade", String(queue.options.crossfade)) }
         if let error = player.error {
             r.append("error", "\(error.title(in: language)): \(error.message(in: language))")
         }
+        // The song after this one as MPD names it: under `single` too (a `next` goes there).
+        if let next = queue.nextSongForStatus, let nextPosition = queue.position(ofID: next) {
+            r.append("nextsong", String(nextPosition))
+            r.append("nextsongid", String(next))
+        }
         r.append(contentsOf: tonearmFields(player))
         return r
+    }
+
+    /// A float as MPD's `fmt` prints it with `{}`: the shortest form that reads back the same,
+    /// without a trailing `.0` (`0`, `-17`, `2.5`).
+    package static func number(_ value: Float) -> String {
+        let text = "\(value)"
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
     /// The keys only Tonearm sends.

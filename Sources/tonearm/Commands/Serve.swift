@@ -41,8 +41,8 @@ struct Serve: AsyncParsableCommand {
             standardFile: LogFileLocation.defaultURL())
         let log = DaemonLog.start(target, level: logging.logLevel)
         var options = DaemonOptions(
-            output: playback.output, alsoOutput: playback.alsoOutput, mpd: try daemon.mpdSettings(), musicDirectory: daemon.musicFolder, log: target,
-            metrics: try daemon.metricsAddress(), learnedRetries: TerminalConfig.learnedRetries().rule)
+            output: playback.output, alsoOutput: playback.alsoOutput, mpd: try daemon.mpdSettings(), mpdLimits: try daemon.mpdLimits(),
+            musicDirectory: daemon.musicFolder, log: target, metrics: try daemon.metricsAddress(), learnedRetries: TerminalConfig.learnedRetries().rule)
         options.playlistDirectory = daemon.playlistFolder
         let tracks = sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: stream.finite) }
         let services = Self.services(for: options, startup: startup(tracks))

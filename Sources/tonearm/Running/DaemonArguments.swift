@@ -1,6 +1,7 @@
 import ArgumentParser
 import Daemon
 import Foundation
+import MPDProtocol
 import TerminalApp
 
 /// `tonearm serve`'s own options: the MPD server (off unless asked for) and the music folder.
@@ -16,6 +17,12 @@ struct DaemonArguments: ParsableArguments {
 
     @Option(help: "The password MPD clients must send (also TONEARM_MPD_PASSWORD, or [mpd] password in config.toml, which a process list does not show).")
     var mpdPassword: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The most KiB one MPD command list may hold (mpd's max_command_list_size; also [mpd] max_command_list_size in config.toml); default 2048.",
+            valueName: "kib"))
+    var mpdMaxCommandListSize: Int?
 
     @Option(help: "The folder MPD clients browse as local files (default: the XDG music folder, `xdg-user-dir MUSIC`, else ~/Music).")
     var musicDirectory: String?
@@ -50,6 +57,15 @@ struct DaemonArguments: ParsableArguments {
         }
     }
 
+    /// The MPD servers' limits, validated.
+    func mpdLimits() throws -> MPDLimits {
+        do throws(DaemonOptions.Invalid) {
+            return try DaemonOptions.mpdLimits(maxCommandListKiB: mpdMaxCommandListSize, config: MPDConfig.maxCommandListSize())
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     var musicFolder: URL {
         guard let musicDirectory else { return MusicDirectory.standard() }
         return URL(fileURLWithPath: NSString(string: musicDirectory).expandingTildeInPath, isDirectory: true)
@@ -61,6 +77,7 @@ struct DaemonArguments: ParsableArguments {
 
     func validate() throws {
         _ = try mpdSettings()
+        _ = try mpdLimits()
         _ = try metricsAddress()
         var isDirectory: ObjCBool = false
         if musicDirectory != nil, !FileManager.default.fileExists(atPath: musicFolder.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
