@@ -42,7 +42,7 @@ public struct MPDAudioFormat: Sendable, Hashable, CustomStringConvertible {
         if mask, fields[1] == "*" {
             sampleFormat = nil
         } else {
-            guard Self.sampleFormats.contains(fields[1]) else { throw MPDAck(.argument, "Failed to parse the sample format") }
+            guard Self.sampleFormats.contains(fields[1]) else { throw MPDAck(.argument, "Invalid sample format: \(fields[1])") }
             sampleFormat = fields[1]
         }
         guard fields.count > 2 else { throw MPDAck(.argument, "Channel count missing") }

@@ -8,7 +8,7 @@ public enum MPDTimestamp {
         if let time = iso8601(Array(text.utf8)) { return time }
         let bytes = text.utf8
         if !bytes.isEmpty, bytes.count <= 18, bytes.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int64(text) { return value }
-        throw MPDAck(.argument, "Failed to parse date/time")
+        throw MPDAck(.argument, "Failed to parse date")
     }
 
     private static func iso8601(_ s: [UInt8]) -> Int64? {
