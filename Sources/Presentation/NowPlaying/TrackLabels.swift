@@ -6,7 +6,8 @@ import PlayerCore
 /// announced one (with "Artist · Station" below), else the track's title, else "Unknown title"
 /// ("Nothing playing" with no track at all). Subtitle: the podcast title for an episode, the
 /// station's name (or genre, when the title already is the name) for a live stream, the artist
-/// (or album) for a file, unless it is the title again.
+/// and the album for a file ("Artist · Album", either alone when the other is unknown), never the
+/// title again.
 struct TrackLabels: Sendable, Hashable {
     let title: String
     let subtitle: String?
@@ -44,7 +45,8 @@ struct TrackLabels: Sendable, Hashable {
             let shown = track.title ?? UIStrings.text(.unknownTitle, in: language)
             title = shown
             // Never the title again (a timer's session is named as its one stage).
-            subtitle = [track.artist, track.album].compactMap { $0 }.first { $0 != shown }
+            let line = [track.artist, track.album].compactMap { $0 }.filter { $0 != shown }.joined(separator: " · ")
+            subtitle = line.isEmpty ? nil : line
         }
     }
 }

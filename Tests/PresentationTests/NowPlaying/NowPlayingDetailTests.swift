@@ -37,10 +37,12 @@ import Testing
         #expect(view.title == "Song A")
     }
 
-    @Test func fileShowsArtist() {
+    @Test func fileShowsArtistAndAlbum() {
         let view = NowPlayingViewState(state: .playing(track: Samples.song), context: Samples.context(.english))
         #expect(view.title == "Song A")
-        #expect(view.subtitle == "Artist A")
+        #expect(view.subtitle == "Artist A · Album A")
+        let artistOnly = NowPlayingViewState(state: .playing(track: Samples.next), context: Samples.context(.english))
+        #expect(artistOnly.subtitle == "Artist B")
     }
 
     @Test func idleSaysNothingPlaying() {
