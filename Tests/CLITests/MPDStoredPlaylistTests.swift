@@ -73,8 +73,9 @@ struct MPDStoredPlaylistTests {
         let save = try daemon.mpc("save", "road trip")
         #expect(save.status == 0, "\(save.out)")
         #expect(try idler.answer().fields.map(\.value) == ["stored_playlist"], "idle wakes on a saved playlist")
-        // (`mpc lsplaylists` reads the root's `lsinfo`, which lists directories only here.)
         #expect(try daemon.client().command("listplaylists").fields.filter { $0.key == "playlist" }.map(\.value) == ["road trip"])
+        // `mpc lsplaylists` reads the root's `lsinfo`, which lists them too, as mpd's does.
+        #expect(try daemon.mpc("lsplaylists").out.split(separator: "\n") == ["road trip"])
         #expect(try daemon.mpc("playlist", "road trip").out.split(separator: "\n") == ["first", "second", "third"])
         let again = try daemon.mpc("save", "road trip")
         #expect(again.status != 0 && again.out.contains("Playlist already exists"), "\(again.out)")

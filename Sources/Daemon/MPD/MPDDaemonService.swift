@@ -56,6 +56,7 @@ package final class MPDDaemonService: DaemonService {
             }
         }
         running.withLock { $0 = Running(backend: backend, servers: servers) }
+        await backend.keepMusicIndexCurrent()
         return bound.map { DaemonEndpoint(service: DaemonEndpoint.mpd, address: $0.description) }
     }
 

@@ -44,10 +44,10 @@ extension MPDPlayerBackend {
         MPDCommandEntry("listallinfo", 0...1, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             try b.tree(a.string(0) ?? "", info: true, client: a.command.client)
         },
-        MPDCommandEntry("update", 0...1, .admin) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+        MPDCommandEntry("update", 0...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             MPDResponse([.init("updating_db", String(try b.startUpdate(rescan: false)))])
         },
-        MPDCommandEntry("rescan", 0...1, .admin) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+        MPDCommandEntry("rescan", 0...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             MPDResponse([.init("updating_db", String(try b.startUpdate(rescan: true)))])
         },
     ]

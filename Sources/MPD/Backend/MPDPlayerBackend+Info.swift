@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import LibraryKit
 import MPDProtocol
 import PlayerKit
@@ -11,7 +12,10 @@ extension MPDPlayerBackend {
         MPDCommandEntry("status", 0...0, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             // The queue is read after the wait for the player, so both are of the same moment.
             let player = await b.currentView()
-            return MPDStatus.response(queue: b.queue, player: player, language: b.language)
+            var status = MPDStatus.response(queue: b.queue, player: player, language: b.language)
+            // The music index's update running now, as mpd shows its job.
+            if let job = b.databaseUpdates.running { status.append("updating_db", String(job)) }
+            return status
         },
         MPDCommandEntry("currentsong", 0...0, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             guard let id = b.queue.currentID, let position = b.queue.position(ofID: id) else { return .empty }
@@ -21,7 +25,11 @@ extension MPDPlayerBackend {
             return b.stats()
         },
         MPDCommandEntry("lsinfo", 0...1, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            return try b.catalog.list(a.string(0) ?? "")
+            let path = a.string(0) ?? ""
+            var r = a.command.client.songFields(try b.catalog.list(path))
+            // The root also lists the stored playlists, as mpd's does (mpc's `lsplaylists` reads them there).
+            if try MPDCatalog.split(path).isEmpty { r.append(contentsOf: try b.storedPlaylistFields()) }
+            return r
         },
         MPDCommandEntry("urlhandlers", 0...0, .read) { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             return MPDResponse([.init("handler", "http://"), .init("handler", "https://")])
@@ -59,13 +67,16 @@ extension MPDPlayerBackend {
         let store = catalog.library.store
         let podcasts = (try? store.podcasts()) ?? []
         let episodes = podcasts.flatMap { (try? store.episodes(podcastID: $0.id)) ?? [] }
-        let songs = ((try? store.stations().count) ?? 0) + episodes.count + ((try? store.sessions().count) ?? 0)
-        r.append("artists", String(Set(podcasts.compactMap(\.author)).count))
-        r.append("albums", String(podcasts.count))
+        let music = (try? store.musicTotals()) ?? MusicTotals()
+        // The music index's songs (failures too, as mpd counts a file it could not scan), and
+        // the library's stations, episodes and sessions.
+        let songs = ((try? store.stations().count) ?? 0) + episodes.count + ((try? store.sessions().count) ?? 0) + music.songs + music.failures
+        r.append("artists", String(Set(podcasts.compactMap(\.author)).count + music.artists))
+        r.append("albums", String(podcasts.count + music.albums))
         r.append("songs", String(songs))
         r.append("uptime", String(Int(Date().timeIntervalSince(startedAt))))
-        r.append("db_playtime", String(Int(episodes.compactMap(\.duration).reduce(0, +))))
-        r.append("db_update", String(Int(startedAt.timeIntervalSince1970)))
+        r.append("db_playtime", String(Int(episodes.compactMap(\.duration).reduce(0, +) + music.playtime)))
+        r.append("db_update", String(Int((music.lastUpdate ?? startedAt).timeIntervalSince1970)))
         r.append("playtime", String(Int(audioTime)))
         return r
     }

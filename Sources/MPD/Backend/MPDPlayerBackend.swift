@@ -29,6 +29,10 @@ package actor MPDPlayerBackend: MPDBackend {
     let startedAt = Date()
     /// The stored playlists' folder (`MPDPlayerBackend+StoredPlaylists`).
     let playlists: MPDPlaylistStore
+    /// The music index's `update` jobs (`MPDPlayerBackend+Database`).
+    let databaseUpdates = MPDDatabaseUpdates()
+    /// The watch on the music directory, while the daemon keeps the index current.
+    let musicWatch = Mutex<MusicDirectoryWatch?>(nil)
 
     var queue: MPDQueue
     var view = MPDPlayerView()
@@ -74,6 +78,7 @@ package actor MPDPlayerBackend: MPDBackend {
 
     /// Ends every client's `idle` and stops reading updates.
     package nonisolated func finish() {
+        musicWatch.withLock { $0?.stop() }
         updates.finish()
         broadcast.finish()
     }
@@ -89,7 +94,7 @@ package actor MPDPlayerBackend: MPDBackend {
     package nonisolated var tagTypes: [String] { MPDStatus.tagTypes }
 
     /// Every command, one entry per command, from the table of its group.
-    static let commands = MPDCommandTable([playbackCommands, queueCommands, infoCommands, outputCommands, storedPlaylistCommands])
+    static let commands = MPDCommandTable([playbackCommands, queueCommands, infoCommands, outputCommands, storedPlaylistCommands, databaseCommands, pictureCommands])
 
     package func execute(_ command: MPDCommand) async throws(MPDAck) -> MPDResponse {
         guard let entry = Self.commands.entry(named: command.name) else { throw MPDAck(.unknown, "unknown command \"\(command.name)\"") }

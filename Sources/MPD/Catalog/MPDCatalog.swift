@@ -77,13 +77,29 @@ package struct MPDCatalog: Sendable {
             }
         case (.music, _):
             let directory = try musicPath(Array(parts.dropFirst()), directory: true)
+            // What the disk holds now, told with the index's tags where the file is indexed
+            // (an update not yet run leaves the file name as its title).
+            let relative = parts.dropFirst().joined(separator: "/")
+            let indexed = Dictionary(
+                (try? library.store.musicSongs(inDirectory: relative))?.map { ($0.fileName, $0) } ?? [], uniquingKeysWith: { a, _ in a })
+            var folders: [String] = []
             for (name, isDirectory) in try musicListing(directory) {
                 let uri = (parts + [name]).joined(separator: "/")
                 if isDirectory {
-                    r.append("directory", uri)
+                    folders.append(uri)
+                } else if let song = indexed[name] {
+                    // A file the index could not read is no song, as in mpd.
+                    if song.failure == nil { r.append(contentsOf: MPDDatabaseSong(song).fields()) }
                 } else {
                     r.append("file", uri)
                     r.append("Title", (name as NSString).deletingPathExtension)
+                }
+            }
+            // Songs before folders, as mpd lists a directory, each folder with its date.
+            for folder in folders {
+                r.append("directory", folder)
+                if let modified = musicFolderModified(folder.split(separator: "/").dropFirst().joined(separator: "/")) {
+                    r.append("Last-Modified", MPDDatabaseSong.timestamp(modified))
                 }
             }
         default:
@@ -230,7 +246,9 @@ package struct MPDCatalog: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             let track = Track.commandLineSource(url.path, index: 0, finite: true)
-            return [MPDEntry(uri: uri, track: track)]
+            var entry = MPDEntry(uri: uri, track: track)
+            entry.modified = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date)?.timeIntervalSince1970
+            return [entry]
         }
         // A link cycle or an absurdly deep tree is not followed further.
         guard depth < 16 else { return [] }
@@ -240,6 +258,15 @@ package struct MPDCatalog: Sendable {
             if entries.count > MPDQueue.maximumLength { throw MPDAck(.playlistMax, "Playlist is too large") }
         }
         return entries
+    }
+
+    /// When the music folder at `relative` last changed (seconds since 1970), nil when it is not
+    /// there.
+    package func musicFolderModified(_ relative: String) -> Double? {
+        guard let musicDirectory else { return nil }
+        let url = relative.isEmpty ? musicDirectory : musicDirectory.appendingPathComponent(relative)
+        guard let date = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date else { return nil }
+        return date.timeIntervalSince1970
     }
 
     /// A library read whose failure a client is told of as MPD tells a system error.

@@ -17,6 +17,9 @@ package struct MPDEntry: Sendable, Hashable {
     package var name: String?
     /// Nil for a live stream and when unknown.
     package var duration: Double?
+    /// When the song's file last changed (seconds since 1970), for `Last-Modified`; nil for
+    /// anything but a music file.
+    package var modified: Double?
     /// A session's bed and bells. A song with layers plays as a request of its own: its layers
     /// start with its first stage and close after its last, never under another song.
     package var layers: LayerPlan?
@@ -55,6 +58,13 @@ package struct MPDEntry: Sendable, Hashable {
                 sessionLoudness: t.sessionLoudness, chaptersURL: t.chaptersURL, transcript: t.transcript, tags: t.tags)
             return QueueItem(track: track, crossfadeIntoNext: item.crossfadeIntoNext, startPosition: item.startPosition)
         }
+    }
+
+    /// The tags (and audio format) of a song that is one local file that was read; nil for streams,
+    /// episodes and sessions, which are told by their own fields.
+    package var fileTags: SongTags? {
+        guard items.count == 1, let track = items.first?.track, track.url.isFileURL, let tags = track.tags else { return nil }
+        return tags
     }
 
     package static func trackID(songID: Int, play: Int = 0, trackID: String) -> String {

@@ -118,16 +118,26 @@ package enum MPDStatus {
     }
 
     /// The tags songs carry.
-    package static let tagTypes = ["Artist", "Album", "Title", "Name"]
+    package static let tagTypes = MPDTagNames.ordered(SongTag.allCases.map(\.rawValue) + ["Name"])
 
     /// A song's fields as `currentsong`, `playlistinfo` and `lsinfo` tell them; `position` and
     /// `id` are left out for a song that is not in the queue.
     package static func songFields(_ entry: MPDEntry, position: Int? = nil, id: Int? = nil, live: NowPlayingMetadata? = nil) -> MPDResponse {
         var r = MPDResponse()
         r.append("file", entry.uri)
-        if let artist = live?.artist ?? entry.artist { r.append("Artist", artist) }
-        if let album = entry.album { r.append("Album", album) }
-        if let title = live?.title ?? entry.title { r.append("Title", title) }
+        if let modified = entry.modified { r.append("Last-Modified", MPDDatabaseSong.timestamp(modified)) }
+        if let tags = entry.fileTags {
+            // A music file: every tag it has, as mpd tells a song of its database.
+            if let format = tags.audio.mpdFormat { r.append("Format", format) }
+            for tag in SongTag.allCases {
+                for value in tags[all: tag] { r.append(tag.rawValue, value) }
+            }
+            if tags[.title] == nil, let title = entry.title { r.append("Title", title) }
+        } else {
+            if let artist = live?.artist ?? entry.artist { r.append("Artist", artist) }
+            if let album = entry.album { r.append("Album", album) }
+            if let title = live?.title ?? entry.title { r.append("Title", title) }
+        }
         if let name = entry.name { r.append("Name", name) }
         if let duration = entry.duration {
             r.append("Time", String(Int(duration.rounded())))
