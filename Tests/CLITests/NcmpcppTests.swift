@@ -4,7 +4,8 @@ import Testing
 
 /// ncmpcpp, the terminal MPD client, in tmux against `tonearm serve`: its playlist screen lists
 /// the queue, Enter plays the song under the cursor, `p` pauses, its browser lists the library's
-/// stations, and its outputs screen lists the output.
+/// stations, and its outputs screen lists the output; its media library browses the music database
+/// by artist, album and song and queues an album, and its search engine finds a song.
 @Suite("tonearm serve with ncmpcpp", .serialized, .blocking)
 struct NcmpcppTests {
     @Test func playlistBrowserAndOutputsScreens() throws {
@@ -51,5 +52,52 @@ struct NcmpcppTests {
         try terminal.send("7")
         let outputs = try terminal.waitFor(timeout: 15) { $0.contains("null output") }
         #expect(outputs.matched, "the outputs screen did not list the output:\n\(outputs.screen)")
+    }
+
+    @Test func mediaLibraryAndSearchEngine() throws {
+        let music = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-ncmpcpp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: music) }
+        try MPDDatabaseComparisonTests.makeMusic(in: music)
+        let daemon = try ServeDaemon(music: music)
+        let client = try daemon.client()
+        try #require(eventuallyBlocking(timeout: 30) { (try? client.command("list Title").fields.count) == 5 }, "\(daemon.logTail)")
+
+        let config = daemon.home.appendingPathComponent("ncmpcpp")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "mpd_host = \"\(daemon.socket)\"\nstartup_screen = media_library\n".write(
+            to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        let terminal = try TmuxSession(
+            ["/usr/bin/ncmpcpp", "--config", config.appendingPathComponent("config").path, "--host", daemon.socket], width: 120,
+            height: 30, environment: ["HOME": daemon.home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+
+        // Artists (a song without one is ncmpcpp's "<empty>", first), then Aurora Trio's album
+        // with its year, then its songs with their track numbers.
+        let artists = try terminal.waitFor(timeout: 20) { $0.contains("Aurora Trio feat. Mira") && $0.contains("Кино") }
+        #expect(artists.matched, "the media library listed no artists:\n\(artists.screen)")
+        try terminal.send("Down")
+        let albums = try terminal.waitFor(timeout: 15) { $0.contains("(2019) Night Ferry") && !$0.contains("Day Ferry") }
+        #expect(albums.matched, "the media library listed no albums:\n\(albums.screen)")
+        try terminal.send("Right")
+        let songs = try terminal.waitFor(timeout: 15) { $0.contains("01 - Harbour") && $0.contains("02 - Lanterns") }
+        #expect(songs.matched, "the media library listed no songs:\n\(songs.screen)")
+        // Enter on an album: its songs are queued and play.
+        try terminal.send("Left")
+        try terminal.send("Enter")
+        #expect(eventuallyBlocking(timeout: 15) {
+            (try? client.command("playlistinfo").fields.filter { $0.key == "Title" }.map(\.value)) == ["Harbour", "Lanterns"]
+        })
+        #expect(eventuallyBlocking(timeout: 15) { (try? client.status()["state"]) == "play" })
+
+        // The search engine: "Any" holds a Cyrillic word, "Search" finds the song.
+        try terminal.send("3")
+        _ = try terminal.waitFor(timeout: 15) { $0.contains("Search engine") }
+        try terminal.send("Enter")
+        try terminal.sendText("крови")
+        try terminal.send("Enter")
+        for _ in 0..<13 { try terminal.send("Down") }
+        try terminal.send("Enter")
+        let found = try terminal.waitFor(timeout: 15) { $0.contains("Found 1 song") && $0.contains("Кино - Группа крови") }
+        #expect(found.matched, "the search engine did not find the song:\n\(found.screen)")
     }
 }
