@@ -247,9 +247,15 @@ extension PlayerStateMachine {
             state = .idle
             return []
         case .fadingOut where layersClosing:
+            // A stop ends the closing, and whatever was to replace it.
+            pendingReplacement = nil
             return cutLayersClosing()
+        case .fadingOut:
+            // Fading out already: the stop is under way. A replacement waiting for the fade is
+            // called off: the listener's last word was stop.
+            pendingReplacement = nil
+            return []
         default:
-            // Fading out already: the stop is under way.
             return []
         }
     }

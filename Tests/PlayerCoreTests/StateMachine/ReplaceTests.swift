@@ -59,6 +59,16 @@ struct ReplaceTests {
         #expect(d.state == .preparing(track: Self.newTrack))
     }
 
+    @Test func aStopDuringTheFadeCallsTheReplacementOff() throws {
+        var d = try Driver.playing(Fixture.stage1)
+        try d.send(.replace(.play(Fixture.request(Self.newTrack))))
+        #expect(d.state.name == .fadingOut)
+        try d.send(.stop)
+        let out = try d.send(.fadeOutCompleted)
+        #expect(d.state.name == .finished)
+        #expect(!out.contains { if case .load = $0 { true } else { false } })
+    }
+
     @Test func anErrorWhileFadingStillStartsTheReplacement() throws {
         var d = try Driver.playing(Fixture.stage1)
         try d.send(.replace(.play(Fixture.request(Self.newTrack))))
