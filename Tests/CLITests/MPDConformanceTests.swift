@@ -25,12 +25,8 @@ struct MPDConformanceTests {
                 try FileManager.default.copyItem(at: tones.appendingPathComponent("Album"), to: URL(fileURLWithPath: music).appendingPathComponent("Album"))
             }
             real = try MPDLineClient("127.0.0.1:\(mpd.port)")
-            _ = try real.command("update")
-            let real = self.real
-            try #require(eventuallyBlocking(timeout: 30) {
-                guard (try? real.command("listall").fields.filter { $0.key == "file" }.count) == 3, let status = try? real.status() else { return false }
-                return status["updating_db"] == nil
-            })
+            _ = try mpd.updatedClient()
+            try #require((try real.command("listall").fields.filter { $0.key == "file" }.count) == 3)
             daemon = try ServeDaemon(extra, music: URL(fileURLWithPath: mpd.musicDirectory))
             ours = try daemon.client()
         }
@@ -199,7 +195,7 @@ struct MPDConformanceTests {
         #expect(eventuallyBlocking(timeout: 15) { (try? client.status()["playlistlength"]) == "2" }, "\(daemon.logTail)")
         #expect(try client.status()["consume"] == "0")
         #expect(try client.command("next").ack == nil)
-        #expect(eventuallyBlocking(timeout: 15) { (try? client.status()["song"]) == "1" })
+        #expect(eventuallyBlocking(timeout: 15) { (try? client.status()["song"]) == "1" }, "\(daemon.logTail)")
         #expect(try client.status()["playlistlength"] == "2", "spent: nothing more leaves")
         // The mode a client chose is told, and what Tonearm applies beside it.
         #expect(try client.command("replay_gain_mode track").ack == nil)

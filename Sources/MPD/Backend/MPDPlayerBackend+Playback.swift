@@ -227,8 +227,11 @@ extension MPDPlayerBackend {
         // The player already holds what follows: a skip crossfades into it as the listener set.
         // It does not across a session with layers, which is a request of its own, nor under
         // `single`, where the player holds nothing after the song (or the song again).
+        // Nor during a crossfade: the song fading in is already the current one, and the player's
+        // skip would only finish that fade.
         let acrossLayers = hasLayers(id) || hasLayers(nextID)
-        if queue.upcoming(after: id).first == nextID, !acrossLayers, state.allows(.skip), state.currentTrack != nil {
+        let fading = state.name == .crossfading || state.name == .crossfadePaused
+        if queue.upcoming(after: id).first == nextID, !acrossLayers, !fading, state.allows(.skip), state.currentTrack != nil {
             return try await send(.skip)
         }
         try await play(songID: nextID)
