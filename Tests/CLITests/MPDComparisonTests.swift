@@ -44,19 +44,9 @@ struct MPDComparisonTests {
             try FileManager.default.copyItem(at: tones.appendingPathComponent("Album"), to: URL(fileURLWithPath: music).appendingPathComponent("Album"))
         }
         defer { mpd.stop() }
-        let real = try MPDLineClient("127.0.0.1:\(mpd.port)")
-        _ = try real.command("update")
-        try #require(eventuallyBlocking(timeout: 30) { (try? real.command("listall").fields.filter { $0.key == "file" }.count) == 3 })
-        // The files are listed before the update has ended: until it has, `status` says
-        // `updating_db` and `stats` has no `db_update` yet, which is mpd's state, not its answer.
-        try #require(eventuallyBlocking(timeout: 30) {
-            guard let status = try? real.status(), let stats = try? real.command("stats") else { return false }
-            return status["updating_db"] == nil && stats.fields.contains { $0.key == "db_update" }
-        })
+        let real = try mpd.updatedClient()
+        try #require((try real.command("listall").fields.filter { $0.key == "file" }.count) == 3)
         let daemon = try ServeDaemon(music: URL(fileURLWithPath: mpd.musicDirectory))
-        // The same for Tonearm, which indexes its music directory when it starts.
-        let first = try daemon.client()
-        try #require(eventuallyBlocking(timeout: 30) { (try? first.status())?["updating_db"] == nil && (try? first.command("listall Music").fields.filter { $0.key == "file" }.count) == 3 })
 
         let theirs = try Self.record(real, prefix: "Album/")
         let ours = try Self.record(try daemon.client(), prefix: "Music/Album/")

@@ -47,8 +47,8 @@ struct MPDStoredPlaylistTests {
         }
         defer { mpd.stop() }
         let real = try MPDLineClient("127.0.0.1:\(mpd.port)")
-        _ = try real.command("update")
-        try #require(eventuallyBlocking(timeout: 30) { (try? real.command("listall").fields.filter { $0.key == "file" }.count) == 3 })
+        _ = try mpd.updatedClient()
+        try #require((try real.command("listall").fields.filter { $0.key == "file" }.count) == 3)
         let daemon = try ServeDaemon(music: URL(fileURLWithPath: mpd.musicDirectory))
 
         let theirs = try Self.record(real, prefix: "Album")

@@ -58,6 +58,13 @@ final class ServeDaemon: @unchecked Sendable {
                 stop()
                 throw MPDLineClient.Failure(description: "tonearm serve did not answer on \(socket): \(stderr)")
             }
+            // The music index's first update, under way before the socket answers: done before
+            // the test asks anything, so no answer carries `updating_db` by chance.
+            let socket = socket
+            guard eventuallyBlocking(timeout: 60, { (try? MPDLineClient(socket).status())?["updating_db"] == nil }) else {
+                stop()
+                throw MPDLineClient.Failure(description: "tonearm serve never finished indexing \(music.path): \(stderr)")
+            }
         }
     }
 
@@ -102,9 +109,3 @@ final class ServeDaemon: @unchecked Sendable {
     }
 }
 
-extension MPDLineClient {
-    /// `status` as a dictionary.
-    func status() throws -> [String: String] {
-        Dictionary(try command("status").fields.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-    }
-}

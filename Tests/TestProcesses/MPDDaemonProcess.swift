@@ -77,6 +77,20 @@ package final class MPDDaemonProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// A client of this mpd once it has indexed its music directory (`update`, then until
+    /// `status` has no `updating_db` and `stats` a `db_update`: files are listed before the
+    /// update has ended).
+    package func updatedClient(timeout: Double = 30) throws -> MPDLineClient {
+        let client = try MPDLineClient("127.0.0.1:\(port)")
+        _ = try client.command("update")
+        let done = eventuallyBlocking(timeout: timeout) {
+            guard let status = try? client.status(), let stats = try? client.command("stats") else { return false }
+            return status["updating_db"] == nil && stats.fields.contains { $0.key == "db_update" }
+        }
+        guard done else { throw Failure(description: "mpd did not finish its update: \(log())") }
+        return client
+    }
+
     package func stop() {
         guard let child, child.exitStatus == nil else { return }
         child.send(SIGTERM)

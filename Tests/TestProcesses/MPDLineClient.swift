@@ -99,6 +99,11 @@ package final class MPDLineClient: @unchecked Sendable {
         }
     }
 
+    /// `status` as a dictionary.
+    package func status() throws -> [String: String] {
+        Dictionary(try command("status").fields.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+
     /// The first value of `key` in `command`'s answer.
     package func value(_ command: String, _ key: String) throws -> String? {
         try self.command(command).fields.first { $0.key == key }?.value

@@ -45,6 +45,8 @@ package final class MPDDaemonService: DaemonService {
                     configuration: MPDServerConfiguration(endpoints: endpoints, password: settings.password, limits: context.options.mpdLimits),
                     logger: context.logger))
         }
+        // The first index update is under way (`updating_db`) before any client can ask.
+        await backend.keepMusicIndexCurrent()
         var bound: [MPDEndpoint] = []
         for server in servers {
             do {
@@ -56,7 +58,6 @@ package final class MPDDaemonService: DaemonService {
             }
         }
         running.withLock { $0 = Running(backend: backend, servers: servers) }
-        await backend.keepMusicIndexCurrent()
         return bound.map { DaemonEndpoint(service: DaemonEndpoint.mpd, address: $0.description) }
     }
 
