@@ -67,6 +67,7 @@ struct MPDDatabaseComparisonTests {
         ("find \"((Genre == 'Jazz') AND (Date == '2021'))\"", false), ("search \"(Title =~ '^[hd]')\"", false),
         ("count \"(Genre == 'Jazz')\"", true), ("count group Genre", true), ("count Artist Кино", true),
         ("listall \"%\"", false), ("listall \"%Aurora Trio\"", false), ("listallinfo \"%Кино\"", false),
+        ("listallinfo \"%loose.ogg\"", false), ("listall \"%Aurora Trio/Night Ferry/01 Harbour.mp3\"", false),
         ("lsinfo \"%Aurora Trio/Day Ferry\"", false), ("lsinfo \"%Кино/Группа крови\"", false),
         ("list Nonsense", true), ("find \"(Artist == \"", true), ("lsinfo \"%No Such Folder\"", true),
     ]

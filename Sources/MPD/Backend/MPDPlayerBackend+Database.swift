@@ -113,9 +113,12 @@ extension MPDPlayerBackend {
             return try catalog.list(path)
         }
         let directory = parts.dropFirst().joined(separator: "/")
-        let songs = try databaseSongs().filter {
-            directory.isEmpty || $0.record.directory == directory || $0.record.directory.hasPrefix(directory + "/") || $0.record.path == directory
+        let all = try databaseSongs()
+        // A song's own path: that song alone, as mpd answers it.
+        if !directory.isEmpty, let song = all.first(where: { $0.record.path == directory }) {
+            return info ? client.songFields(song.fields()) : MPDResponse([.init("file", song.uri)])
         }
+        let songs = all.filter { directory.isEmpty || $0.record.directory == directory || $0.record.directory.hasPrefix(directory + "/") }
         if !directory.isEmpty, songs.isEmpty { throw MPDAck(.noExist, "No such directory") }
         var r = MPDResponse()
         if parts.isEmpty {
