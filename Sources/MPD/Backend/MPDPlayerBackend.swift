@@ -94,7 +94,10 @@ package actor MPDPlayerBackend: MPDBackend {
     package nonisolated var tagTypes: [String] { MPDStatus.tagTypes }
 
     /// Every command, one entry per command, from the table of its group.
-    static let commands = MPDCommandTable([playbackCommands, queueCommands, infoCommands, outputCommands, storedPlaylistCommands, databaseCommands, pictureCommands])
+    static let commands = MPDCommandTable([
+        playbackCommands, queueCommands, infoCommands, outputCommands, storedPlaylistCommands, databaseCommands, pictureCommands,
+        stickerCommands, fileCommands, fingerprintCommands,
+    ])
 
     package func execute(_ command: MPDCommand) async throws(MPDAck) -> MPDResponse {
         guard let entry = Self.commands.entry(named: command.name) else { throw MPDAck(.unknown, "unknown command \"\(command.name)\"") }
