@@ -77,6 +77,8 @@ public struct SongTags: Codable, Sendable, Hashable {
     public var audio: AudioProperties
     /// The file embeds a picture (MPD's `readpicture` answers it).
     public var hasEmbeddedPicture: Bool
+    /// Set when the song is a part of a larger file (a cue sheet's track): which file and where.
+    public var part: SongPart?
 
     public init(values: [SongTag: [String]] = [:], audio: AudioProperties = AudioProperties(), hasEmbeddedPicture: Bool = false) {
         self.values = [:]
