@@ -19,12 +19,17 @@ extension LibraryStore {
     }
 
     /// Writes one batch of an update: the files read (added, or replaced when they changed) and
-    /// the paths gone from the disk. A file read again keeps its `added` date.
-    package func saveMusic(_ readings: [MusicFileReading], removing gone: [String] = []) throws(PlaybackError) {
+    /// the paths gone from the disk. A file read again keeps its `added` date. `replacing` names
+    /// cue sheets read again: their rows (the sheet's own failure, its tracks) go first, in the
+    /// same transaction, so a sheet that lost a track loses its row.
+    package func saveMusic(_ readings: [MusicFileReading], removing gone: [String] = [], replacing sheets: [String] = []) throws(PlaybackError) {
         let now = now().timeIntervalSince1970
         try write { db in
             for path in gone {
                 try db.execute(sql: "DELETE FROM song WHERE path = ?", arguments: [path])
+            }
+            for sheet in sheets {
+                try db.execute(sql: "DELETE FROM song WHERE path = ? OR directory = ?", arguments: [sheet, sheet])
             }
             for reading in readings {
                 let tags: SongTags

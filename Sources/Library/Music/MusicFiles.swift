@@ -12,6 +12,24 @@ package enum MusicFiles {
         return audioExtensions.contains((name as NSString).pathExtension.lowercased())
     }
 
+    /// A cue sheet beside its image: indexed as a folder of its tracks (`album.cue/track0001`), as
+    /// mpd lists one.
+    package static func isCueSheet(name: String) -> Bool {
+        guard !name.hasPrefix(".") else { return false }
+        return (name as NSString).pathExtension.lowercased() == "cue"
+    }
+
+    /// What an update reads and indexes: songs, and cue sheets (whose rows are their tracks).
+    package static func isIndexed(name: String) -> Bool { isSong(name: name) || isCueSheet(name: name) }
+
+    /// The file on disk a row of the index comes from: the cue sheet for one of its tracks
+    /// (`a/album.cue/track0002` comes from `a/album.cue`), else the row's own path. An update
+    /// compares that file's stamp, and drops the row when that file is gone.
+    package static func source(of path: String) -> String {
+        let folder = directory(of: path)
+        return isCueSheet(name: (folder as NSString).lastPathComponent) ? folder : path
+    }
+
     /// The folder part of a relative path ("" at the top).
     package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }

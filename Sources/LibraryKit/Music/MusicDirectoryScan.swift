@@ -6,7 +6,7 @@ import PlayerCore
     import Glibc
 #endif
 
-/// What is on disk under the music directory: every song file's stamp by relative path, and
+/// What is on disk under the music directory: every song file's and cue sheet's stamp by relative path, and
 /// what could not be looked at. Walked with `opendir`/`readdir` rather than `FileManager`, because
 /// a name that is not UTF-8 must be told apart (FileManager on Linux replaces or drops it), and a
 /// symbolic link to a folder above must not loop: each folder is entered once, by its device and
@@ -77,7 +77,7 @@ package struct MusicDirectoryScan: Sendable {
             switch childInfo.st_mode & S_IFMT {
             case S_IFDIR:
                 folders.append((path, child))
-            case S_IFREG where MusicFiles.isSong(name: name):
+            case S_IFREG where MusicFiles.isIndexed(name: name):
                 let modified = Double(childInfo.st_mtim.tv_sec) + Double(childInfo.st_mtim.tv_nsec) / 1e9
                 files[child] = MusicFileStamp(modified: modified, size: Int64(childInfo.st_size))
             default:

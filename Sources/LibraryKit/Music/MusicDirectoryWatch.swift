@@ -79,7 +79,7 @@ package final class MusicDirectoryWatch: Sendable {
                 // event starts.
                 if !watchTree(parent + "/" + event.name, watch: watch, folders: folders) { overflowed = true }
             }
-            if isFolder || event.has(IN_DELETE_SELF) || (event.has(settled) && MusicFiles.isSong(name: event.name)) { relevant = true }
+            if isFolder || event.has(IN_DELETE_SELF) || (event.has(settled) && MusicFiles.isIndexed(name: event.name)) { relevant = true }
         }
         if overflowed { return .overflowed }
         return relevant ? .changed : nil

@@ -13,11 +13,15 @@ package struct MusicIndexPlan: Sendable, Equatable {
     /// Files on disk the index already holds as they are.
     package var unchanged: Int
 
+    /// A cue sheet's tracks are rows of their own (`album.cue/track0001`) stamped with the
+    /// sheet's stamp: they are compared, read and dropped as the sheet (`MusicFiles.source`).
     package init(disk: MusicDirectoryScan, index: [String: MusicFileStamp], rereadAll: Bool = false) {
-        toRead = disk.files.filter { rereadAll || index[$0.key] != $0.value }.map(\.key).sorted()
+        var sources: [String: MusicFileStamp] = [:]
+        for (path, stamp) in index { sources[MusicFiles.source(of: path)] = stamp }
+        toRead = disk.files.filter { rereadAll || sources[$0.key] != $0.value }.map(\.key).sorted()
         let shielded = disk.unreadableFolders.map { $0.isEmpty ? "" : $0 + "/" }
         gone = index.keys.filter { path in
-            disk.files[path] == nil && !shielded.contains { path.hasPrefix($0) }
+            disk.files[MusicFiles.source(of: path)] == nil && !shielded.contains { path.hasPrefix($0) }
         }.sorted()
         unchanged = disk.files.count - toRead.count
     }

@@ -77,34 +77,48 @@ package struct MusicIndexer: Sendable {
         if !plan.gone.isEmpty { try store.saveMusic([], removing: plan.gone) }
         progress(Progress(read: 0, total: plan.toRead.count))
         var batch: [MusicFileReading] = []
+        // Cue sheets read again in this batch, and files read (a sheet is one file, many rows).
+        var sheets: [String] = []
+        var filesInBatch = 0
+        func write() throws(PlaybackError) {
+            try store.saveMusic(batch, replacing: sheets)
+            summary.read += filesInBatch
+            batch.removeAll(keepingCapacity: true)
+            sheets.removeAll()
+            filesInBatch = 0
+            progress(Progress(read: summary.read, total: plan.toRead.count))
+        }
         for path in plan.toRead {
             if isCancelled() {
                 summary.stopped = true
                 break
             }
             guard let stamp = disk.files[path] else { continue }
-            let url = directory.appendingPathComponent(path)
-            let result: Result<SongTags, PlaybackError>
-            do throws(PlaybackError) {
-                result = .success(try read(url))
-            } catch {
-                summary.failures += 1
-                logger.debug("a music file could not be read", metadata: ["error": "\(error.errorType)"])
-                result = .failure(error)
+            filesInBatch += 1
+            if MusicFiles.isCueSheet(name: path) {
+                sheets.append(path)
+                do throws(PlaybackError) {
+                    batch += try CueSheetReading.readings(of: path, stamp: stamp, in: directory, read: read)
+                } catch {
+                    summary.failures += 1
+                    logger.debug("a cue sheet could not be read", metadata: ["error": "\(error.errorType)"])
+                    batch.append(MusicFileReading(path: path, stamp: stamp, result: .failure(error)))
+                }
+            } else {
+                let url = directory.appendingPathComponent(path)
+                let result: Result<SongTags, PlaybackError>
+                do throws(PlaybackError) {
+                    result = .success(try read(url))
+                } catch {
+                    summary.failures += 1
+                    logger.debug("a music file could not be read", metadata: ["error": "\(error.errorType)"])
+                    result = .failure(error)
+                }
+                batch.append(MusicFileReading(path: path, stamp: stamp, result: result))
             }
-            batch.append(MusicFileReading(path: path, stamp: stamp, result: result))
-            if batch.count == Self.batchSize {
-                try store.saveMusic(batch)
-                summary.read += batch.count
-                batch.removeAll(keepingCapacity: true)
-                progress(Progress(read: summary.read, total: plan.toRead.count))
-            }
+            if batch.count >= Self.batchSize { try write() }
         }
-        if !batch.isEmpty {
-            try store.saveMusic(batch)
-            summary.read += batch.count
-            progress(Progress(read: summary.read, total: plan.toRead.count))
-        }
+        if filesInBatch > 0 { try write() }
         if !summary.stopped { try store.markMusicUpdated() }
         summary.seconds = stopwatch.seconds
         logger.info(
