@@ -206,6 +206,28 @@ struct MPDConformanceTests {
         #expect(try client.command("disableoutput 0").ack?.hasPrefix("ACK [52@0] {disableoutput} ") == true)
     }
 
+    /// `replay_gain_mode` changes what the player levels by: `album` is the album as a whole
+    /// (session levelling), `auto` follows the order of the queue, `off` is off.
+    @Test func replayGainModeIsTheLevellingThePlayerApplies() throws {
+        let music = try MPDClientTests.music()
+        defer { try? FileManager.default.removeItem(at: music) }
+        let daemon = try ServeDaemon(music: music)
+        let client = try daemon.client()
+        func applied(after line: String) throws -> [String: String] {
+            #expect(try client.command(line).ack == nil, "\(line)")
+            let fields = try client.command("replay_gain_status").fields
+            return Dictionary(fields.map { ($0.key, $0.value) }) { first, _ in first }
+        }
+        #expect(try applied(after: "replay_gain_mode track") == ["replay_gain_mode": "track", "tonearm_levelling": "track"])
+        #expect(try applied(after: "replay_gain_mode album") == ["replay_gain_mode": "album", "tonearm_levelling": "session"])
+        #expect(try applied(after: "replay_gain_mode auto")["tonearm_levelling"] == "session", "in order: the album's gain")
+        #expect(try applied(after: "random 1")["tonearm_levelling"] == "track", "shuffled: each song's own")
+        #expect(try applied(after: "random 0")["tonearm_levelling"] == "session")
+        #expect(try applied(after: "replay_gain_mode off") == ["replay_gain_mode": "off", "tonearm_levelling": "off"])
+        #expect(try client.command("replay_gain_mode loud").ack == "ACK [2@0] {replay_gain_mode} Unrecognized replay gain mode")
+        #expect(try applied(after: "ping")["tonearm_levelling"] == "off", "a refused mode changes nothing")
+    }
+
     /// What a client in `idle` hears after `line`: `changed:` values, in order.
     static func heard(_ control: MPDLineClient, _ idler: MPDLineClient, after line: String) throws -> [String] {
         try idler.send("idle options output playlist")

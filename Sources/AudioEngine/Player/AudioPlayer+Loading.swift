@@ -50,6 +50,13 @@ extension AudioPlayer {
                     let list = ChapterList(trackID: track.id, origin: .embedded, chapters: embedded)
                     Task(executorPreference: executor) { await self?.learned(list) }
                 }
+                // An album's gain tag stands for the loudness of the whole it belongs to, when the
+                // request gave none: session levelling (ReplayGain's album mode) then keeps an
+                // album's tracks as loud as each other as they were mastered.
+                if track.sessionLoudness == nil, !track.isLive, let album = Loudness.fromTags(decoder.tags, scope: .album) {
+                    track.sessionLoudness = album
+                    Task(executorPreference: executor) { [track] in await self?.learned(albumLoudness: album, of: track) }
+                }
                 // Known before the first frame: a kept measurement, else the file's own tag. A file
                 // without either is measured: in the background in real time, at once when
                 // rendering (nothing waits to hear it, and every frame gets its gain).

@@ -8,7 +8,7 @@ extension AudioPlayer {
     func publishLoudness() {
         let levelling = machine.loudness
         let track = machine.state.currentTrack
-        let gain = track.flatMap { levelling.gain(track: knownLoudness[$0.id] ?? $0.loudness, session: $0.sessionLoudness) }
+        let gain = track.flatMap { levelling.gain(track: knownLoudness[$0.id] ?? $0.loudness, session: knownAlbumLoudness[$0.id] ?? $0.sessionLoudness) }
         if let published = publishedLoudness, published.0 == levelling, published.1 == gain { return }
         publishedLoudness = (levelling, gain)
         continuation.yield(.loudness(levelling, trackGain: gain, audioTime: audioTime))
@@ -32,6 +32,12 @@ extension AudioPlayer {
             options.loudnessStore?.keep(loudness, of: track)
         }
         if how == .measuredWhilePlaying { engine.enqueue(.trackLoudness(trackID: track.id, loudness)) }
+        publishLoudness()
+    }
+
+    /// The loader found an album gain tag on `track`, which its deck already uses.
+    func learned(albumLoudness loudness: Loudness, of track: Track) {
+        knownAlbumLoudness[track.id] = loudness
         publishLoudness()
     }
 

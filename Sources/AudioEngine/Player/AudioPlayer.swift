@@ -80,6 +80,8 @@ public actor AudioPlayer {
     var running = false
     /// Loudness learned for tracks after they were queued (kept, tagged or measured), by track id.
     var knownLoudness: [String: Loudness] = [:]
+    /// An album's loudness found in a track's tags by its loader, by track id.
+    var knownAlbumLoudness: [String: Loudness] = [:]
     /// Files being measured in the background, by track id.
     var measuring: Set<String> = []
     /// The levelling figures last published, so an unchanged one is not sent again.

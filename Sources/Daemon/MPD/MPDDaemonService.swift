@@ -30,7 +30,8 @@ package final class MPDDaemonService: DaemonService {
         let catalog = MPDCatalog(library: context.library, musicDirectory: context.options.musicDirectory)
         let backend = MPDPlayerBackend(
             player: context.player, catalog: catalog, assembly: context.assembly, outputs: context.outputNames, crossfade: context.configuration.defaultCrossfade,
-            logger: context.logger, playlists: MPDPlaylistStore(directory: context.options.playlistDirectory ?? MPDPlaylistStore.standardDirectory()))
+            logger: context.logger, playlists: MPDPlaylistStore(directory: context.options.playlistDirectory ?? MPDPlaylistStore.standardDirectory()),
+            levelling: context.configuration.loudness.mode)
         let local = MPDServer(
             backend: backend,
             configuration: MPDServerConfiguration(

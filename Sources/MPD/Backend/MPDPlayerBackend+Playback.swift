@@ -101,6 +101,8 @@ extension MPDPlayerBackend {
         MPDCommandEntry("random", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let on = try MPDArgumentParser.bool(a.command.arguments[0])
             try await b.setOptions { $0.setRandom(on) }
+            // `auto` levels an album in order as a whole, shuffled songs each on its own.
+            try await b.applyReplayGain()
             return .empty
         },
         MPDCommandEntry("repeat", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
@@ -127,10 +129,11 @@ extension MPDPlayerBackend {
                 throw MPDAck(.argument, "Unrecognized replay gain mode")
             }
             try await b.setOptions(announcingAlways: true) { $0.options.replayGain = mode }
+            try await b.applyReplayGain()
             return .empty
         },
-        // The mode a client chose, as MPD tells it, and what Tonearm really applies: its own
-        // levelling by measured loudness (`off`, `track` or `session`), which reads no ReplayGain tag.
+        // The mode a client chose, as MPD tells it, and the levelling Tonearm applies for it
+        // (`off`, `track` or `session`; a terminal's key may since have changed it).
         MPDCommandEntry("replay_gain_status", 0...0, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             return MPDResponse([
                 .init("replay_gain_mode", b.queue.options.replayGain.rawValue),

@@ -53,7 +53,8 @@ package actor MPDPlayerBackend: MPDBackend {
 
     package init(
         player: AudioPlayer, catalog: MPDCatalog, assembly: LibraryPlayerAssembly, outputs: [String], crossfade: CrossfadeSpec, logger: Logger,
-        language: Language = .current, playlists: MPDPlaylistStore = MPDPlaylistStore(directory: MPDPlaylistStore.standardDirectory())
+        language: Language = .current, playlists: MPDPlaylistStore = MPDPlaylistStore(directory: MPDPlaylistStore.standardDirectory()),
+        levelling: LoudnessMode = .off
     ) {
         self.playlists = playlists
         self.player = player
@@ -65,6 +66,7 @@ package actor MPDPlayerBackend: MPDBackend {
         self.language = language
         var queue = MPDQueue()
         queue.options.crossfade = Int(crossfade.duration.rounded())
+        queue.options.replayGain = MPDQueue.ReplayGainMode(levelling)
         self.queue = queue
         let (stream, continuation) = AsyncStream.makeStream(of: PlayerUpdate.self)
         updates = continuation

@@ -100,8 +100,8 @@ package struct MPDQueue: Sendable {
         /// crossfades do not read MixRamp tags, so they change no crossfade.
         package var mixRampDB: Float = 0
         package var mixRampDelay: Float = 0
-        /// The `replay_gain_mode` a client chose; Tonearm levels by measured loudness, not by
-        /// ReplayGain tags, so it is kept and told, and changes no gain.
+        /// The `replay_gain_mode` a client chose, which the player's levelling follows
+        /// (`MPDPlayerBackend+ReplayGain`).
         package var replayGain = ReplayGainMode.off
         package init() {}
     }

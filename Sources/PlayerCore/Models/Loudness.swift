@@ -35,16 +35,23 @@ public struct Loudness: Sendable, Hashable, Codable {
     /// Opus R128 gains are relative to -23 LUFS (EBU R128's own target).
     public static let r128Reference = -23.0
 
-    /// The loudness a file's tags state, when they state one (tag names in any case): an Opus
-    /// `R128_TRACK_GAIN` first (a Q7.8 integer), else `REPLAYGAIN_TRACK_GAIN` ("-6.20 dB").
-    /// Tags are untrusted text: anything unreadable or implausible is ignored.
-    public static func fromTags(_ tags: [String: String]) -> Loudness? {
+    /// Which gain a tag states: a track's own, or its album's (the album heard as a whole).
+    public enum TagScope: String, Sendable, CaseIterable {
+        case track = "TRACK"
+        case album = "ALBUM"
+    }
+
+    /// The loudness a file's tags state for `scope`, when they state one (tag names in any case):
+    /// an Opus `R128_TRACK_GAIN` / `R128_ALBUM_GAIN` first (a Q7.8 integer), else
+    /// `REPLAYGAIN_TRACK_GAIN` / `REPLAYGAIN_ALBUM_GAIN` ("-6.20 dB"). Tags are untrusted text:
+    /// anything unreadable or implausible is ignored.
+    public static func fromTags(_ tags: [String: String], scope: TagScope = .track) -> Loudness? {
         var byName: [String: String] = [:]
         for (key, value) in tags { byName[key.uppercased()] = value.trimmingCharacters(in: .whitespaces) }
-        if let text = byName["R128_TRACK_GAIN"], text.count <= 8, let q78 = Int(text), abs(q78) <= 32_767 {
+        if let text = byName["R128_\(scope.rawValue)_GAIN"], text.count <= 8, let q78 = Int(text), abs(q78) <= 32_767 {
             return Loudness(integrated: r128Reference - Double(q78) / 256, source: .r128Tag)
         }
-        if let text = byName["REPLAYGAIN_TRACK_GAIN"], text.count <= 24 {
+        if let text = byName["REPLAYGAIN_\(scope.rawValue)_GAIN"], text.count <= 24 {
             let number = text.lowercased().replacingOccurrences(of: "db", with: "").trimmingCharacters(in: .whitespaces)
             if let gain = Double(number), abs(gain) <= 70 {
                 return Loudness(integrated: replayGainReference - gain, source: .replayGainTag)

@@ -112,6 +112,26 @@ struct LoudnessRenderTests {
         #expect(gains.last.map { abs($0 - 12) < 0.01 } == true, "gains: \(gains)")
     }
 
+    /// An album gain tag is the album's loudness: session levelling (ReplayGain's album mode)
+    /// follows it, track levelling the track's own tag.
+    @Test func anAlbumGainTagLevelsTheAlbumAsAWhole() async throws {
+        let fixtures = try AudioFixtures()
+        let untagged = try fixtures.noise(lufs: -20, seconds: 4, seed: 9, name: "untagged.flac")
+        // The track is said to be -28 LUFS (+10 dB), its album -22 LUFS (+4 dB): at -16 LUFS the
+        // track would get +12 dB, the album +6 dB.
+        let tagged = fixtures.url("tagged.flac")
+        try fixtures.ffmpeg([
+            "-i", untagged.path, "-c", "copy", "-metadata", "REPLAYGAIN_TRACK_GAIN=+10.00 dB", "-metadata", "replaygain_album_gain=+4.00 dB",
+            tagged.path,
+        ])
+        for (mode, expected) in [(LoudnessMode.session, 6.0), (.track, 12.0)] {
+            let (_, log) = try await render(
+                [track(tagged)], loudness: LoudnessLevelling(mode: mode), fixtures: fixtures, name: "out-\(mode).wav")
+            let gains = await log.updates.compactMap { if case .loudness(_, let gain?, _) = $0 { gain } else { nil } }
+            #expect(gains.last.map { abs($0 - expected) < 0.01 } == true, "\(mode): gains \(gains)")
+        }
+    }
+
     /// A measurement is given to the store and, the next time, taken from it instead of measuring.
     @Test func aMeasurementIsKeptAndReused() async throws {
         let fixtures = try AudioFixtures()

@@ -19,6 +19,16 @@ struct LoudnessTests {
         #expect(Loudness.fromTags(["REPLAYGAIN_TRACK_GAIN": "0 dB", "R128_TRACK_GAIN": "0"])?.source == .r128Tag)
     }
 
+    @Test func anAlbumGainIsReadOnlyWhenTheAlbumIsAsked() {
+        let tags = ["REPLAYGAIN_TRACK_GAIN": "-2 dB", "REPLAYGAIN_ALBUM_GAIN": "+3 dB", "R128_ALBUM_GAIN": "-512"]
+        #expect(Loudness.fromTags(tags) == Loudness(integrated: -16, source: .replayGainTag))
+        // The album's R128 tag wins over its ReplayGain tag, as for a track: -23 + 2 = -21.
+        #expect(Loudness.fromTags(tags, scope: .album) == Loudness(integrated: -21, source: .r128Tag))
+        #expect(Loudness.fromTags(["replaygain_album_gain": "+3 dB"], scope: .album) == Loudness(integrated: -21, source: .replayGainTag))
+        // A track gain is never taken for the album's.
+        #expect(Loudness.fromTags(["REPLAYGAIN_TRACK_GAIN": "-2 dB"], scope: .album) == nil)
+    }
+
     @Test func brokenOrImplausibleTagsAreIgnored() {
         #expect(Loudness.fromTags([:]) == nil)
         #expect(Loudness.fromTags(["REPLAYGAIN_TRACK_GAIN": "loud"]) == nil)
