@@ -32,6 +32,7 @@ enum LibrarySchema {
         migrator.registerMigration("v19", migrate: ReachabilitySchema.addReachability)
         migrator.registerMigration("v20", migrate: SyncSchema.addHeldActionsAndLinks)
         migrator.registerMigration("v21", migrate: MusicSchema.addMusic)
+        migrator.registerMigration("v22", migrate: StickerSchema.addStickers)
         return migrator
     }
 

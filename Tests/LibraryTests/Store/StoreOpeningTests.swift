@@ -20,7 +20,7 @@ struct StoreOpeningTests {
         let (migrations, journalMode) = try store.pool.read { db in
             (try LibrarySchema.migrator.appliedMigrations(db), try String.fetchOne(db, sql: "PRAGMA journal_mode"))
         }
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22"])
         #expect(journalMode == "wal")
     }
 
@@ -62,7 +62,7 @@ struct StoreOpeningTests {
         let event = ErrorEvent(PlaybackError(.offline), operation: "playEpisode", timestamp: Date(timeIntervalSince1970: 100))
         try await store.errorEvents.append(event)
         #expect(try await store.errorEvents.allEvents() == [event])
-        #expect(try await store.pool.read { db in try LibrarySchema.migrator.appliedMigrations(db) } == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21"])
+        #expect(try await store.pool.read { db in try LibrarySchema.migrator.appliedMigrations(db) } == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22"])
     }
 
     @Test func randomBytesAreMovedAsideAndANewLibraryStarts() throws {
