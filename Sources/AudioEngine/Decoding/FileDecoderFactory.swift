@@ -18,6 +18,9 @@ package struct FileDecoderFactory: DecoderFactory {
         guard track.url.isFileURL else {
             throw PlaybackError(.unsupportedFormat, underlying: "no byte source for scheme \(track.url.scheme ?? "none")")
         }
-        return try FFmpegDecoder(url: track.url)
+        let decoder = try FFmpegDecoder(url: track.url)
+        // A cue sheet's track: its part of the image, to the sample.
+        if let part = track.tags?.part { return try SongPartDecoder(image: decoder, part: part) }
+        return decoder
     }
 }
