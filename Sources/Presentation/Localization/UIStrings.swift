@@ -70,6 +70,10 @@ package enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKe
     case chapters
     /// The heading of the transcript pane (`t` on Now Playing).
     case transcript
+    /// The same pane's heading when it holds a song's lyrics, and what it says of lyrics without
+    /// times (shown whole, not followed).
+    case lyrics
+    case lyricsNotSynced
     /// A session's layers on Now Playing: its clock, the next bell, the bed (`SessionLayersViewState`).
     case sessionElapsed
     case sessionRemaining
