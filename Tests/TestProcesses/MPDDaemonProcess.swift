@@ -21,8 +21,9 @@ package final class MPDDaemonProcess: @unchecked Sendable {
     private var child: ChildProcess?
 
     /// Starts mpd once `prepare` has written the music files into the directory it is given (the
-    /// client asks mpd to index them with `update`).
-    package init(startTimeout: Double = 20, prepare: (String) throws -> Void) throws {
+    /// client asks mpd to index them with `update`). `configuration` is added to mpd.conf: its
+    /// lines may name files in the test's directory as `$DIR` (`sticker_file "$DIR/sticker.sql"`).
+    package init(startTimeout: Double = 20, configuration: String = "", prepare: (String) throws -> Void) throws {
         var template = Array("/tmp/tmpd-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw Failure(description: "MPDDaemonProcess: mkdtemp failed")
@@ -49,6 +50,7 @@ package final class MPDDaemonProcess: @unchecked Sendable {
                     name "null"
                     mixer_type "software"
                 }
+                \(configuration.replacingOccurrences(of: "$DIR", with: directory))
 
                 """
             try config.write(toFile: "\(directory)/mpd.conf", atomically: true, encoding: .utf8)

@@ -4,7 +4,8 @@ import LibraryKit
 import MPDProtocol
 import PlayerCore
 
-/// The music database: `list`, `find`, `search`, `count`, the adds that find songs, the listings
+/// The music database: `list`, `find`, `search`, `count`, the adds that find songs (to the queue,
+/// or to a stored playlist with `searchaddpl`), the listings
 /// of the whole tree, and `update`/`rescan`, all over the library's music index (the `Music`
 /// folder of the catalog). Stations, podcasts and sessions stay browsable with `lsinfo`.
 extension MPDPlayerBackend {
@@ -24,6 +25,9 @@ extension MPDPlayerBackend {
         },
         MPDCommandEntry("searchadd", 1..., .add) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             try await b.addFound(try b.found(a, foldCase: true))
+        },
+        MPDCommandEntry("searchaddpl", 2..., .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+            try b.appendFound(toPlaylist: a)
         },
         MPDCommandEntry("count", 1..., .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             var arguments = a.command.arguments
@@ -100,6 +104,21 @@ extension MPDPlayerBackend {
             entries += try catalog.entries(for: song.uri)
         }
         try await add(entries, at: nil)
+        return .empty
+    }
+
+    /// `searchaddpl NAME FILTER [sort TYPE] [window START:END]`: the songs `search` finds,
+    /// appended to stored playlist NAME (made when it is new). As in mpd 0.23, a search that
+    /// finds nothing writes nothing, so it makes no empty playlist and wakes no idler.
+    private func appendFound(toPlaylist a: MPDArguments) throws(MPDAck) -> MPDResponse {
+        let name = a.string(0) ?? ""
+        try MPDPlaylistName.validate(name)
+        let search = MPDArguments(MPDCommand(a.command.name, Array(a.command.arguments.dropFirst()), client: a.command.client))
+        let songs = try found(search, foldCase: true)
+        guard !songs.isEmpty else { return .empty }
+        let existing = try playlists.exists(name) ? try playlists.songs(name) : []
+        try playlists.write(name, try MPDPlaylistEdit.insert(songs.map(\.uri), into: existing, at: nil))
+        storedPlaylistsChanged("added to", songs: songs.count)
         return .empty
     }
 
