@@ -89,9 +89,10 @@ extension LibraryStore {
         }
     }
 
-    /// The file at `path`, if it is indexed.
+    /// The file at `path`, if it is indexed (a cue sheet's image too: asked by its path, it is
+    /// there).
     package func musicSong(path: String) throws(PlaybackError) -> MusicSongRecord? {
-        try read { db in try Self.songs(db, where: "path = ?", arguments: [path]).first }
+        try read { db in try Self.songs(db, where: "path = ?", arguments: [path], hidingImages: false).first }
     }
 
     /// Every folder that holds a song, directly or below, sorted: what `lsinfo` and `listall`
@@ -146,8 +147,14 @@ extension LibraryStore {
         }
     }
 
-    private static func songs(_ db: Database, where condition: String, arguments: StatementArguments) throws -> [MusicSongRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, path, modified, size, added, tags, failure FROM song WHERE \(condition) ORDER BY path", arguments: arguments)
+    /// Rows matching `condition`, in path order. A file a cue sheet's tracks play from is left
+    /// out (`hidingImages`), as mpd hides a sheet's targets: its tracks stand for it, and the
+    /// whole image beside them would be the album twice.
+    private static func songs(
+        _ db: Database, where condition: String, arguments: StatementArguments, hidingImages: Bool = true
+    ) throws -> [MusicSongRecord] {
+        let images = hidingImages ? " AND path NOT IN (SELECT json_extract(tags, '$.part.image') FROM song WHERE json_extract(tags, '$.part.image') IS NOT NULL)" : ""
+        return try Row.fetchAll(db, sql: "SELECT id, path, modified, size, added, tags, failure FROM song WHERE (\(condition))\(images) ORDER BY path", arguments: arguments)
             .map { row in
                 MusicSongRecord(
                     id: row["id"], path: row["path"], stamp: MusicFileStamp(modified: row["modified"], size: row["size"]),

@@ -76,17 +76,23 @@ package struct MPDCatalog: Sendable {
                 r.append("Title", session.name)
             }
         case (.music, _):
+            let relative = parts.dropFirst().joined(separator: "/")
+            if let sheet = cueListing(relative) { return sheet }
             let directory = try musicPath(Array(parts.dropFirst()), directory: true)
             // What the disk holds now, told with the index's tags where the file is indexed
             // (an update not yet run leaves the file name as its title).
-            let relative = parts.dropFirst().joined(separator: "/")
             let indexed = Dictionary(
                 (try? library.store.musicSongs(inDirectory: relative))?.map { ($0.fileName, $0) } ?? [], uniquingKeysWith: { a, _ in a })
+            let images = cueImages(inFolder: relative)
             var folders: [String] = []
-            for (name, isDirectory) in try musicListing(directory) {
+            var sheets: [String] = []
+            for (name, isDirectory) in try musicListing(directory) where !images.contains(name) {
                 let uri = (parts + [name]).joined(separator: "/")
                 if isDirectory {
                     folders.append(uri)
+                } else if MusicFiles.isCueSheet(name: name) {
+                    // A sheet is a playlist and a folder of its tracks, once the index read it.
+                    if !cueTracks(inSheet: relative.isEmpty ? name : relative + "/" + name).isEmpty { sheets.append(uri) }
                 } else if let song = indexed[name] {
                     // A file the index could not read is no song, as in mpd.
                     if song.failure == nil { r.append(contentsOf: MPDDatabaseSong(song).fields()) }
@@ -95,8 +101,14 @@ package struct MPDCatalog: Sendable {
                     r.append("Title", (name as NSString).deletingPathExtension)
                 }
             }
-            // Songs before folders, as mpd lists a directory, each folder with its date.
-            for folder in folders {
+            // Songs, then playlists, then folders, as mpd lists a directory, each with its date.
+            for sheet in sheets {
+                r.append("playlist", sheet)
+                if let modified = musicFolderModified(sheet.split(separator: "/").dropFirst().joined(separator: "/")) {
+                    r.append("Last-Modified", MPDDatabaseSong.timestamp(modified))
+                }
+            }
+            for folder in sheets + folders {
                 r.append("directory", folder)
                 if let modified = musicFolderModified(folder.split(separator: "/").dropFirst().joined(separator: "/")) {
                     r.append("Last-Modified", MPDDatabaseSong.timestamp(modified))
@@ -154,6 +166,7 @@ package struct MPDCatalog: Sendable {
             let duration = request.items.allSatisfy { $0.track.duration != nil } ? request.items.compactMap(\.track.duration).reduce(0, +) : nil
             return [MPDEntry(uri: uri, items: request.items, title: session.name, duration: duration, layers: request.layers)]
         case (.music, _):
+            if let tracks = try cueEntries(parts.dropFirst().joined(separator: "/")) { return tracks }
             let path = try musicPath(Array(parts.dropFirst()), directory: nil)
             return try musicEntries(path, uri: parts.joined(separator: "/"))
         default:
@@ -237,7 +250,8 @@ package struct MPDCatalog: Sendable {
                 return nil
             }
             if isDirectory.boolValue { return (name, true) }
-            return Self.audioExtensions.contains((name as NSString).pathExtension.lowercased()) ? (name, false) : nil
+            let isListed = Self.audioExtensions.contains((name as NSString).pathExtension.lowercased()) || MusicFiles.isCueSheet(name: name)
+            return isListed ? (name, false) : nil
         }
     }
 
@@ -245,6 +259,10 @@ package struct MPDCatalog: Sendable {
     private func musicEntries(_ url: URL, uri: String, depth: Int = 0) throws(MPDAck) -> [MPDEntry] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            // A cue sheet in a folder added whole: its tracks (none before the index read it).
+            if MusicFiles.isCueSheet(name: url.lastPathComponent) {
+                return try cueEntries(uri.split(separator: "/").dropFirst().joined(separator: "/")) ?? []
+            }
             let track = Track.commandLineSource(url.path, index: 0, finite: true)
             var entry = MPDEntry(uri: uri, track: track)
             entry.modified = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date)?.timeIntervalSince1970
@@ -253,7 +271,8 @@ package struct MPDCatalog: Sendable {
         // A link cycle or an absurdly deep tree is not followed further.
         guard depth < 16 else { return [] }
         var entries: [MPDEntry] = []
-        for (name, _) in try musicListing(url) {
+        let images = cueImages(inFolder: uri.split(separator: "/").dropFirst().joined(separator: "/"))
+        for (name, _) in try musicListing(url) where !images.contains(name) {
             entries += try musicEntries(url.appendingPathComponent(name), uri: "\(uri)/\(name)", depth: depth + 1)
             if entries.count > MPDQueue.maximumLength { throw MPDAck(.playlistMax, "Playlist is too large") }
         }

@@ -54,6 +54,7 @@ package struct MPDDatabaseSong: Sendable, MPDFilterSubject {
     package func fields(tags wanted: Set<SongTag>? = nil) -> MPDResponse {
         var r = MPDResponse()
         r.append("file", uri)
+        if let part = record.tags.part { r.append("Range", Self.range(part)) }
         r.append("Last-Modified", Self.timestamp(record.stamp.modified))
         if let format = record.tags.audio.mpdFormat { r.append("Format", format) }
         for tag in SongTag.allCases where wanted?.contains(tag) ?? true {
@@ -64,6 +65,18 @@ package struct MPDDatabaseSong: Sendable, MPDFilterSubject {
             r.append("duration", String(format: "%.3f", duration))
         }
         return r
+    }
+
+    /// A cue track's place in its image as mpd prints `Range`: seconds with milliseconds, from
+    /// its start to its end, nothing after the dash for the last track (to the end of the image).
+    /// mpd keeps a sheet's times in whole milliseconds (frames × 1000 / 75, cut), so these are
+    /// cut the same way.
+    package static func range(_ part: SongPart) -> String {
+        func seconds(_ frames: Int) -> String {
+            let milliseconds = frames * 1000 / SongPart.framesPerSecond
+            return String(format: "%d.%03d", milliseconds / 1000, milliseconds % 1000)
+        }
+        return seconds(part.startFrame) + "-" + (part.endFrame.map(seconds) ?? "")
     }
 
     /// ISO 8601 in UTC to the second, as mpd prints `Last-Modified`.

@@ -125,6 +125,7 @@ package enum MPDStatus {
     package static func songFields(_ entry: MPDEntry, position: Int? = nil, id: Int? = nil, live: NowPlayingMetadata? = nil) -> MPDResponse {
         var r = MPDResponse()
         r.append("file", entry.uri)
+        if let part = entry.fileTags?.part { r.append("Range", MPDDatabaseSong.range(part)) }
         if let modified = entry.modified { r.append("Last-Modified", MPDDatabaseSong.timestamp(modified)) }
         if let tags = entry.fileTags {
             // A music file: every tag it has, as mpd tells a song of its database.
