@@ -41,11 +41,15 @@ public struct Transcript: Sendable, Hashable, Codable {
     public let cues: [TranscriptCue]
     /// The cues carry times: the transcript can follow the voice.
     public let timed: Bool
+    /// Set when the cues are a song's lyrics (the same follower, titled "Lyrics"); nil for a
+    /// talk's transcript. Optional, so transcripts kept before lyrics existed still decode.
+    public let lyrics: LyricsInfo?
 
-    public init(cues: [TranscriptCue], timed: Bool = true) {
+    public init(cues: [TranscriptCue], timed: Bool = true, lyrics: LyricsInfo? = nil) {
         let ordered = timed ? cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element) : cues
         self.cues = Array(ordered.prefix(Self.maxCues))
         self.timed = timed
+        self.lyrics = lyrics
     }
 
     public var isEmpty: Bool { cues.isEmpty }
