@@ -29,7 +29,7 @@ package final class MPDDaemonService: DaemonService {
     package func start(_ context: DaemonContext) async throws(PlaybackError) -> [DaemonEndpoint] {
         let catalog = MPDCatalog(library: context.library, musicDirectory: context.options.musicDirectory)
         let backend = MPDPlayerBackend(
-            player: context.player, catalog: catalog, assembly: context.assembly, outputs: context.outputNames, crossfade: context.configuration.defaultCrossfade,
+            player: context.player, catalog: catalog, assembly: context.assembly, outputs: context.outputs, crossfade: context.configuration.defaultCrossfade,
             logger: context.logger, playlists: MPDPlaylistStore(directory: context.options.playlistDirectory ?? MPDPlaylistStore.standardDirectory()),
             levelling: context.configuration.loudness.mode)
         let local = MPDServer(

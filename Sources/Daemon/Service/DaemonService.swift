@@ -53,8 +53,8 @@ package struct DaemonContext: Sendable {
 
     package var player: AudioPlayer { session.player }
 
-    /// The names of the outputs sound goes to, the main one first, as clients list them.
-    package var outputNames: [String] { [session.output.description] + (session.alsoOutput.map { [$0.description] } ?? []) }
+    /// The outputs sound goes to, the main one first, as clients list them and turn them off and on.
+    package var outputs: [OutputSwitch] { session.outputSwitches }
 
     package init(
         session: PlaybackSession, assembly: LibraryPlayerAssembly, options: DaemonOptions, configuration: PlayerStateMachine.Configuration = .init(),

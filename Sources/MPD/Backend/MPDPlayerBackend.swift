@@ -23,7 +23,7 @@ package actor MPDPlayerBackend: MPDBackend {
     let logger: Logger
     let language: Language
     /// The outputs `outputs` lists (the main one first).
-    let outputNames: [String]
+    let outputs: [OutputSwitch]
     /// The curve of crossfades between songs; their length is the queue's `crossfade` option.
     let curve: FadeCurve
     let startedAt = Date()
@@ -52,7 +52,7 @@ package actor MPDPlayerBackend: MPDBackend {
     private let updates: AsyncStream<PlayerUpdate>.Continuation
 
     package init(
-        player: AudioPlayer, catalog: MPDCatalog, assembly: LibraryPlayerAssembly, outputs: [String], crossfade: CrossfadeSpec, logger: Logger,
+        player: AudioPlayer, catalog: MPDCatalog, assembly: LibraryPlayerAssembly, outputs: [OutputSwitch], crossfade: CrossfadeSpec, logger: Logger,
         language: Language = .current, playlists: MPDPlaylistStore = MPDPlaylistStore(directory: MPDPlaylistStore.standardDirectory()),
         levelling: LoudnessMode = .off
     ) {
@@ -60,7 +60,7 @@ package actor MPDPlayerBackend: MPDBackend {
         self.player = player
         self.catalog = catalog
         self.assembly = assembly
-        self.outputNames = outputs
+        self.outputs = outputs
         self.curve = crossfade.curve
         self.logger = logger
         self.language = language

@@ -65,11 +65,17 @@ public enum OutputChoice: Sendable, Equatable {
     }
 
     /// The main output's sink with `beside`'s next to it (`--also-output`), written best-effort
-    /// and never pacing; without `beside`, the main one alone.
-    public func makeSink(realtime: Bool, beside: OutputChoice?) -> any AudioSink {
+    /// and never pacing; without `beside`, the main one alone. Each can be turned off and on
+    /// while the player plays by its switch (the main one first); with the main one off, a null
+    /// sink keeps its pace.
+    public func makeSink(realtime: Bool, beside: OutputChoice?) -> (sink: any AudioSink, switches: [OutputSwitch]) {
+        let mainSwitch = OutputSwitch(name: description)
         let main = makeSink(realtime: realtime)
-        guard let beside else { return main }
-        return TeeSink(main: main, beside: beside.makeSink(realtime: false))
+        let switched = SwitchedSink(main, switch: mainSwitch, standIn: NullSink(realtime: main.isRealtime))
+        guard let beside else { return (switched, [mainSwitch]) }
+        let besideSwitch = OutputSwitch(name: beside.description)
+        let second = SwitchedSink(beside.makeSink(realtime: false), switch: besideSwitch, standIn: nil)
+        return (TeeSink(main: switched, beside: second), [mainSwitch, besideSwitch])
     }
 
     /// The output when the listener named none: PulseAudio when a server answers, otherwise the

@@ -14,6 +14,8 @@ public final class PlaybackSession: Sendable {
     /// Real time, or as fast as the output takes it (a file or the null output).
     public let mode: RenderMode
     private let composed: TonearmPlayer
+    /// The outputs' switches, the main output's first (MPD's `enableoutput`/`disableoutput`).
+    public let outputSwitches: [OutputSwitch]
 
     public var player: AudioPlayer { composed.player }
     /// The retries the session's services may spend (read by metrics).
@@ -29,8 +31,10 @@ public final class PlaybackSession: Sendable {
         self.output = output
         self.alsoOutput = alsoOutput
         self.mode = mode
+        let (sink, switches) = output.makeSink(realtime: mode == .realtime, beside: alsoOutput)
+        outputSwitches = switches
         composed = TonearmPlayer(
-            output: output.makeSink(realtime: mode == .realtime, beside: alsoOutput), options: .init(
+            output: sink, options: .init(
                 configuration: configuration, mode: mode, network: services.buffering, loudnessStore: services.loudnessStore),
             services: services)
         try await composed.player.start()
