@@ -49,13 +49,19 @@ extension MPDConnectionStateMachine {
             return
         }
         guard let own = Self.serverCommandTable.first(where: { $0.spec.name == name }) else {
-            setExecuting()
-            var asked = command
-            asked.client = client
-            actions.append(.execute(asked))
+            handOver(command, &actions)
             return
         }
         own.run(&self, command, &actions)
+    }
+
+    /// Asks the server for the answer (`execute`, always the last action) with this client's
+    /// settings, and waits for `commandSucceeded` or `commandFailed`.
+    mutating func handOver(_ command: MPDCommand, _ actions: inout [Action]) {
+        setExecuting()
+        var asked = command
+        asked.client = client
+        actions.append(.execute(asked))
     }
 
     /// The answer to one command is complete: `list_OK` in a list that asks for it, then the next command.

@@ -16,8 +16,13 @@ extension MPDConnectionStateMachine {
         },
         // `close` takes any words after it, as MPD's does, and answers nothing: what came before
         // is written, then the connection ends.
+        // The client-to-client messages (MPD's permissions): answered by the server's one board,
+        // which every connection shares, so the connection hands them over as it hands over the
+        // backend's.
+        ServerCommand(spec: MPDCommandSpec("channels", 0...0, .read)) { machine, command, actions in machine.handOver(command, &actions) },
         ServerCommand(spec: MPDCommandSpec("close", 0..., [])) { machine, _, actions in machine.closeQuietly(&actions) },
         ServerCommand(spec: MPDCommandSpec("commands", 0...0, [])) { machine, _, actions in machine.listCommands(permitted: true, &actions) },
+        ServerCommand(spec: MPDCommandSpec("config", 0...0, .admin)) { machine, _, actions in machine.answerConfig(&actions) },
         ServerCommand(spec: MPDCommandSpec("idle", 0..., .read)) { machine, command, actions in machine.idle(command, &actions) },
         ServerCommand(spec: MPDCommandSpec("notcommands", 0...0, [])) { machine, _, actions in
             machine.listCommands(permitted: false, &actions)
@@ -26,7 +31,13 @@ extension MPDConnectionStateMachine {
             machine.checkPassword(command.arguments[0], &actions)
         },
         ServerCommand(spec: MPDCommandSpec("ping", 0...0, [])) { machine, _, actions in machine.commandDone(&actions) },
+        ServerCommand(spec: MPDCommandSpec("readmessages", 0...0, .read)) { machine, command, actions in machine.handOver(command, &actions) },
+        ServerCommand(spec: MPDCommandSpec("sendmessage", 2...2, .control)) { machine, command, actions in
+            machine.handOver(command, &actions)
+        },
+        ServerCommand(spec: MPDCommandSpec("subscribe", 1...1, .read)) { machine, command, actions in machine.handOver(command, &actions) },
         ServerCommand(spec: MPDCommandSpec("tagtypes", 0..., [])) { machine, command, actions in machine.answerTagTypes(command, &actions) },
+        ServerCommand(spec: MPDCommandSpec("unsubscribe", 1...1, .read)) { machine, command, actions in machine.handOver(command, &actions) },
     ]
 
     /// The rows of `serverCommandTable`, for whoever lists or checks every command.
@@ -36,6 +47,17 @@ extension MPDConnectionStateMachine {
     private mutating func listCommands(permitted: Bool, _ actions: inout [Action]) {
         let listed = allCommands.filter { isPermitted($0) == permitted }
         actions.append(.send(MPDResponseEncoder.fields(MPDResponse(listed.map { .init("command", $0) }))))
+        commandDone(&actions)
+    }
+
+    /// `config` tells a local client where the music is; any other is refused with MPD's words,
+    /// since the answer names a place on the listener's disk.
+    private mutating func answerConfig(_ actions: inout [Action]) {
+        guard let localConfiguration else {
+            refuse(MPDAck(.permission, "Command only permitted to local clients", command: "config"), &actions)
+            return
+        }
+        actions.append(.send(MPDResponseEncoder.fields(localConfiguration)))
         commandDone(&actions)
     }
 

@@ -8,7 +8,9 @@ public struct MPDConnectionStateMachine: Sendable {
     /// the machine waits for `commandSucceeded` or `commandFailed` before anything else.
     public enum Action: Sendable, Hashable {
         case send([UInt8])
-        /// Ask the backend; report the outcome with `commandSucceeded` or `commandFailed`.
+        /// Ask the backend; report the outcome with `commandSucceeded` or `commandFailed`. The
+        /// client-to-client messages (`MPDMessageBoard.commandNames`) are asked of the server's
+        /// one message board instead, which every connection shares.
         case execute(MPDCommand)
         /// (Re)start the silence timer; when it fires, call `timeoutFired`.
         case armTimeout(Duration)
@@ -45,6 +47,9 @@ public struct MPDConnectionStateMachine: Sendable {
     let limits: MPDLimits
     /// The tags the backend's songs carry (`MPDBackend.tagTypes`), in MPD's order.
     let tagTypes: [String]
+    /// What `config` tells this client (`MPDBackend.localConfiguration`); nil for a client that is
+    /// not local, which MPD refuses (it would learn where the listener's files are).
+    let localConfiguration: MPDResponse?
     /// What this client set for itself (`binarylimit`, `tagtypes`), handed to the backend with
     /// each of its commands.
     public internal(set) var client = MPDClientState()
@@ -70,8 +75,14 @@ public struct MPDConnectionStateMachine: Sendable {
     ///   - commands: what the backend implements (`MPDBackend.commandSpecs`); a name the server
     ///     answers itself stays the server's.
     ///   - tagTypes: the tags the backend's songs carry (`MPDBackend.tagTypes`), what `tagtypes` lists.
-    public init(password: String?, commands backend: [MPDCommandSpec], tagTypes: [String] = [], limits: MPDLimits = .standard) {
+    ///   - localConfiguration: what `config` answers; nil unless the client is on the local
+    ///     socket (a Unix-domain connection), as MPD answers it only there.
+    public init(
+        password: String?, commands backend: [MPDCommandSpec], tagTypes: [String] = [], limits: MPDLimits = .standard,
+        localConfiguration: MPDResponse? = nil
+    ) {
         self.password = password
+        self.localConfiguration = localConfiguration
         var commands = Dictionary(backend.map { ($0.name, $0) }) { first, _ in first }
         for entry in Self.serverCommandTable { commands[entry.spec.name] = entry.spec }
         self.commands = commands
@@ -82,8 +93,13 @@ public struct MPDConnectionStateMachine: Sendable {
 
     /// A backend known by its names alone: each needs `read` and takes any number of arguments,
     /// which its backend then checks itself.
-    public init(password: String?, backendCommands: Set<String>, tagTypes: [String] = [], limits: MPDLimits = .standard) {
-        self.init(password: password, commands: backendCommands.map { MPDCommandSpec($0, 0..., .read) }, tagTypes: tagTypes, limits: limits)
+    public init(
+        password: String?, backendCommands: Set<String>, tagTypes: [String] = [], limits: MPDLimits = .standard,
+        localConfiguration: MPDResponse? = nil
+    ) {
+        self.init(
+            password: password, commands: backendCommands.map { MPDCommandSpec($0, 0..., .read) }, tagTypes: tagTypes, limits: limits,
+            localConfiguration: localConfiguration)
     }
 
     public var isIdle: Bool { idleSubscriptions != nil }

@@ -11,6 +11,10 @@ final class MPDConnectionHandler: ChannelInboundHandler {
 
     private var machine: MPDConnectionStateMachine
     private let backend: any MPDBackend
+    /// The client-to-client messages every connection of the server shares.
+    private let messages: MPDMessageExchange
+    /// This connection on `messages`, from when it is active until it closes.
+    private var messageClient: MPDMessageBoard.ClientID?
     private let logger: Logger
     private var context: ChannelHandlerContext?
     private var timeout: Scheduled<Void>?
@@ -22,9 +26,14 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// that only writes cannot make the server queue answers without bound.
     private var heldCommand: MPDCommand?
 
-    init(backend: any MPDBackend, password: String?, limits: MPDLimits, logger: Logger) {
+    /// - Parameter isLocal: the client came in on the local socket (a Unix-domain connection),
+    ///   the one place MPD answers `config`.
+    init(backend: any MPDBackend, password: String?, limits: MPDLimits, messages: MPDMessageExchange, isLocal: Bool, logger: Logger) {
         self.backend = backend
-        self.machine = MPDConnectionStateMachine(password: password, commands: backend.commandSpecs, tagTypes: backend.tagTypes, limits: limits)
+        self.messages = messages
+        self.machine = MPDConnectionStateMachine(
+            password: password, commands: backend.commandSpecs, tagTypes: backend.tagTypes, limits: limits,
+            localConfiguration: isLocal ? backend.localConfiguration : nil)
         self.logger = logger
     }
 
@@ -38,6 +47,9 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                 loop.execute { bound.value.perform { $0.changed(subsystem) } }
             }
         }
+        messageClient = messages.join { subsystem in
+            loop.execute { bound.value.perform { $0.changed(subsystem) } }
+        }
         perform { $0.connectionOpened() }
         context.fireChannelActive()
     }
@@ -48,6 +60,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         timeout = nil
         changesTask?.cancel()
         executionTask?.cancel()
+        if let messageClient { messages.leave(messageClient) }
+        messageClient = nil
         context.fireChannelInactive()
     }
 
@@ -113,6 +127,18 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         let backend = self.backend
         let loop = context.eventLoop
         let bound = NIOLoopBound(self, eventLoop: loop)
+        if MPDMessageBoard.commandNames.contains(command.name), let messageClient {
+            // Answered at once by the shared board; reported on the next turn of the loop, as a
+            // backend's answer is, so the actions of this turn are all carried out first.
+            let result = messages.run(command, from: messageClient)
+            loop.execute {
+                switch result {
+                case .success(let response): bound.value.perform { $0.commandSucceeded(response) }
+                case .failure(let ack): bound.value.perform { $0.commandFailed(ack) }
+                }
+            }
+            return
+        }
         executionTask = Task {
             let result: Result<MPDResponse, MPDAck>
             do throws(MPDAck) {

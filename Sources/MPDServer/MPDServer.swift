@@ -27,6 +27,8 @@ public actor MPDServer {
     private let logger: Logger
     private let group: any EventLoopGroup
     private let connections: MPDConnections
+    /// The client-to-client messages, shared by every client of every endpoint.
+    private let messages = MPDMessageExchange()
     private var listeners: [any Channel] = []
     private var socketFiles: [String] = []
     /// Where the server listens, with the port the system chose for a TCP port 0.
@@ -93,9 +95,13 @@ public actor MPDServer {
     }
 
     private func bind(_ endpoint: MPDEndpoint) async throws(MPDServerError) {
+        // Local as MPD counts it for `config`: a client of the Unix socket, never one of TCP, even
+        // on loopback (mpd knows a local client by its peer credentials, which only a Unix
+        // socket has).
+        let isLocal = if case .unixSocket = endpoint { true } else { false }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
-            .childChannelInitializer { [backend, configuration, logger, connections] channel in
+            .childChannelInitializer { [backend, configuration, logger, connections, messages, isLocal] channel in
                 channel.eventLoop.makeCompletedFuture {
                     let local = Self.kind(of: channel.remoteAddress)
                     guard connections.admit(channel) else {
@@ -110,7 +116,8 @@ public actor MPDServer {
                     }
                     try channel.pipeline.syncOperations.addHandler(
                         MPDConnectionHandler(
-                            backend: backend, password: configuration.password, limits: configuration.limits, logger: logger))
+                            backend: backend, password: configuration.password, limits: configuration.limits, messages: messages,
+                            isLocal: isLocal, logger: logger))
                 }
             }
         do {

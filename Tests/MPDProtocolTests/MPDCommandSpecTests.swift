@@ -15,7 +15,11 @@ struct MPDCommandSpecTests {
 
     @Test func theConnectionsOwnCommandsAreEachOnceAndSorted() {
         let names = MPDConnectionStateMachine.serverCommands.map(\.name)
-        #expect(names == ["binarylimit", "close", "commands", "idle", "notcommands", "password", "ping", "tagtypes"])
+        #expect(
+            names == [
+                "binarylimit", "channels", "close", "commands", "config", "idle", "notcommands", "password", "ping", "readmessages", "sendmessage",
+                "subscribe", "tagtypes", "unsubscribe",
+            ])
         #expect(MPDCommandSpec.sortedNames([MPDCommandSpec("b_c", 0...0, []), MPDCommandSpec("bc", 0...0, []), MPDCommandSpec("B", 0...0, [])]) == ["B", "b_c", "bc"])
     }
 

@@ -134,7 +134,10 @@ struct MPDConnectionStateMachineTests {
         var connection = Connection()
         #expect(connection.machine.isAuthenticated)
         let commands = connection.send("commands\n")
-        #expect(commands == (["add", "binarylimit", "close", "commands", "currentsong", "idle", "notcommands", "password", "ping", "play", "status", "tagtypes"].map { "command: \($0)\n" }.joined() + "OK\n"))
+        #expect(commands == ([
+            "add", "binarylimit", "channels", "close", "commands", "config", "currentsong", "idle", "notcommands", "password", "ping", "play",
+            "readmessages", "sendmessage", "status", "subscribe", "tagtypes", "unsubscribe",
+        ].map { "command: \($0)\n" }.joined() + "OK\n"))
         #expect(connection.send("notcommands\n") == "OK\n")
         #expect(connection.send("password x\n") == "ACK [3@0] {password} incorrect password\n")
     }
@@ -144,7 +147,9 @@ struct MPDConnectionStateMachineTests {
         #expect(connection.send("status\n") == "ACK [4@0] {status} you don't have permission for \"status\"\n")
         #expect(connection.send("idle\n") == "ACK [4@0] {idle} you don't have permission for \"idle\"\n")
         #expect(connection.send("commands\n") == ["binarylimit", "close", "commands", "notcommands", "password", "ping", "tagtypes"].map { "command: \($0)\n" }.joined() + "OK\n")
-        #expect(connection.send("notcommands\n") == ["add", "currentsong", "idle", "play", "status"].map { "command: \($0)\n" }.joined() + "OK\n")
+        #expect(connection.send("notcommands\n") == [
+            "add", "channels", "config", "currentsong", "idle", "play", "readmessages", "sendmessage", "status", "subscribe", "unsubscribe",
+        ].map { "command: \($0)\n" }.joined() + "OK\n")
         #expect(connection.send("ping\n") == "OK\n")
         #expect(connection.send("password wrong\n") == "ACK [3@0] {password} incorrect password\n")
         #expect(connection.send("password\n") == "ACK [2@0] {password} wrong number of arguments for \"password\"\n")

@@ -14,6 +14,7 @@ struct MPDCommandTableTests {
         [
             MPDPlayerBackend.playbackCommands, MPDPlayerBackend.queueCommands, MPDPlayerBackend.infoCommands, MPDPlayerBackend.outputCommands,
             MPDPlayerBackend.storedPlaylistCommands, MPDPlayerBackend.databaseCommands, MPDPlayerBackend.pictureCommands,
+            MPDPlayerBackend.stickerCommands, MPDPlayerBackend.fileCommands, MPDPlayerBackend.fingerprintCommands,
         ].flatMap { $0.map(\.spec.name) }
     }
 

@@ -39,9 +39,6 @@ extension MPDPlayerBackend {
             for suffix in MPDCatalog.audioExtensions.sorted() { r.append("suffix", suffix) }
             return r
         },
-        MPDCommandEntry("channels", 0...0, .read) { (_: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            return .empty
-        },
     ]
 
     /// The view, with the player's state as it is right now: a command that just changed it is
