@@ -36,6 +36,11 @@
 #   B18 timer session     BENCH_TIMER_MINUTES (60) of a silent stage with a brown-noise bed and 14 bowl strikes,
 #                         real time to a null output beside one MP3 as long: largest bell error on the audio
 #                         clock (<= 20 ms) and CPU vs the single file (<= 1.00)
+# Music library (scripts/bench/music.py):
+#   B20 music index       BENCH_MUSIC_FILES (10,000) generated tagged MP3s: `tonearm music update` first and unchanged,
+#                         vs mpd's `update` of the same folder (wall, CPU)
+#   B21 music search      the same MPD commands (search any, find artist, list album group albumartist) on
+#                         `tonearm serve` and mpd with that library (median latency), and each daemon's RSS
 # Knobs: BENCH_SECONDS (B2 and B6 length, default 60), BENCH_RUNS (B1 runs, default 3),
 # BENCH_TTFA_RUNS (B3 and B4 runs, default 7), BENCH_RADIO=0 skips B4-B6 (icecast2 and root needed),
 # BENCH_KEEP=1 keeps the temp dir with inputs and logs. Extra arguments go to bench.py

@@ -11,7 +11,8 @@
 
 B4 to B6 are in radio.py, B7 and B8 in library.py, B9 in terminal.py, B10 in listening.py, B12 in hls.py,
 B14 and B15 (memory soaks) in soak.py, B16 and B17 (`tonearm serve`: idle, feeding Snapcast) in daemon.py,
-B18 (a timer session's bells and cost) in layers.py, B19 (library search) in search.py.
+B18 (a timer session's bells and cost) in layers.py, B19 (library search) in search.py, B20 and B21 (the music
+index and its search, vs mpd) in music.py.
 
 Standard library only. Everything measured is printed; nothing is assumed. After the run the
 results are written to docs/BENCHMARKS.md (report.py; `--report PATH` elsewhere, `--no-report`
@@ -746,6 +747,7 @@ def main():
     import daemon
     import layers
     import search
+    import music
 
     def wanted(key):
         if key in ("B4", "B5", "B6", "B12", "B15") and not radio_on and key not in only:
@@ -784,6 +786,7 @@ def main():
         benches += daemon.benchmarks(tonearm, work, table, seconds=seconds)
         benches += layers.benchmarks(tonearm, work, table)
         benches += search.benchmarks(tonearm, work, table, runs=runs)
+        benches += music.benchmarks(tonearm, work, table, runs=runs)
         for key, name, fn in benches:
             if not wanted(key):
                 continue

@@ -75,23 +75,30 @@ def stop(proc):
         stop_reap(proc)
 
 
+def serve_environment(d):
+    """Tonearm's environment with d as its home: HOME, XDG data/state/cache/config and a 0700
+    runtime directory in d, no session bus, the C locale."""
+    runtime = os.path.join(d, "run")
+    os.makedirs(runtime, mode=0o700, exist_ok=True)
+    os.chmod(runtime, 0o700)
+    env = dict(os.environ, LANG="C", HOME=d, XDG_RUNTIME_DIR=runtime,
+               XDG_DATA_HOME=os.path.join(d, "data"), XDG_STATE_HOME=os.path.join(d, "state"),
+               XDG_CACHE_HOME=os.path.join(d, "cache"), XDG_CONFIG_HOME=os.path.join(d, "config"),
+               DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent/tonearm-bench-bus")
+    for k in ("LC_ALL", "TONEARM_MPD_PASSWORD", "JOURNAL_STREAM", "PULSE_SERVER"):
+        env.pop(k, None)
+    return env
+
+
 class Serve:
     """`tonearm serve` with a home of its own: HOME, XDG data/state/cache/config and a 0700 runtime
     directory (where its MPD socket is) in d; no session bus; its log on stderr to d/serve.log."""
 
     def __init__(self, tonearm, d, output, music):
         self.dir = d
-        runtime = os.path.join(d, "run")
-        os.makedirs(runtime, mode=0o700, exist_ok=True)
-        os.chmod(runtime, 0o700)
-        self.socket = os.path.join(runtime, "tonearm", "mpd.sock")
+        self.socket = os.path.join(d, "run", "tonearm", "mpd.sock")
         self.log = os.path.join(d, "serve.log")
-        env = dict(os.environ, LANG="C", HOME=d, XDG_RUNTIME_DIR=runtime,
-                   XDG_DATA_HOME=os.path.join(d, "data"), XDG_STATE_HOME=os.path.join(d, "state"),
-                   XDG_CACHE_HOME=os.path.join(d, "cache"), XDG_CONFIG_HOME=os.path.join(d, "config"),
-                   DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent/tonearm-bench-bus")
-        for k in ("LC_ALL", "TONEARM_MPD_PASSWORD", "JOURNAL_STREAM", "PULSE_SERVER"):
-            env.pop(k, None)
+        env = serve_environment(d)
         self.argv = [tonearm, "serve", "--output", output, "--music-directory", music]
         with open(self.log, "ab") as lf:
             self.proc = spawn(self.argv, stdout=lf, stderr=lf, env=env)
