@@ -21,5 +21,6 @@ package struct Icon: Sendable, Hashable, Codable {
     package static let podcast = Icon(symbolName: "mic", glyph: "◉")
     package static let episodes = Icon(symbolName: "list.bullet", glyph: "≡")
     package static let session = Icon(symbolName: "music.note.list", glyph: "♫")
+    package static let music = Icon(symbolName: "music.note", glyph: "♪")
     package static let search = Icon(symbolName: "magnifyingglass", glyph: "⌕")
 }

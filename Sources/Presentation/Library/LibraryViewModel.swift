@@ -17,6 +17,16 @@ package struct LibraryViewModel<Entry: Sendable>: Sendable {
     /// The library search (titles, notes, transcripts) whose hits the Podcasts tab lists instead
     /// of the podcasts: `/`, words, then Enter.
     package var libraryQuery: String?
+    /// Where the Music tab is: the artist opened, then the album opened in it (each with its
+    /// title for the heading); empty for the artists themselves. Back pops one level.
+    package var musicPath: [(entry: Entry, title: String)] = []
+    /// How far an update of the music index started from this screen is; nil when none runs.
+    package var musicIndexing: MusicIndexProgress?
+    /// The music folder the screen plays from and indexes, as the listener knows it (`~/Music`),
+    /// when it is not there: the empty Music tab names it and says how to give another.
+    package var missingMusicFolder: String?
+    /// A one-line note over the hints ("Up next: Night Ferry"), gone at the next key.
+    package var notice: String?
     /// Counts directory searches, so the answer of one the listener has left is dropped.
     package var directorySearches = 0
     package var selection = 0

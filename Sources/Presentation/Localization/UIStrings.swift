@@ -134,6 +134,20 @@ package enum UIString: String, Sendable, Hashable, Codable, CaseIterable, TextKe
     case emptyFavouritesMessage
     case noResultsTitle
     case noResultsMessage
+    /// The Music tab with nothing indexed: how to fill it (the screen's key, or the command).
+    case emptyMusicTitle
+    case emptyMusicMessage
+    case emptyMusicAction
+    /// The Music tab when its folder (`%@`) is not there.
+    case noMusicFolderTitle
+    case noMusicFolderMessage
+    /// An update of the music index under way: scanning, then files read of those to read.
+    case musicIndexScanning
+    case musicIndexReading
+    /// After an update: how many files could not be read (`%d`).
+    case musicIndexUnreadable
+    /// What `a` put after the song playing (`%@`: the song, album or artist).
+    case musicQueued
 
     package var catalogKey: String { "ui.\(rawValue)" }
 }

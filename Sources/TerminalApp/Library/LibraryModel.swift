@@ -22,6 +22,14 @@ enum LibraryEntry: Sendable {
     /// An episode, or a line of its transcript, the library search found (a podcast it found is
     /// listed as `.podcast`).
     case hit(LibrarySearchHit)
+    /// An artist of the music index with every song of theirs in play order (albums by year,
+    /// then songs without an album): Enter opens their albums, `a` queues them all.
+    case artist(String, songs: [MusicSongRecord])
+    /// An album of the music index, with its songs in play order.
+    case album(MusicAlbum)
+    /// A song of the music index, with the album it plays in (nil when it has no album tag:
+    /// then it plays alone).
+    case song(MusicSongRecord, album: MusicAlbum?)
 }
 
 extension LibraryEntry {
@@ -41,6 +49,15 @@ extension LibraryEntry {
         case .station(let record): record.name
         case .podcast(let record): record.title
         case .session(let record): record.name
+        default: nil
+        }
+    }
+
+    /// The artist's name or the album's title: the Music tab's level it opens.
+    var musicTitle: String? {
+        switch self {
+        case .artist(let name, _): name
+        case .album(let album): album.title
         default: nil
         }
     }
@@ -67,7 +84,8 @@ extension LibraryViewModel where Entry == LibraryEntry {
             tab: tab, list: list, episodesOf: episodesOf?.title, directoryQuery: directoryQuery, libraryQuery: libraryQuery, selection: selection, search: search, diagnostics: diagnostics,
             retries: retries, miniPlayer: mini, connectivity: player.connectivity,
             alert: alert.map { ErrorAlertViewState(error: $0, language: language, operation: alertOperation) },
-            prompt: prompt, confirmation: confirmation?.question, undo: pendingRemoval?.name, language: language, bindings: bindings,
-            spinnerTick: tick)
+            prompt: prompt, confirmation: confirmation?.question, undo: pendingRemoval?.name, musicPath: musicPath.map(\.title),
+            musicIndexing: musicIndexing, missingMusicFolder: missingMusicFolder, notice: notice, language: language,
+            bindings: bindings, spinnerTick: tick)
     }
 }

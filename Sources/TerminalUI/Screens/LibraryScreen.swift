@@ -1,7 +1,8 @@
 import PlayerCore
 import Presentation
 
-/// The library: Stations, Podcasts (with a podcast's Episodes), Sessions and Diagnostics, each
+/// The library: Stations, Podcasts (with a podcast's Episodes), Sessions, Diagnostics and Music
+/// (artists, an artist's albums, an album's songs, or the songs a search found), each
 /// list in its states (skeleton rows while loading, error with Try Again, empty with its
 /// action, loaded with `/` search), the mini player and the key hints at the bottom, the offline
 /// banner on top, and the error alert over everything when an operation failed.
@@ -32,6 +33,14 @@ package struct LibraryScreen: Sendable {
     package var confirmation: String?
     /// The name of what was removed last and can still be brought back.
     package var undo: String?
+    /// The Music tab's level: the artist opened, then the album (empty for the artists).
+    package var musicPath: [String]
+    /// An update of the music index under way, shown on the Music tab.
+    package var musicIndexing: MusicIndexProgress?
+    /// The music folder looked for, when it is not there (the empty Music tab names it).
+    package var missingMusicFolder: String?
+    /// A one-line note over the hints (what `a` queued).
+    package var notice: String?
     package var language: Language
     package var bindings: KeyBindings
     package var spinnerTick: Int
@@ -43,8 +52,13 @@ package struct LibraryScreen: Sendable {
         diagnostics: ErrorAnalyticsSummary? = nil, retries: RetryStatisticsSummary? = nil, miniPlayer: MiniPlayerViewState? = nil,
         connectivity: Connectivity = .unknown,
         alert: ErrorAlertViewState? = nil, prompt: (label: String, text: String)? = nil, confirmation: String? = nil,
-        undo: String? = nil, language: Language, bindings: KeyBindings = .standard, spinnerTick: Int = 0
+        undo: String? = nil, musicPath: [String] = [], musicIndexing: MusicIndexProgress? = nil, missingMusicFolder: String? = nil,
+        notice: String? = nil, language: Language, bindings: KeyBindings = .standard, spinnerTick: Int = 0
     ) {
+        self.musicPath = musicPath
+        self.musicIndexing = musicIndexing
+        self.missingMusicFolder = missingMusicFolder
+        self.notice = notice
         self.confirmation = confirmation
         self.undo = undo
         self.tab = tab
@@ -86,10 +100,16 @@ package struct LibraryScreen: Sendable {
         } else if let inline = list.inlineError(in: language) {
             canvas.put("\(inline.icon.glyph) \(inline.message)", row: height - 4, column: 2, style: CellStyle(foreground: .indexed(208)),
                        maxWidth: width - 4)
+        } else if tab == .music, let musicIndexing {
+            // The index's update runs beside the list: how far it is, as the indexer reports it.
+            canvas.put("\(Spinner.frame(spinnerTick)) \(musicIndexing.text(in: language))", row: height - 4, column: 2, style: .dim,
+                       maxWidth: width - 4)
         } else if case .loading(let existing) = list, !existing.isEmpty {
             // A reload over rows already shown (refreshing every podcast) keeps them, and says so here.
             canvas.put("\(Spinner.frame(spinnerTick)) \(UIStrings.text(.loading, in: language))", row: height - 4, column: 2, style: .dim,
                        maxWidth: width - 4)
+        } else if let notice {
+            canvas.put(notice, row: height - 4, column: 2, style: .bold, maxWidth: width - 4)
         }
         canvas.put(String(repeating: "─", count: width), row: height - 3, column: 0, style: .dim)
         if let miniPlayer {
@@ -111,17 +131,22 @@ package struct LibraryScreen: Sendable {
         } else {
             canvas.put(" Tonearm", row: 0, column: 0, style: CellStyle(foreground: .indexed(39), bold: true))
         }
+        // Every tab padded when they fit; on a narrow terminal only the current one is, so all
+        // stay in sight.
+        let names = Tab.allCases.map { ($0, TerminalStrings.tab($0, in: language)) }
+        let padded = names.reduce(1) { $0 + $1.1.count + 3 } <= canvas.width
         var column = 1
-        for each in Tab.allCases {
-            let label = " \(TerminalStrings.tab(each, in: language)) "
+        for (each, name) in names {
+            let label = padded || each == tab ? " \(name) " : name
             column += canvas.put(label, row: 1, column: column, style: each == tab ? CellStyle(bold: true, reverse: true) : .dim) + 1
         }
     }
 
     private func drawList(_ canvas: inout Canvas, rows: Range<Int>) {
         var top = rows.lowerBound
+        let music = tab == .music && !musicPath.isEmpty && libraryQuery == nil ? musicPath.joined(separator: " › ") : nil
         let heading = episodesOf ?? directoryQuery.map { TerminalStrings.directoryHeading($0, in: language) }
-            ?? libraryQuery.map { TerminalStrings.searchHeading($0, in: language) }
+            ?? libraryQuery.map { TerminalStrings.searchHeading($0, in: language) } ?? music
         if let heading {
             canvas.put("◂ \(heading)", row: top, column: 2, style: .bold, maxWidth: canvas.width - 4)
             top += 1
@@ -137,7 +162,11 @@ package struct LibraryScreen: Sendable {
             return
         }
         if case .empty = list {
-            drawEmpty(EmptyStateViewState(emptyPreset, in: language), on: &canvas, area)
+            if tab == .music, libraryQuery == nil {
+                drawEmptyMusic(on: &canvas, area)
+            } else {
+                drawEmpty(EmptyStateViewState(emptyPreset, in: language), on: &canvas, area)
+            }
             return
         }
         if case .loading(let existing) = list, existing.isEmpty {
@@ -179,7 +208,31 @@ package struct LibraryScreen: Sendable {
         case .history: .history
         case .favourites: .favourites
         case .queue: .queue
+        case .music: libraryQuery.map { .noSearchResults(query: $0) } ?? .noSearchResults(query: "")
         }
+    }
+
+    /// The Music tab with nothing to list: no folder (named, with how to give another), or
+    /// nothing indexed yet (the key that reads it, and the command); while an update runs, how
+    /// far it is instead of the key.
+    private func drawEmptyMusic(on canvas: inout Canvas, _ area: Range<Int>) {
+        let title: String
+        let message: String
+        if let missingMusicFolder {
+            title = UIStrings.text(.noMusicFolderTitle, in: language)
+            message = UIStrings.format(.noMusicFolderMessage, in: language, TextSanitizer.singleLine(missingMusicFolder, maxLength: 120))
+        } else {
+            title = UIStrings.text(.emptyMusicTitle, in: language)
+            message = UIStrings.text(.emptyMusicMessage, in: language)
+        }
+        var lines: [(String, CellStyle)] = [(Icon.music.glyph, CellStyle(foreground: .indexed(39), bold: true)), ("", .plain), (title, .bold)]
+        lines += TextWrap.lines(message, width: max(20, canvas.width - 12)).map { ($0, CellStyle.dim) }
+        if let musicIndexing {
+            lines += [("", .plain), ("\(Spinner.frame(spinnerTick)) \(musicIndexing.text(in: language))", .dim)]
+        } else if let key = bindings.primaryKey(.refreshAll) {
+            lines += [("", .plain), ("[\(key)] \(UIStrings.text(.emptyMusicAction, in: language))", CellStyle(bold: true, reverse: true))]
+        }
+        centred(&canvas, area, lines)
     }
 
     private func drawEmpty(_ empty: EmptyStateViewState, on canvas: inout Canvas, _ area: Range<Int>) {
@@ -281,7 +334,9 @@ package struct LibraryScreen: Sendable {
             let move = [bindings.primaryKey(.up), bindings.primaryKey(.down)].compactMap { $0?.description }.joined()
             hints.append("\(move) \(TerminalStrings.text(.move, in: language))")
             hints.append("Tab \(TerminalStrings.text(.nextTab, in: language))")
-            if [.stations, .podcasts, .queue, .sessions].contains(tab), !visibleItems.isEmpty { hint(.play, TerminalStrings.text(.open, in: language)) }
+            if [.stations, .podcasts, .queue, .sessions, .music].contains(tab), !visibleItems.isEmpty { hint(.play, TerminalStrings.text(.open, in: language)) }
+            if tab == .music, !visibleItems.isEmpty { hint(.add, TerminalStrings.text(.enqueue, in: language)) }
+            if tab == .music, musicIndexing == nil { hint(.refreshAll, TerminalStrings.text(.updateIndex, in: language)) }
             if [.history, .favourites].contains(tab), !visibleItems.isEmpty { hint(.like, TerminalStrings.text(.like, in: language)) }
             if directoryQuery != nil {
                 hint(.add, TerminalStrings.text(.addToLibrary, in: language))

@@ -6,7 +6,7 @@ import Presentation
 package enum TerminalStrings {
     enum Key: String, TextKey {
         case nowPlaying, help, quit, dismiss, keys, move, nextTab, open, add, search, find, addToLibrary, like, download, enqueue, takeOff, yes, no,
-            timer
+            timer, updateIndex
 
         var catalogKey: String { "terminal.\(rawValue)" }
     }
@@ -25,6 +25,7 @@ package enum TerminalStrings {
         case .history: name = "history"
         case .favourites: name = "favourites"
         case .diagnostics: name = "diagnostics"
+        case .music: name = "music"
         }
         return Texts.string("terminal.tab.\(name)", in: language)
     }

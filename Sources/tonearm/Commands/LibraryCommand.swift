@@ -1,4 +1,5 @@
 import ArgumentParser
+import Daemon
 import Foundation
 import LibraryKit
 import PlayerCore
@@ -18,6 +19,9 @@ struct LibraryCommand: AsyncParsableCommand {
     @Flag(help: "Do not open the terminal screens.")
     var noTui = false
 
+    @Option(help: "The music folder the Music tab plays from and indexes (default: the XDG music folder, `xdg-user-dir MUSIC`, else ~/Music).")
+    var musicDirectory: String?
+
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
@@ -32,7 +36,9 @@ struct LibraryCommand: AsyncParsableCommand {
                 let timeline = FailureTimeline(logger: CommandLog.logger)
                 try await LibraryController(
                     library: library, output: output, language: .current, bindings: bindings, logger: CommandLog.logger,
-                    observer: { timeline.observe($0) }
+                    observer: { timeline.observe($0) },
+                    musicDirectory: musicDirectory.map { URL(fileURLWithPath: NSString(string: $0).expandingTildeInPath, isDirectory: true) }
+                        ?? MusicDirectory.standard()
                 ).run()
                 return
             } catch {

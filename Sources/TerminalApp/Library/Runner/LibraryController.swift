@@ -38,17 +38,22 @@ package final class LibraryController: Sendable {
     let directory: Result<StationDirectory, PlaybackError>
     /// The sync password (`SyncPassword`), read when a sync runs.
     let syncPassword: @Sendable () -> String?
+    /// The folder the music index's paths are relative to (songs play from it, `R` indexes it).
+    let musicDirectory: URL?
 
     /// - Parameters:
     ///   - output: where sound goes; nil chooses PulseAudio when the first item plays.
     ///   - observer: sees every update of the player, in order.
     ///   - directory: the station directory; nil: the one `DirectorySettings` configures.
     ///   - syncPassword: where the sync password comes from (the environment or config.toml).
+    ///   - musicDirectory: the music folder the index was made of; nil: the Music tab cannot play
+    ///     or index (it still lists what the index holds).
     package init(
         library: LibraryContext, output: OutputChoice?, language: Language, bindings: KeyBindings, logger: Logger,
         observer: (@Sendable (PlayerUpdate) -> Void)? = nil, directory: StationDirectory? = nil,
-        syncPassword: @escaping @Sendable () -> String? = { try? SyncPassword.find() }
+        syncPassword: @escaping @Sendable () -> String? = { try? SyncPassword.find() }, musicDirectory: URL? = nil
     ) {
+        self.musicDirectory = musicDirectory
         self.syncPassword = syncPassword
         self.observer = observer
         self.library = library
@@ -57,7 +62,9 @@ package final class LibraryController: Sendable {
         self.language = language
         self.bindings = bindings
         self.logger = logger
-        machine = Mutex(LibraryStateMachine(language: language, bindings: bindings))
+        var machine = LibraryStateMachine(language: language, bindings: bindings, musicDirectory: musicDirectory)
+        if let musicDirectory, !Self.isFolder(musicDirectory) { machine.model.missingMusicFolder = LibraryStateMachine.shown(musicDirectory) }
+        self.machine = Mutex(machine)
         if let directory {
             self.directory = .success(directory)
         } else {
@@ -181,7 +188,7 @@ package final class LibraryController: Sendable {
             return resolve(target)
         case .likeCurrent:
             return .likedCurrent(Result { () throws(PlaybackError) in try assembly.observers.history.likeCurrent() != nil })
-        case .play, .send, .searchDirectory, .countClick, .addFeed, .refreshPodcasts, .download, .loadDiagnostics, .record:
+        case .play, .send, .searchDirectory, .countClick, .addFeed, .refreshPodcasts, .download, .loadDiagnostics, .record, .updateMusicIndex:
             return nil
         }
     }
@@ -198,6 +205,7 @@ package final class LibraryController: Sendable {
         case .download(let episode): download(episode: episode)
         case .loadDiagnostics: loadDiagnostics()
         case .record(let error, let operation): Task { [library] in await library.analytics.record(error, operation: operation) }
+        case .updateMusicIndex(let rescan): updateMusicIndex(rescan: rescan)
         case .reload, .change, .remove, .logRemoval, .resolve, .likeCurrent: break
         }
     }

@@ -89,7 +89,57 @@ extension LibraryViewModel where Entry == LibraryEntry {
             }
         case .diagnostics:
             return []
+        case .music:
+            return try musicRows(store)
         }
+    }
+
+    /// The Music tab's rows at its level: the songs a search found, an album's songs, an
+    /// artist's albums (then their songs that have no album tag), or every artist. Read from
+    /// the index alone; no file is opened.
+    private func musicRows(_ store: LibraryStore) throws(PlaybackError) -> [(LibraryRow, LibraryEntry)] {
+        if let libraryQuery {
+            let found = try store.searchMusic(libraryQuery)
+            guard !found.isEmpty else { return [] }
+            // Each song plays in its album, so its album is found too.
+            var albumOf: [Int64: MusicAlbum] = [:]
+            for album in MusicAlbums.albums(try store.musicSongs()) {
+                for song in album.songs { albumOf[song.id] = album }
+            }
+            return found.filter { $0.failure == nil }.map { song in
+                let row = MusicRowText.found(
+                    title: song.displayTitle, artist: MusicAlbums.artist(of: song), album: song.tags[.album], duration: song.tags.audio.duration)
+                return (row, .song(song, album: albumOf[song.id]))
+            }
+        }
+        switch musicPath.last?.entry {
+        case .album(let album)?:
+            return album.songs.map { (Self.songRow($0), .song($0, album: album)) }
+        case .artist(let artist, _)?:
+            let songs = try store.musicSongs()
+            let albums = MusicAlbums.albums(songs, artist: artist).map { (MusicRowText.album(title: $0.title, year: $0.year), LibraryEntry.album($0)) }
+            return albums + Self.songsWithoutAlbum(songs, by: artist).map { (Self.songRow($0), .song($0, album: nil)) }
+        default:
+            let songs = try store.musicSongs()
+            var albumsBy: [String: [MusicAlbum]] = [:]
+            for album in MusicAlbums.albums(songs) { albumsBy[album.artist, default: []].append(album) }
+            return MusicAlbums.artists(songs).map { artist in
+                let all = (albumsBy[artist] ?? []).flatMap(\.songs) + Self.songsWithoutAlbum(songs, by: artist)
+                return (MusicRowText.artist(artist), .artist(artist, songs: all))
+            }
+        }
+    }
+
+    /// An artist's readable songs that name no album (no album holds them), in play order.
+    private static func songsWithoutAlbum(_ songs: [MusicSongRecord], by artist: String) -> [MusicSongRecord] {
+        songs.filter { song in
+            song.failure == nil && song.tags[.album] == nil
+                && MusicAlbums.artist(of: song).map { $0.caseInsensitiveCompare(artist) == .orderedSame } == true
+        }.sorted(by: MusicAlbums.playOrder)
+    }
+
+    private static func songRow(_ song: MusicSongRecord) -> LibraryRow {
+        MusicRowText.song(track: song.tags.trackNumber, title: song.displayTitle, duration: song.tags.audio.duration)
     }
 
     /// The library search's hits: a podcast opens (its episodes), an episode plays, a line of a

@@ -44,13 +44,16 @@ enum LibraryEffect: Sendable {
     case loadDiagnostics
     /// Records an error in the local analytics.
     case record(PlaybackError, operation: AnalyticsIdentifier)
+    /// Brings the music index up to date with the music folder, on a thread of its own (answered
+    /// by `musicIndexProgressed` as it goes, then `musicIndexed`).
+    case updateMusicIndex(rescan: Bool)
 
     /// True for the library's reads and changes: the runner performs them on the thread that
     /// handles the event, before the screen is drawn again, as the lists are read there.
     var isAtOnce: Bool {
         switch self {
         case .reload, .change, .remove, .logRemoval, .resolve, .likeCurrent: true
-        case .play, .send, .searchDirectory, .countClick, .addFeed, .refreshPodcasts, .download, .loadDiagnostics, .record: false
+        case .play, .send, .searchDirectory, .countClick, .addFeed, .refreshPodcasts, .download, .loadDiagnostics, .record, .updateMusicIndex: false
         }
     }
 }

@@ -64,4 +64,8 @@ enum LibraryEvent: Sendable {
     case playFailed(PlaybackError, operation: AnalyticsIdentifier)
     /// A later part of the queue left an entry out, or could not start: told, the rest plays on.
     case queueEntryFailed(PlaybackError)
+    /// The music index's update read more files (or ended its scan: `read` 0 of `total`).
+    case musicIndexProgressed(MusicIndexProgress)
+    /// The music index's update ended, or failed.
+    case musicIndexed(Result<MusicIndexer.Summary, PlaybackError>)
 }

@@ -7,6 +7,11 @@ extension LibraryStateMachine {
     /// while they are shown; then Esc and Backspace go back, Tab moves on, and the rest is read
     /// through the key bindings, on the library or on Now Playing.
     mutating func press(_ key: Key) -> [LibraryEffect] {
+        // A note lasts until the next key.
+        if model.notice != nil {
+            model.notice = nil
+            model.changed()
+        }
         if model.helpShown {
             model.helpShown = false
             model.changed()
@@ -60,6 +65,8 @@ extension LibraryStateMachine {
             return like(onNowPlaying: open)
         case .download where !open:
             return downloadSelected()
+        case .enqueue where !open && model.tab == .music, .add where !open && model.tab == .music:
+            return enqueueMusic()
         case .enqueue where !open:
             return enqueueSelected()
         case .moveUp where !open, .moveDown where !open:
@@ -86,6 +93,8 @@ extension LibraryStateMachine {
             model.changed()
         case .refreshAll where !open && model.tab == .podcasts:
             return refreshPodcasts()
+        case .refreshAll where !open && model.tab == .music:
+            return updateMusicIndex()
         case .add where !open && model.directoryQuery != nil:
             return keepFoundStation()
         case .add where !open:

@@ -19,8 +19,11 @@ extension LibraryStateMachine {
                     return findStations(prompt.text)
                 }
                 effects = submit(prompt.text)
-            } else if model.tab == .podcasts, model.episodesOf == nil, let words = model.search, SearchQuery(words) != nil {
-                // On the podcast list, the words typed are looked for in the whole library.
+            } else if model.tab == .podcasts && model.episodesOf == nil || model.tab == .music, let words = model.search,
+                SearchQuery(words) != nil
+            {
+                // On the podcast list, the words typed are looked for in the whole library; on
+                // the Music tab, in the music index (the songs it finds are listed).
                 model.libraryQuery = words
                 model.search = nil
                 model.selection = 0

@@ -30,6 +30,12 @@ extension LibraryStateMachine {
         case .hit(let hit):
             guard let episode = hit.episodeID else { return [] }
             return [.resolve(.episode(episode, from: hit.time))]
+        case .artist(let name, _):
+            return openMusic(entry, title: name)
+        case .album(let album):
+            return openMusic(entry, title: album.title)
+        case .song(let song, let album):
+            return playSong(song, album: album)
         case .heard, .favourite:
             return []
         }
@@ -89,6 +95,8 @@ extension LibraryStateMachine {
     /// Starts `playback` with Now Playing open.
     mutating func play(_ playback: Playback) -> [LibraryEffect] {
         playsQueue = playback.queue != nil
+        // Something else plays now: `a` on the Music tab starts anew rather than adding after it.
+        music = nil
         model.nowPlayingOpen = true
         model.changed()
         return [.play(playback)]
@@ -107,6 +115,7 @@ extension LibraryStateMachine {
         let before = model.player.version
         model.player.apply(update)
         if model.player.version != before { model.changed() }
+        if case .notice(.currentItem(let index), _) = update { musicItemChanged(index) }
         if playsQueue, case .state = update, model.tab == .queue { return [.reload] }
         return []
     }

@@ -9,6 +9,8 @@ extension LibraryStateMachine {
         model.episodesOf = nil
         model.directoryQuery = nil
         model.libraryQuery = nil
+        model.musicPath = []
+        musicReturnTo = nil
         model.search = nil
         model.selection = 0
         model.list = .initial
@@ -16,7 +18,8 @@ extension LibraryStateMachine {
     }
 
     /// Esc and Backspace: Now Playing closes, else the search ends, else the directory's results,
-    /// the library search's hits or a podcast's episodes give way to the list they came from.
+    /// the library search's hits or a podcast's episodes give way to the list they came from, and
+    /// on the Music tab an album's songs to the artist's albums, those to the artists.
     mutating func back() -> [LibraryEffect] {
         var effects: [LibraryEffect] = []
         if model.nowPlayingOpen {
@@ -38,6 +41,8 @@ extension LibraryStateMachine {
             model.libraryQuery = nil
             model.selection = 0
             model.list = .initial
+            effects = [.reload]
+        } else if model.tab == .music, musicLevelUp() {
             effects = [.reload]
         }
         model.changed()

@@ -26,10 +26,17 @@ struct LibraryStateMachine: Sendable {
     var playsQueue = false
     /// The soundbite `b` played last, so the next press plays the one after it.
     var lastSoundbite: (episode: Int64, number: Int)?
+    /// The folder the music index's paths are relative to: songs play from it and `R` indexes it.
+    let musicDirectory: URL?
+    /// The songs the Music tab has playing, while they are what plays (`a` adds after them).
+    var music: MusicUpNext?
+    /// The artist or album the Music tab went back from, selected again once the level above is read.
+    var musicReturnTo: String?
 
-    init(language: Language, bindings: KeyBindings) {
+    init(language: Language, bindings: KeyBindings, musicDirectory: URL? = nil) {
         self.language = language
         self.bindings = bindings
+        self.musicDirectory = musicDirectory
     }
 
     mutating func handle(_ event: LibraryEvent) -> [LibraryEffect] {
@@ -46,6 +53,10 @@ struct LibraryStateMachine: Sendable {
             return []
         case .rows(let loaded):
             model.reload(loaded)
+            if let title = musicReturnTo {
+                musicReturnTo = nil
+                if let row = model.entries.firstIndex(where: { $0.musicTitle == title }) { model.selection = row }
+            }
             if case .failure(let error) = loaded { return [.record(error, operation: "loadLibrary")] }
             return []
         case .changed(let change, let failure): return changed(change, failure: failure)
@@ -72,6 +83,8 @@ struct LibraryStateMachine: Sendable {
         case .queueEntryFailed(let error):
             alert(error, operation: .playback)
             return [.record(error, operation: "playQueue")]
+        case .musicIndexProgressed(let progress): return musicIndexProgressed(progress)
+        case .musicIndexed(let outcome): return musicIndexed(outcome)
         }
     }
 
