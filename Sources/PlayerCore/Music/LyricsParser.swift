@@ -21,7 +21,7 @@ import Foundation
 ///
 /// Bounded, with typed errors: more than `maxBytes`, `maxLines` lines, a line longer than
 /// `maxLineLength` characters or more stamped lines than a transcript keeps is
-/// `.documentTooLarge`; LRC with no stamped line is `.malformedData`. Pure: no I/O.
+/// `.documentTooLarge`; LRC with no stamped line of text is `.malformedData`. Pure: no I/O.
 public enum LyricsParser {
     public static let maxBytes = 1 << 20
     public static let maxLines = 20_000
@@ -47,7 +47,9 @@ public enum LyricsParser {
         let shift = Double(document.offsetMilliseconds) / 1_000
         let lines = document.lines.map { (start: max(0, $0.start - shift), text: $0.text) }
         let info = LyricsInfo(origin: origin, artist: document.artist, title: document.title, album: document.album)
-        return timed(lines, info: info, length: document.length)
+        let lyrics = timed(lines, info: info, length: document.length)
+        guard !lyrics.isEmpty else { throw PlaybackError(.malformedData, underlying: "lyrics: no stamped line has text") }
+        return lyrics
     }
 
     /// A lyrics tag's text: followed when it is LRC with stamps, else shown whole; nil when it

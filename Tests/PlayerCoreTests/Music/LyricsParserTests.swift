@@ -96,6 +96,7 @@ struct LyricsParserTests {
         #expect(lyrics.cues.map(\.text) == ["Good"])
         Self.expectCode(.malformedData) { () throws(PlaybackError) in try Self.parse("[ar:Only tags]\nplain words\n") }
         Self.expectCode(.malformedData) { () throws(PlaybackError) in try Self.parse("") }
+        Self.expectCode(.malformedData) { () throws(PlaybackError) in try Self.parse("[00:01.00]\n[00:02.00] \u{7}") }
     }
 
     @Test func encodingsAndLineEnds() throws {
