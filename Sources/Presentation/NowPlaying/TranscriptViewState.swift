@@ -1,9 +1,9 @@
 import Foundation
 import PlayerCore
 
-/// The transcript pane of Now Playing (`t`): a row per line with its time and speaker, the line
-/// being spoken marked, and the listener's own choice of line (moved with the arrows, Enter seeks
-/// there). Nil for an item without a transcript.
+/// The transcript pane of Now Playing (`t`), which shows a song's lyrics the same way: a row per
+/// line with its time and speaker, the line being spoken (or sung) marked, and the listener's own
+/// choice of line (moved with the arrows, Enter seeks there). Nil for an item without a transcript.
 package struct TranscriptViewState: Sendable, Hashable, Codable {
     package struct Row: Sendable, Hashable, Codable {
         /// "12:34", where the line starts; nil in an untimed transcript.
@@ -16,8 +16,11 @@ package struct TranscriptViewState: Sendable, Hashable, Codable {
         package let isSelected: Bool
     }
 
-    /// "Transcript".
+    /// "Transcript", or "Lyrics" for a song's lyrics.
     package let heading: String
+    /// Said under the heading of lyrics without times ("not synced"): they are shown whole and
+    /// no line follows the song. Nil otherwise.
+    package let note: String?
     package let rows: [Row]
     /// The row to keep in view: the listener's choice while there is one, else the line spoken.
     package let focusIndex: Int?
@@ -27,7 +30,8 @@ package struct TranscriptViewState: Sendable, Hashable, Codable {
         // A cue told for an earlier transcript (the item just changed) is not this one's.
         let current = current.flatMap { $0.index < transcript.cues.count && transcript.cues[$0.index] == $0.cue ? $0.index : nil }
         let selection = selection.flatMap { transcript.cues.indices.contains($0) ? $0 : nil }
-        heading = Texts.string(UIString.transcript, in: language)
+        heading = Texts.string(transcript.lyrics == nil ? UIString.transcript : .lyrics, in: language)
+        note = transcript.lyrics != nil && !transcript.timed ? Texts.string(UIString.lyricsNotSynced, in: language) : nil
         focusIndex = selection ?? current
         rows = transcript.cues.enumerated().map { index, cue in
             Row(

@@ -111,6 +111,7 @@ package struct NowPlayingScreen: Sendable {
         let left = max(0, (canvas.width - width) / 2)
         drawBox(on: &canvas, top: top, left: left, width: width, height: height)
         canvas.putCentered(transcript.heading, row: top + 1, style: .bold, in: left..<(left + width))
+        if let note = transcript.note { canvas.putCentered(note, row: top + 2, style: .dim, in: left..<(left + width)) }
         let startWidth = transcript.rows.compactMap { $0.start?.count }.max() ?? 0
         let textWidth = max(8, width - 8 - (startWidth > 0 ? startWidth + 2 : 0))
         // Every row's wrapped lines, in order, with the row they belong to.
