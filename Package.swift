@@ -370,6 +370,7 @@ let package = Package(
         fuzzTarget("FuzzSync", ["Library"]),
         fuzzTarget("FuzzSubtitles", ["Media"]),
         fuzzTarget("FuzzTags", ["Media"]),
+        fuzzTarget("FuzzLyrics", []),
     ]
 )
 
