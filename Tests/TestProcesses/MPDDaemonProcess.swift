@@ -21,9 +21,9 @@ package final class MPDDaemonProcess: @unchecked Sendable {
     private var child: ChildProcess?
 
     /// Starts mpd once `prepare` has written the music files into the directory it is given (the
-    /// client asks mpd to index them with `update`). `configuration` is added to mpd.conf: its
-    /// lines may name files in the test's directory as `$DIR` (`sticker_file "$DIR/sticker.sql"`).
-    package init(startTimeout: Double = 20, configuration: String = "", prepare: (String) throws -> Void) throws {
+    /// client asks mpd to index them with `update`). It has a sticker database, as Debian's
+    /// mpd.conf gives it, so `sticker` is one of its commands.
+    package init(startTimeout: Double = 20, prepare: (String) throws -> Void) throws {
         var template = Array("/tmp/tmpd-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw Failure(description: "MPDDaemonProcess: mkdtemp failed")
@@ -40,6 +40,7 @@ package final class MPDDaemonProcess: @unchecked Sendable {
                 playlist_directory "\(directory)/playlists"
                 db_file "\(directory)/database"
                 state_file "\(directory)/state"
+                sticker_file "\(directory)/sticker.sql"
                 log_file "\(directory)/mpd.log"
                 bind_to_address "127.0.0.1"
                 port "\(reservation.port)"
@@ -50,7 +51,6 @@ package final class MPDDaemonProcess: @unchecked Sendable {
                     name "null"
                     mixer_type "software"
                 }
-                \(configuration.replacingOccurrences(of: "$DIR", with: directory))
 
                 """
             try config.write(toFile: "\(directory)/mpd.conf", atomically: true, encoding: .utf8)

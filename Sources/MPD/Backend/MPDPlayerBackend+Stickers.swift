@@ -5,10 +5,11 @@ import MPDProtocol
 /// database (`LibraryStore+Stickers`) under the song's path in the music directory, so they
 /// survive a rescan and a song that leaves the index, as mpd's sticker database keeps them.
 /// Answers and ACKs are mpd 0.23's: a song must be in the database for `get`, `set`, `list`
-/// and `delete`, and `find` lists only songs that still are.
+/// and `delete`, and `find` lists only songs that still are. mpd asks admin permission for every
+/// sticker command, reading ones too.
 extension MPDPlayerBackend {
     static let stickerCommands: [MPDCommandEntry] = [
-        MPDCommandEntry("sticker", 3..., .add) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+        MPDCommandEntry("sticker", 3..., .admin) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let request = try MPDStickerRequest(a.command.arguments)
             let answer = try b.answer(request)
             if request.changes { b.changed([.sticker]) }
