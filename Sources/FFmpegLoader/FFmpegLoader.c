@@ -26,6 +26,7 @@
 #include <libavutil/log.h>
 #include <libavutil/mathematics.h>
 #include <libavutil/mem.h>
+#include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>
 #include <libswresample/swresample.h>
@@ -58,6 +59,7 @@
     V(av_log_set_level, (int level), (level))                                                                  \
     X(void *, av_malloc, (size_t size), (size))                                                                \
     X(int, av_new_packet, (AVPacket *pkt, int size), (pkt, size))                                              \
+    X(int, av_opt_set, (void *obj, const char *name, const char *val, int search_flags), (obj, name, val, search_flags)) \
     X(AVPacket *, av_packet_alloc, (void), ())                                                                 \
     V(av_packet_free, (AVPacket **pkt), (pkt))                                                                 \
     V(av_packet_unref, (AVPacket *pkt), (pkt))                                                                 \
@@ -67,6 +69,8 @@
        unsigned int max_probe_size),                                                                           \
       (pb, fmt, url, logctx, offset, max_probe_size))                                                          \
     X(int, av_read_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt))                                       \
+    X(int, av_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt))                                      \
+    X(int, av_write_trailer, (AVFormatContext *s), (s))                                                        \
     X(int64_t, av_rescale_q, (int64_t a, AVRational bq, AVRational cq), (a, bq, cq))                           \
     X(int, av_sample_fmt_is_planar, (enum AVSampleFormat sample_fmt), (sample_fmt))                            \
     X(int, av_seek_frame, (AVFormatContext *s, int stream_index, int64_t timestamp, int flags),                \
@@ -86,6 +90,12 @@
     X(int, avcodec_send_packet, (AVCodecContext *avctx, const AVPacket *avpkt), (avctx, avpkt))                \
     X(unsigned, avcodec_version, (void), ())                                                                   \
     X(AVFormatContext *, avformat_alloc_context, (void), ())                                                   \
+    X(int, avformat_alloc_output_context2,                                                                     \
+      (AVFormatContext **ctx, const AVOutputFormat *oformat, const char *format_name, const char *filename),    \
+      (ctx, oformat, format_name, filename))                                                                   \
+    V(avformat_free_context, (AVFormatContext *s), (s))                                                        \
+    X(AVStream *, avformat_new_stream, (AVFormatContext *s, const AVCodec *c), (s, c))                         \
+    X(int, avformat_write_header, (AVFormatContext *s, AVDictionary **options), (s, options))                  \
     V(avformat_close_input, (AVFormatContext **s), (s))                                                        \
     X(int, avformat_find_stream_info, (AVFormatContext *ic, AVDictionary **options), (ic, options))            \
     X(int, avformat_open_input, (AVFormatContext **ps, const char *url, const AVInputFormat *fmt, AVDictionary **options), \
@@ -100,7 +110,9 @@
        int (*write_packet)(void *opaque, uint8_t *buf, int buf_size),                                          \
        int64_t (*seek)(void *opaque, int64_t offset, int whence)),                                             \
       (buffer, buffer_size, write_flag, opaque, read_packet, write_packet, seek))                              \
+    X(int, avio_close_dyn_buf, (AVIOContext *s, uint8_t **pbuffer), (s, pbuffer))                              \
     V(avio_context_free, (AVIOContext **s), (s))                                                               \
+    X(int, avio_open_dyn_buf, (AVIOContext **s), (s))                                                          \
     X(int64_t, avio_seek, (AVIOContext *s, int64_t offset, int whence), (s, offset, whence))                   \
     V(avsubtitle_free, (AVSubtitle *sub), (sub))                                                               \
     X(int, swr_alloc_set_opts2,                                                                                \
