@@ -71,6 +71,12 @@ extension LibraryStore {
         }
     }
 
+    /// When the last whole update finished (seconds since 1970), nil before the first: what a
+    /// reader that keeps the songs in memory compares to know they are still the index's.
+    package func musicUpdateStamp() throws(PlaybackError) -> Double? {
+        try read { db in try Double.fetchOne(db, sql: "SELECT finishedAt FROM musicUpdate WHERE id = 1") }
+    }
+
     /// Every indexed file, failures included, in path order.
     package func musicSongs() throws(PlaybackError) -> [MusicSongRecord] {
         try read { db in try Self.songs(db, where: "1", arguments: []) }

@@ -60,15 +60,28 @@ extension MPDPlayerBackend {
         MPDFilterParser(tags: SongTag.allCases.map(\.rawValue), foldCase: foldCase)
     }
 
-    /// Every indexed song, in path order.
+    /// Every indexed song, in path order. Kept in memory between commands, as mpd keeps its
+    /// database: read again after an update of this daemon's, or when the index's stamp says
+    /// another process (`tonearm music update`) finished one.
     func databaseSongs() throws(MPDAck) -> [MPDDatabaseSong] {
         do {
+            let store = catalog.library.store
+            let stamp = try store.musicUpdateStamp()
+            if let cached = songCache, cached.stamp == stamp { return cached.songs }
             // A file whose tags could not be read is not a song of the database, as in mpd
             // (`tonearm music failures` lists them).
-            return try catalog.library.store.musicSongs().filter { $0.failure == nil }.map(MPDDatabaseSong.init)
+            let songs = try store.musicSongs().filter { $0.failure == nil }.map(MPDDatabaseSong.init)
+            songCache = SongCache(stamp: stamp, songs: songs)
+            return songs
         } catch {
             throw MPDAck(.system, "The music index cannot be read (\(error.code.typeName))")
         }
+    }
+
+    /// The songs the database commands last read, and the update they are from.
+    struct SongCache {
+        let stamp: Double?
+        let songs: [MPDDatabaseSong]
     }
 
     /// `find`/`search FILTER [sort TYPE] [window START:END]`.
@@ -208,6 +221,7 @@ extension MPDPlayerBackend {
     }
 
     private func updateEnded(changedIndex: Bool, directory: URL) {
+        songCache = nil
         changed(changedIndex ? [.update, .database] : [.update])
         if let next = databaseUpdates.finished() { runUpdate(job: next.job, rescan: next.rescan, directory: directory) }
     }

@@ -35,6 +35,8 @@ package actor MPDPlayerBackend: MPDBackend {
     let musicWatch = Mutex<MusicDirectoryWatch?>(nil)
 
     var queue: MPDQueue
+    /// The indexed songs kept between database commands (`databaseSongs`).
+    var songCache: SongCache?
     var view = MPDPlayerView()
     /// Seconds of audio the player has written, for `stats`.
     var audioTime = 0.0

@@ -79,8 +79,10 @@ struct MusicStoreTests {
         #expect(try store.musicStamps() == ["x.mp3": MusicFileStamp(modified: 5, size: 11)])
         let totals = try store.musicTotals()
         #expect(totals.songs == 0 && totals.failures == 1 && totals.lastUpdate == nil)
+        #expect(try store.musicUpdateStamp() == nil, "no update finished yet")
         try store.markMusicUpdated()
         #expect(try store.musicTotals().lastUpdate == clock.now)
+        #expect(try store.musicUpdateStamp() == clock.now.timeIntervalSince1970, "the stamp readers of the songs compare")
     }
 
     @Test func totalsCountSongsArtistsAlbumsAndPlaytime() throws {
