@@ -52,8 +52,12 @@ extension MPDCatalog {
         return entry
     }
 
-    /// `lsinfo` of a sheet: its tracks; nil when `relative` is no sheet with tracks.
+    /// `lsinfo` of a sheet (its tracks) or of one indexed song (a track, or any file, the image
+    /// too: mpd answers a song's path with that song); nil when `relative` is neither.
     package func cueListing(_ relative: String) -> MPDResponse? {
+        if !relative.isEmpty, let song = try? library.store.musicSong(path: relative), song.failure == nil {
+            return MPDDatabaseSong(song).fields()
+        }
         let tracks = cueTracks(inSheet: relative)
         guard !tracks.isEmpty else { return nil }
         var r = MPDResponse()

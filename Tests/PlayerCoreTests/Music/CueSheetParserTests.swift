@@ -57,7 +57,7 @@ struct CueSheetParserTests {
         let second = cue.songTags(ofTrack: 1, image: "a/image.flac", imageTags: image)
         #expect(second[.title] == "Middle" && second[.artist] == "Guest" && second[.album] == "Three Tones")
         #expect(second[.albumArtist] == "Tone Band" && second[.track] == "02" && second[.genre] == "Drone" && second[.date] == "2020")
-        #expect(second[.composer] == nil, "SONGWRITER makes no tag, as in mpd")
+        #expect(second[.composer] == nil && second[.comment] == nil, "SONGWRITER and REM COMMENT make no tag, as in mpd")
         #expect(abs((second.audio.duration ?? 0) - (376.0 - 150.0) / 75) < 1e-9)
         #expect(second.audio.sampleRate == 44_100)
         let first = cue.songTags(ofTrack: 0, image: "a/image.flac", imageTags: image)

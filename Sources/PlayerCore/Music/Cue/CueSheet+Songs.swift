@@ -2,8 +2,9 @@ import Foundation
 
 /// A cue sheet's tracks as songs, each with the tags mpd 0.23 gives a cue track: the disc's
 /// `TITLE` is the album, its `PERFORMER` the album artist, a track's `PERFORMER` its artist,
-/// `REM GENRE`/`DATE`/`COMMENT` genre, date and comment (a track's own over the disc's), the
-/// number as written (`SONGWRITER` makes no tag, as in mpd); the length runs to the next track's `INDEX 01`,
+/// `REM GENRE`/`DATE` genre and date (a track's own over the disc's), the number as written
+/// (`SONGWRITER` makes no tag, as in mpd, and `REM COMMENT` none, as mpd's default
+/// `metadata_to_use` shows none); the length runs to the next track's `INDEX 01`,
 /// the last track's to the end of its file.
 extension CueSheet {
     /// The name of track `index` (0-based) inside its sheet, as mpd names it: `track0001`.
@@ -24,7 +25,6 @@ extension CueSheet {
         put(.artist, track.fields.performer)
         put(.genre, track.fields.genre ?? disc.genre)
         put(.date, track.fields.date ?? disc.date)
-        put(.comment, track.fields.comment ?? disc.comment)
         put(.track, track.number)
         let part = part(ofTrack: index, image: image)
         tags.part = part

@@ -1,0 +1,141 @@
+import Foundation
+import TestProcesses
+import Testing
+
+/// Cue sheets as mpd 0.23 shows them and as `tonearm serve` shows them, on the same folder made
+/// here: ffmpeg's image of three tones (2 s, 3 s, 2.5 s at 44.1 kHz) with a `.cue` beside it.
+/// mpd lists the sheet as a playlist and as a folder of `track0001`... with a `Range` each, hides
+/// the image from listings, and answers `find`, `list`, `add` and `playlistinfo` with the tracks;
+/// Tonearm must answer the same, value by value.
+///
+/// Set aside as in `MPDDatabaseComparisonTests`: Tonearm's `Music/` prefix, and the order of
+/// songs where mpd's is its walk of the disk (`list file` too). The sheet's `REM COMMENT` is no
+/// tag for either (mpd's default `metadata_to_use` leaves comments out).
+@Suite("MPD's cue sheets: tonearm serve compared with mpd", .serialized, .blocking)
+struct MPDCueComparisonTests {
+    static let sheet = """
+        REM GENRE "Ambient"
+        REM DATE 2020
+        REM DISCID 1A02B703
+        REM COMMENT "made by a test"
+        PERFORMER "Tone Band"
+        TITLE "Three Tones"
+        FILE "image.flac" WAVE
+          TRACK 01 AUDIO
+            TITLE "Low"
+            INDEX 01 00:00:00
+          TRACK 02 AUDIO
+            TITLE "Middle"
+            PERFORMER "Guest"
+            INDEX 01 00:02:00
+          TRACK 03 AUDIO
+            TITLE "High"
+            INDEX 00 00:04:70
+            INDEX 01 00:05:00
+
+        """
+
+    static func makeMusic(in root: URL) throws {
+        let tones = [(300, 2.0), (1_000, 3.0), (2_500, 2.5)]
+        let inputs = tones.flatMap { ["-f", "lavfi", "-i", "sine=frequency=\($0.0):duration=\($0.1):sample_rate=44100"] }
+        let image = try FFmpegFixture.make(inputs + ["-filter_complex", "[0][1][2]concat=n=3:v=0:a=1", "-c:a", "flac"], fileName: "image.flac").get()
+        let album = root.appendingPathComponent("Album")
+        try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
+        try image.write(to: album.appendingPathComponent("image.flac"))
+        // CRLF, as sheets written on Windows are.
+        try Data(sheet.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: album.appendingPathComponent("image.cue"))
+        let loose = try FFmpegFixture.make(["-f", "lavfi", "-i", "sine=duration=1", "-metadata", "title=Loose", "-c:a", "flac"], fileName: "l.flac").get()
+        try loose.write(to: root.appendingPathComponent("loose.flac"))
+        // One date for the image, the sheet and their folder: which of them a track's
+        // Last-Modified comes from is then not a matter of which second each was written in.
+        let date = Date(timeIntervalSince1970: 1_700_000_000)
+        for url in [album.appendingPathComponent("image.flac"), album.appendingPathComponent("image.cue"), album] {
+            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: url.path)
+        }
+    }
+
+    /// `%` is the music folder's prefix on the server under test.
+    static let session: [(command: String, ordered: Bool)] = [
+        ("lsinfo \"%Album\"", true), ("lsinfo \"%Album/image.cue\"", true), ("lsinfo \"%Album/image.cue/track0002\"", true),
+        ("lsinfo \"%Album/image.flac\"", true), ("find \"(Title == 'Middle')\"", true), ("find \"(Album == 'Three Tones')\"", false),
+        ("search \"(file contains 'image')\"", false), ("list Album", true), ("list AlbumArtist", true), ("list Artist", true),
+        ("list Title \"(Album == 'Three Tones')\"", true), ("list file", false), ("count \"(Album == 'Three Tones')\"", true),
+        ("find \"(Track == '03')\"", true), ("listall \"%Album/image.cue\"", true), ("listall \"%Album/image.cue/track0003\"", true),
+        ("listallinfo \"%Album/image.cue\"", true), ("lsinfo \"%Album/image.cue/track0009\"", true),
+    ]
+
+    typealias Answer = (fields: [(key: String, value: String)], ack: String?)
+
+    /// One answer made comparable: `Music/` taken off Tonearm's paths, each song's fields as a
+    /// set, songs sorted when mpd's order is the disk's.
+    static func normalised(_ answer: Answer, tonearm: Bool, ordered: Bool) -> [[String]] {
+        var blocks: [[String]] = []
+        for (key, rawValue) in answer.fields {
+            var value = rawValue
+            if tonearm, ["file", "directory", "playlist"].contains(key), value.hasPrefix("Music/") { value.removeFirst("Music/".count) }
+            if ["file", "directory", "playlist"].contains(key) || blocks.isEmpty { blocks.append([]) }
+            blocks[blocks.count - 1].append("\(key): \(value)")
+        }
+        blocks = blocks.map { $0.count > 1 && $0[0].hasPrefix("file: ") ? [$0[0]] + $0.dropFirst().sorted() : $0 }
+        return ordered ? blocks : blocks.sorted { $0.joined() < $1.joined() }
+    }
+
+    @Test func cueTracksAreListedFoundAndQueuedAsMPDDoes() throws {
+        let mpd = try MPDDaemonProcess { music in try Self.makeMusic(in: URL(fileURLWithPath: music)) }
+        defer { mpd.stop() }
+        let real = try mpd.updatedClient()
+        let daemon = try ServeDaemon(music: URL(fileURLWithPath: mpd.musicDirectory))
+        let ours = try daemon.client()
+        try #require(
+            try ours.command("listall Music/Album/image.cue").fields.filter { $0.key == "file" }.count == 3, "\(daemon.logTail)")
+
+        for (command, ordered) in Self.session {
+            let theirs = try real.command(command.replacingOccurrences(of: "%", with: ""))
+            let mine = try ours.command(command.replacingOccurrences(of: "%", with: "Music/"))
+            #expect((mine.ack == nil) == (theirs.ack == nil), "\(command): mpd \(theirs.ack ?? "OK"), tonearm \(mine.ack ?? "OK")")
+            if let ack = theirs.ack, let myAck = mine.ack {
+                #expect(ack.prefix { $0 != "@" } == myAck.prefix { $0 != "@" }, "\(command): mpd \(ack), tonearm \(myAck)")
+                continue
+            }
+            let a = Self.normalised(theirs, tonearm: false, ordered: ordered)
+            let b = Self.normalised(mine, tonearm: true, ordered: ordered)
+            #expect(a == b, "\(command)\nmpd:     \(a)\ntonearm: \(b)")
+        }
+
+        // Queued by path and by a filter, the queue tells the tracks as mpd's does.
+        for (client, prefix) in [(real, ""), (ours, "Music/")] {
+            #expect(try client.command("add \"\(prefix)Album/image.cue/track0002\"").ack == nil)
+            #expect(try client.command("findadd \"(Title == 'High')\"").ack == nil)
+        }
+        let theirs = Self.normalised(try real.command("playlistinfo"), tonearm: false, ordered: true)
+        let mine = Self.normalised(try ours.command("playlistinfo"), tonearm: true, ordered: true)
+        #expect(theirs == mine, "playlistinfo\nmpd:     \(theirs)\ntonearm: \(mine)")
+    }
+
+    @Test func aCueTrackPlaysWithItsOwnClockAndTheNextFollows() throws {
+        let music = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-cue-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: music) }
+        try Self.makeMusic(in: music)
+        let daemon = try ServeDaemon(music: music)
+        let client = try daemon.client()
+        #expect(try client.command("add \"Music/Album/image.cue\"").ack == nil)
+        #expect(try client.command("play 1").ack == nil, "\(daemon.logTail)")
+        // Track 2 is 3 s of the image from 2 s on: its duration and elapsed time are its own.
+        #expect(eventuallyBlocking(timeout: 20) { (try? client.status())?["state"] == "play" }, "\(daemon.logTail)")
+        let status = try client.status()
+        #expect(status["duration"] == "3.000", "\(status)")
+        #expect(Double(status["elapsed"] ?? "") ?? 99 < 3, "\(status)")
+        // A seek is within the track: 2 s into it, not 2 s into the image.
+        #expect(try client.command("seek 1 2").ack == nil)
+        #expect(eventuallyBlocking(timeout: 10) {
+            guard let status = try? client.status(), status["song"] == "1", let elapsed = Double(status["elapsed"] ?? "") else { return false }
+            return elapsed >= 2 && elapsed < 3
+        }, "\(daemon.logTail)")
+        // It ends after its own length and track 3 plays next.
+        #expect(eventuallyBlocking(timeout: 20) {
+            guard let status = try? client.status() else { return false }
+            return status["song"] == "2" && status["duration"] == "2.500"
+        }, "\(daemon.logTail)")
+    }
+}
