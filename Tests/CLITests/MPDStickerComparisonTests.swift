@@ -162,4 +162,33 @@ struct MPDStickerComparisonTests {
         #expect(try ours.command("sticker set song \"Music/A/one.flac\" rating \(long)").ack?.hasPrefix("ACK [2@0] {sticker}") == true)
         #expect(try ours.value("sticker get song \"Music/A/one.flac\" rating", "sticker") == "rating=5")
     }
+
+    /// A song that leaves the folder: neither server finds it or its sticker. When it comes back,
+    /// mpd 0.23.5 has deleted its stickers with it; Tonearm kept them (on purpose, see
+    /// `StickerSchema`), so its rating is there again.
+    @Test func aSongThatLeavesIsNotFoundAndItsStickerComesBackWithIt() throws {
+        let (mpd, real, daemon) = try Self.servers()
+        defer { mpd.stop() }
+        let ours = try daemon.client()
+        for (client, prefix) in [(real, ""), (ours, "Music/")] {
+            #expect(try client.command("sticker set song \"\(prefix)three.flac\" rating 8").ack == nil)
+            #expect(try client.command("sticker set song \"\(prefix)A/one.flac\" rating 2").ack == nil)
+        }
+        let music = URL(fileURLWithPath: mpd.musicDirectory)
+        let aside = URL(fileURLWithPath: mpd.directory).appendingPathComponent("three.flac")
+        try FileManager.default.moveItem(at: music.appendingPathComponent("three.flac"), to: aside)
+        let realAfter = try mpd.updatedClient()
+        #expect(eventuallyBlocking(timeout: 30) { (try? ours.command("find \"(Title == 'Three')\"").fields.isEmpty) == true }, "\(daemon.logTail)")
+        for command in ["sticker find song \"\" rating", "sticker get song \"%three.flac\" rating"] {
+            let theirs = try realAfter.command(command.replacingOccurrences(of: "%", with: ""))
+            let mine = try ours.command(command.replacingOccurrences(of: "%", with: "Music/"))
+            #expect(mine.ack == theirs.ack, "\(command): mpd \(theirs.ack ?? "OK"), tonearm \(mine.ack ?? "OK")")
+            #expect(Self.normalised(mine, tonearm: true, ordered: true) == Self.normalised(theirs, tonearm: false, ordered: true), "\(command)")
+        }
+        try FileManager.default.moveItem(at: aside, to: music.appendingPathComponent("three.flac"))
+        let realBack = try mpd.updatedClient()
+        #expect(eventuallyBlocking(timeout: 30) { (try? ours.command("find \"(Title == 'Three')\"").fields.filter { $0.key == "file" }.count) == 1 }, "\(daemon.logTail)")
+        #expect(try realBack.command("sticker get song three.flac rating").ack == "ACK [50@0] {sticker} no such sticker")
+        #expect(try ours.value("sticker get song \"Music/three.flac\" rating", "sticker") == "rating=8")
+    }
 }

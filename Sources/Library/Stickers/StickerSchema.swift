@@ -5,7 +5,9 @@ import GRDB
 ///
 /// - The table has no link to `song`: a sticker is addressed by its song's path, so it survives
 ///   a rescan (which may give the song a new row) and stays when the file disappears from the
-///   index, as mpd keeps it; it applies again if the file comes back.
+///   index, and applies again when the file comes back: a music directory on a disk mounted
+///   late, or an album moved out and back, keeps its ratings. (mpd 0.23.5 deletes a song's
+///   stickers when an update removes the song; this is the one place Tonearm keeps more.)
 /// - `type` is MPD's sticker domain (only `song` today), so other kinds of object can have
 ///   stickers later without a new table.
 /// - `(type, uri, name)` is unique: setting a sticker again replaces its value.

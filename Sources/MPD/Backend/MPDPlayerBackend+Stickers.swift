@@ -3,8 +3,8 @@ import MPDProtocol
 
 /// Stickers: the values clients keep on songs (ratings, play counts), stored in the library
 /// database (`LibraryStore+Stickers`) under the song's path in the music directory, so they
-/// survive a rescan and a song that leaves the index, as mpd's sticker database keeps them.
-/// Answers and ACKs are mpd 0.23's: a song must be in the database for `get`, `set`, `list`
+/// survive a rescan and a song that leaves the index for a while (mpd 0.23.5 deletes them with
+/// the song; `StickerSchema` says why Tonearm keeps them). Answers and ACKs are mpd 0.23's: a song must be in the database for `get`, `set`, `list`
 /// and `delete`, and `find` lists only songs that still are. mpd asks admin permission for every
 /// sticker command, reading ones too.
 extension MPDPlayerBackend {
@@ -48,7 +48,8 @@ extension MPDPlayerBackend {
             guard let folder = Self.musicFolder(directory) else { return .empty }
             let matches = try stickers { () throws(StickerError) in try store.findStickers(.song, under: folder, name: name, comparison) }
             guard !matches.isEmpty else { return .empty }
-            // A sticker whose song left the index is kept but not listed, as in mpd.
+            // A sticker whose song left the index is kept but not listed: mpd, which deletes
+            // it, lists no such song either.
             let indexed = Set(try databaseSongs().map(\.record.path))
             var r = MPDResponse()
             for match in matches where indexed.contains(match.uri) {
