@@ -138,4 +138,55 @@ struct MPDCueComparisonTests {
             return status["song"] == "2" && status["duration"] == "2.500"
         }, "\(daemon.logTail)")
     }
+    /// What the daemon's WAV output holds after it played `uri` to the end: the left channel.
+    static func played(_ uri: String, music: URL) throws -> [Float] {
+        let wav = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-cue-\(UUID().uuidString).wav")
+        defer { try? FileManager.default.removeItem(at: wav) }
+        let daemon = try ServeDaemon(["--output", "wav-float:\(wav.path)"], music: music, replacingOutput: true)
+        let client = try daemon.client()
+        #expect(try client.command("add \"\(uri)\"").ack == nil)
+        #expect(try client.command("play 0").ack == nil)
+        #expect(eventuallyBlocking(timeout: 30) { (try? client.status())?["state"] == "stop" }, "\(daemon.logTail)")
+        _ = daemon.stop()
+        return try leftChannel(ofFloatWAV: Data(contentsOf: wav))
+    }
+
+    /// The left channel of a 32-bit float stereo WAV, to the end of the file (a daemon stopped by
+    /// a signal may not have written the data chunk's size).
+    static func leftChannel(ofFloatWAV data: Data) throws -> [Float] {
+        let bytes = [UInt8](data)
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let size = Int(UInt32(bytes[offset + 4]) | UInt32(bytes[offset + 5]) << 8 | UInt32(bytes[offset + 6]) << 16 | UInt32(bytes[offset + 7]) << 24)
+            if bytes[offset..<offset + 4].elementsEqual("data".utf8) {
+                let body = bytes[(offset + 8)...]
+                let frames = body.count / 8
+                return (0..<frames).map { frame in
+                    let at = body.startIndex + frame * 8
+                    let bits = UInt32(body[at]) | UInt32(body[at + 1]) << 8 | UInt32(body[at + 2]) << 16 | UInt32(body[at + 3]) << 24
+                    return Float(bitPattern: bits)
+                }
+            }
+            offset += 8 + size
+        }
+        throw MPDLineClient.Failure(description: "no data chunk in the WAV output")
+    }
+
+    /// The whole sheet played track after track through the daemon's output is the image played
+    /// alone: the same number of frames (each track ends on the sample before the next begins,
+    /// none lost or doubled at a seam) and no step between two samples bigger than the tones'
+    /// own (a seam that skipped or repeated audio would make one).
+    @Test func theSheetPlayedThroughIsTheImageToTheSample() throws {
+        let music = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-cue-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: music) }
+        try Self.makeMusic(in: music)
+        let image = try Self.played("Music/Album/image.flac", music: music)
+        let sheet = try Self.played("Music/Album/image.cue", music: music)
+        #expect(image.count > 7 * 48_000, "the image played: \(image.count) frames")
+        #expect(sheet.count == image.count, "the sheet's three tracks: \(sheet.count) frames, the image: \(image.count)")
+        // The highest tone (2.5 kHz at amplitude 1/8) moves at most 0.041 between two samples.
+        let steps = zip(sheet.dropFirst(), sheet).map { abs($0 - $1) }
+        #expect((steps.max() ?? 1) < 0.05, "a seam jumps by \(steps.max() ?? 1)")
+    }
 }
