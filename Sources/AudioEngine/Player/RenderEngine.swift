@@ -180,6 +180,10 @@ final class RenderEngine: @unchecked Sendable {
         var gotB = 0
         if let incoming { (gotB, _) = state.health.pull(incoming, into: &kernel.deckB, frames: frames) { emit($0, lockstep: $1) } }
         guard okA else { return }
+        // A source that ends inside the block ends the block with its last frame: the rest would
+        // be silence written between gapless tracks (the next one starts with the next block) and
+        // after the last one. Only without an incoming deck: a crossfade mixes on over the end.
+        if incoming == nil, gotA > 0, gotA < frames, activeDeck.reachedEnd { frames = gotA }
         // Nothing pulled and nothing to wait for: the end. (An underrun writes silence instead, so
         // the output's clock keeps running and the refill is noticed.)
         if gotA == 0, gotB == 0, incoming == nil, activeDeck.reachedEnd || state.health.hasEndedThisBlock {
