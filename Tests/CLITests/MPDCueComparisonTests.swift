@@ -61,7 +61,8 @@ struct MPDCueComparisonTests {
         ("search \"(file contains 'image')\"", false), ("list Album", true), ("list AlbumArtist", true), ("list Artist", true),
         ("list Title \"(Album == 'Three Tones')\"", true), ("list file", false), ("count \"(Album == 'Three Tones')\"", true),
         ("find \"(Track == '03')\"", true), ("listall \"%Album/image.cue\"", true), ("listall \"%Album/image.cue/track0003\"", true),
-        ("listallinfo \"%Album/image.cue\"", true), ("lsinfo \"%Album/image.cue/track0009\"", true),
+        ("listallinfo \"%Album/image.cue\"", true), ("listall \"%\"", false), ("listall \"%Album\"", true),
+        ("listallinfo \"%Album\"", true), ("lsinfo \"%Album/image.cue/track0009\"", true),
     ]
 
     typealias Answer = (fields: [(key: String, value: String)], ack: String?)

@@ -168,6 +168,11 @@ extension MPDPlayerBackend {
             for song in songs where song.record.directory == folder {
                 if info { r.append(contentsOf: client.songFields(song.fields())) } else { r.append("file", song.uri) }
             }
+            // A cue sheet is a playlist of its folder too (and a folder of its tracks), as mpd lists it.
+            for sheet in folders where MusicFiles.isCueSheet(name: (sheet as NSString).lastPathComponent) && MusicFiles.directory(of: sheet) == folder {
+                r.append("playlist", "\(root)/\(sheet)")
+                if info, let modified = catalog.musicFolderModified(sheet) { r.append("Last-Modified", MPDDatabaseSong.timestamp(modified)) }
+            }
         }
         return r
     }
