@@ -91,7 +91,8 @@ extension LibraryStore {
     package func musicSongs(under directory: String) throws(PlaybackError) -> [MusicSongRecord] {
         guard !directory.isEmpty else { return try musicSongs() }
         return try read { db in
-            try Self.songs(db, where: "directory = ? OR substr(directory, 1, ?) = ?", arguments: [directory, directory.utf8.count + 1, directory + "/"])
+            // substr() and length() both count characters (a byte count would cut a Cyrillic name).
+            try Self.songs(db, where: "directory = ? OR substr(directory, 1, length(?)) = ?", arguments: [directory, directory + "/", directory + "/"])
         }
     }
 

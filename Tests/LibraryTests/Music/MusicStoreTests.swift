@@ -38,6 +38,7 @@ struct MusicStoreTests {
         #expect(try store.musicSongs(under: "Aurora Trio").count == 2)
         // "Aurora Trio/Night" is not a folder name's prefix match of "Aurora Trio/Night Ferry".
         #expect(try store.musicSongs(under: "Aurora Trio/Night").isEmpty)
+        #expect(try store.musicSongs(under: "Кино").map(\.path) == ["Кино/Группа крови/01.flac"], "a folder below a Cyrillic one")
         #expect(try store.musicDirectories() == ["Aurora Trio", "Aurora Trio/Night Ferry", "Кино", "Кино/Группа крови"])
         #expect(try store.musicSong(path: "loose.ogg")?.tags.isEmpty == true)
     }
