@@ -371,6 +371,7 @@ let package = Package(
         fuzzTarget("FuzzSubtitles", ["Media"]),
         fuzzTarget("FuzzTags", ["Media"]),
         fuzzTarget("FuzzLyrics", []),
+        fuzzTarget("FuzzCue", []),
     ]
 )
 

@@ -11,7 +11,7 @@ struct FuzzCorpusTests {
         ("FuzzIcy", "icy"), ("FuzzPlaylist", "playlist"), ("FuzzRSS", "rss"), ("FuzzOPML", "opml"),
         ("FuzzSession", "session"), ("FuzzImage", "image"), ("FuzzDecoder", "decoder"), ("FuzzMPD", "mpd"), ("FuzzMPDFilter", "mpdfilter"),
         ("FuzzTranscript", "transcript"), ("FuzzHLS", "hls"), ("FuzzTimedMetadata", "timedmetadata"), ("FuzzChapters", "chapters"),
-        ("FuzzDirectory", "directory"), ("FuzzSync", "sync"), ("FuzzSubtitles", "subtitles"), ("FuzzTags", "tags"), ("FuzzLyrics", "lyrics"),
+        ("FuzzDirectory", "directory"), ("FuzzSync", "sync"), ("FuzzSubtitles", "subtitles"), ("FuzzTags", "tags"), ("FuzzLyrics", "lyrics"), ("FuzzCue", "cue"),
     ])
     func theCommittedCorpusPassesItsContract(_ executable: String, _ corpus: String) throws {
         let folder = CLITests.packageRoot.appendingPathComponent("Tests/Fuzz/Corpus/\(corpus)")
