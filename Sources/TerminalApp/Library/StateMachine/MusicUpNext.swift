@@ -22,8 +22,10 @@ struct MusicUpNext: Sendable, Hashable {
     }
 
     /// A song of the index as the player's item: a local file under `folder`, shown by its tags.
+    /// A cue sheet's track is its image's file, played from its part (its tags carry it).
     static func item(_ song: MusicSongRecord, in folder: URL) -> QueueItem {
-        let url = song.path.split(separator: "/").reduce(folder) { $0.appendingPathComponent(String($1)) }
+        let path = song.tags.part?.image ?? song.path
+        let url = path.split(separator: "/").reduce(folder) { $0.appendingPathComponent(String($1)) }
         return QueueItem(track: .localFile(id: "music:\(song.id)", url: url, tags: song.tags, duration: song.tags.audio.duration))
     }
 }
