@@ -50,16 +50,19 @@ struct MPDFingerprintTests {
         let music = URL(fileURLWithPath: mpd.musicDirectory)
         let daemon = try ServeDaemon(music: music)
         let client = try daemon.client()
-        let real = try MPDLineClient("127.0.0.1:\(mpd.port)")
+        // mpd indexes its files first: asked about a file its database does not hold yet, mpd
+        // 0.23.5 was seen not to answer at all.
+        let real = try mpd.updatedClient()
         for name in ["stereo.flac", "mono.flac", "mono.wav", "long.flac"] {
             let expected = try Self.fpcalc(music.appendingPathComponent(name).path)
             let answer = try client.command("getfingerprint \"Music/\(name)\"")
             #expect(answer.ack == nil, "\(name): \(answer.ack ?? "")\n\(daemon.logTail)")
             #expect(answer.fields.map(\.key) == ["chromaprint"], "\(name)")
             #expect(answer.fields.first?.value == expected, "\(name): tonearm and fpcalc differ")
-            // mpd 0.23.5 never answers `getfingerprint` of a WAV file (its own fault, seen here:
-            // the connection waits without end), so mpd is asked about the FLAC files alone.
-            guard name.hasSuffix(".flac") else { continue }
+            // mpd 0.23.5 was seen never to answer `getfingerprint` of a WAV file, nor of a song
+            // longer than the two minutes it feeds (its own fault: the connection waits without
+            // end), so mpd is asked about the short FLAC files alone; fpcalc about every one.
+            guard name.hasSuffix(".flac"), name != "long.flac" else { continue }
             let theirs = try real.command("getfingerprint \"\(name)\"")
             #expect(theirs.ack == nil, "mpd: \(theirs.ack ?? "")")
             #expect(theirs.fields.first?.value == answer.fields.first?.value, "\(name): tonearm and mpd differ")
