@@ -3,7 +3,7 @@
 # own scratch path Fuzz/.build) and runs each for a bounded time. See docs/FUZZING.md.
 #
 #   bash scripts/fuzz.sh [target...]      targets: icy playlist rss opml session image decoder mpd transcript
-#                                         hls timedmetadata chapters directory sync subtitles tags lyrics
+#                                         mpdfilter hls timedmetadata chapters directory sync subtitles tags lyrics cue
 #
 # Environment:
 #   FUZZ_SECONDS   seconds per target (default 60)
@@ -26,7 +26,7 @@ seconds="${FUZZ_SECONDS:-60}"
 rss="${FUZZ_RSS_MB:-2048}"
 timeout="${FUZZ_TIMEOUT:-25}"
 scratch="$root/Fuzz/.build"
-all=(icy playlist rss opml session image decoder mpd mpdfilter transcript hls timedmetadata chapters directory sync subtitles tags lyrics)
+all=(icy playlist rss opml session image decoder mpd mpdfilter transcript hls timedmetadata chapters directory sync subtitles tags lyrics cue)
 targets=("$@")
 [ "${#targets[@]}" -eq 0 ] && targets=("${all[@]}")
 
@@ -36,7 +36,7 @@ executable() {
         session) echo FuzzSession ;; image) echo FuzzImage ;; decoder) echo FuzzDecoder ;; mpd) echo FuzzMPD ;; mpdfilter) echo FuzzMPDFilter ;;
         transcript) echo FuzzTranscript ;; hls) echo FuzzHLS ;; timedmetadata) echo FuzzTimedMetadata ;; chapters) echo FuzzChapters ;;
         directory) echo FuzzDirectory ;;
-        sync) echo FuzzSync ;; subtitles) echo FuzzSubtitles ;; tags) echo FuzzTags ;; lyrics) echo FuzzLyrics ;;
+        sync) echo FuzzSync ;; subtitles) echo FuzzSubtitles ;; tags) echo FuzzTags ;; lyrics) echo FuzzLyrics ;; cue) echo FuzzCue ;;
         *) echo "fuzz: unknown target '$1' (known: ${all[*]})" >&2; return 1 ;;
     esac
 }
