@@ -171,6 +171,23 @@ struct MPDFilterTests {
         #expect(try !Self.find.parse(["(Title starts_with 'man')"]).matches(song))
     }
 
+    /// Substrings are found byte by byte in UTF-8, wherever they start: a partial match just
+    /// before the real one, the very end, Cyrillic (two bytes a letter), a needle longer than the
+    /// value.
+    @Test func containsFindsEveryPlaceAByteSequenceCanStart() throws {
+        let song = Song(tags: ["Title": ["aaab"], "Artist": ["Группа крови"], "Album": ["x"]])
+        for (expression, found) in [
+            ("(Title contains 'aab')", true), ("(Title contains 'ab')", true), ("(Title contains 'b')", true), ("(Title contains 'aaab')", true),
+            ("(Title contains 'aaaab')", false), ("(Title contains 'ba')", false), ("(Artist contains 'крови')", true),
+            ("(Artist contains 'КРОВИ')", false), ("(Album contains 'xx')", false), ("(Album contains 'x')", true),
+        ] {
+            #expect(try Self.find.parse([expression]).matches(song) == found, "\(expression)")
+        }
+        #expect(try Self.search.parse(["(Artist contains 'КРОВИ')"]).matches(song), "search folds Cyrillic case too")
+        #expect(try Self.search.parse(["(Artist starts_with 'гру')"]).matches(song))
+        #expect(try !Self.search.parse(["(Artist starts_with 'руп')"]).matches(song))
+    }
+
     @Test func decidesNegationMultipleValuesAndAny() throws {
         let song = Self.song
         #expect(try Self.find.parse(["(Genre == 'Soul')"]).matches(song), "any of a tag's values")
