@@ -80,10 +80,5 @@ package struct MPDDatabaseSong: Sendable, MPDFilterSubject {
     }
 
     /// ISO 8601 in UTC to the second, as mpd prints `Last-Modified`.
-    package static func timestamp(_ seconds: Double) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
-    }
+    package static func timestamp(_ seconds: Double) -> String { MPDTimestamp.format(seconds) }
 }

@@ -11,6 +11,28 @@ public enum MPDTimestamp {
         throw MPDAck(.argument, "Failed to parse date")
     }
 
+    /// Unix seconds as mpd prints `Last-Modified`: `2024-05-01T12:30:15Z`, in UTC, whole seconds
+    /// (a fraction is cut). Pure arithmetic (the civil date of a day count): a date formatter made
+    /// per song cost more than the rest of a `search` answer.
+    public static func format(_ seconds: Double) -> String {
+        let whole = Int64(seconds.isFinite ? seconds.rounded(.down) : 0)
+        let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+        let secondOfDay = whole - days * 86_400
+        // Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's civil_from_days).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : String(value) }
+        let yearText = year >= 0 && year < 1000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
+        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+    }
+
     private static func iso8601(_ s: [UInt8]) -> Int64? {
         var i = 0
         func digits(_ count: Int) -> Int? {

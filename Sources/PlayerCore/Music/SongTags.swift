@@ -28,10 +28,13 @@ public enum SongTag: String, CaseIterable, Codable, CodingKeyRepresentable, Send
     case musicBrainzWorkID = "MUSICBRAINZ_WORKID"
 
     /// The tag a client named, whatever its case (MPD compares tag names case-insensitively).
+    /// Looked up for every song a database command reads, so by a table, not a comparison each.
     public init?(mpdName: String) {
-        guard let tag = Self.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(mpdName) == .orderedSame }) else { return nil }
+        guard let tag = Self.byLowercasedName[mpdName.lowercased()] else { return nil }
         self = tag
     }
+
+    private static let byLowercasedName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue.lowercased(), $0) })
 }
 
 /// How a song is encoded, as read from its stream: what MPD prints as `Format` and `bitrate`.
