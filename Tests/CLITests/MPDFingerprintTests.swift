@@ -4,8 +4,13 @@ import Testing
 
 /// `getfingerprint` as mpd answers it: chromaprint's fingerprint of the song's first two
 /// minutes, checked against chromaprint's own `fpcalc` (Debian's libchromaprint-tools) on the
-/// same file, and against mpd 0.23.5 itself.
-@Suite("MPD getfingerprint compared with fpcalc and mpd", .serialized, .blocking)
+/// same file.
+///
+/// mpd itself is not the oracle here: its `getfingerprint` now and then never answers (an open
+/// upstream bug, MusicPlayerDaemon/MPD#2286; a CI run waited two minutes on it), and a test that
+/// waits on a peer's hang is a flaky test. mpd feeds the same library the same first 120 s of
+/// audio, and on the files it did answer for, its fingerprint was fpcalc's to the byte.
+@Suite("MPD getfingerprint compared with fpcalc", .serialized, .blocking)
 struct MPDFingerprintTests {
     /// Files ffmpeg makes: a stereo 44.1 kHz FLAC of a tone in noise, the same in mono at 22.05 kHz
     /// as FLAC and as WAV, and a stereo 48 kHz FLAC longer than the two minutes fingerprinted; and a
@@ -44,28 +49,19 @@ struct MPDFingerprintTests {
         return text
     }
 
-    @Test func theFingerprintIsChromaprintsAndMPDs() throws {
-        let mpd = try MPDDaemonProcess { try Self.makeMusic(in: $0) }
-        defer { mpd.stop() }
-        let music = URL(fileURLWithPath: mpd.musicDirectory)
+    @Test func theFingerprintIsChromaprints() throws {
+        let music = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-fingerprint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: music) }
+        try Self.makeMusic(in: music.path)
         let daemon = try ServeDaemon(music: music)
         let client = try daemon.client()
-        // mpd indexes its files first: asked about a file its database does not hold yet, mpd
-        // 0.23.5 was seen not to answer at all.
-        let real = try mpd.updatedClient()
         for name in ["stereo.flac", "mono.flac", "mono.wav", "long.flac"] {
             let expected = try Self.fpcalc(music.appendingPathComponent(name).path)
             let answer = try client.command("getfingerprint \"Music/\(name)\"")
             #expect(answer.ack == nil, "\(name): \(answer.ack ?? "")\n\(daemon.logTail)")
             #expect(answer.fields.map(\.key) == ["chromaprint"], "\(name)")
             #expect(answer.fields.first?.value == expected, "\(name): tonearm and fpcalc differ")
-            // mpd 0.23.5 was seen never to answer `getfingerprint` of a WAV file, nor of a song
-            // longer than the two minutes it feeds (its own fault: the connection waits without
-            // end), so mpd is asked about the short FLAC files alone; fpcalc about every one.
-            guard name.hasSuffix(".flac"), name != "long.flac" else { continue }
-            let theirs = try real.command("getfingerprint \"\(name)\"")
-            #expect(theirs.ack == nil, "mpd: \(theirs.ack ?? "")")
-            #expect(theirs.fields.first?.value == answer.fields.first?.value, "\(name): tonearm and mpd differ")
         }
     }
 

@@ -14,12 +14,15 @@ package final class MPDLineClient: @unchecked Sendable {
     }
 
     private let fd: Int32
+    /// Where this client is connected, named in its failures so a log says which server was silent.
+    private let address: String
     private var buffer: [UInt8] = []
     /// The greeting line, `OK MPD x.y.z`.
     package private(set) var greeting = ""
 
     /// Connects to a Unix socket path, or `host:port` when `path` has no slash.
     package init(_ address: String, timeout: Double = 10) throws {
+        self.address = address
         if address.contains("/") {
             fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             var addr = sockaddr_un()
@@ -118,7 +121,7 @@ package final class MPDLineClient: @unchecked Sendable {
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
-            guard n > 0 else { throw Failure(description: n == 0 ? "connection closed" : "read failed: errno \(errno)") }
+            guard n > 0 else { throw Failure(description: n == 0 ? "\(address) closed the connection" : errno == EAGAIN ? "\(address) did not answer in time" : "read from \(address) failed: errno \(errno)") }
             buffer += chunk[..<n]
         }
     }
