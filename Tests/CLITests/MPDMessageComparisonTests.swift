@@ -4,7 +4,7 @@ import Testing
 
 /// The client-to-client messages (`subscribe`, `unsubscribe`, `channels`, `readmessages`,
 /// `sendmessage`, `idle message`, `idle subscription`) and `config`: the same sequence of two
-/// clients sent to mpd 0.23.5 and to `tonearm serve`, answered alike to the byte; and the real
+/// clients sent to mpd 0.23.12 and to `tonearm serve`, answered alike to the byte; and the real
 /// `mpc` passing a message from one of its processes to another through `tonearm serve`.
 @Suite("MPD messages: tonearm serve compared with mpd", .serialized, .blocking)
 struct MPDMessageComparisonTests {

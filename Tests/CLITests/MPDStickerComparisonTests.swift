@@ -164,7 +164,7 @@ struct MPDStickerComparisonTests {
     }
 
     /// A song that leaves the folder: neither server finds it or its sticker. When it comes back,
-    /// mpd 0.23.5 has deleted its stickers with it; Tonearm kept them (on purpose, see
+    /// mpd 0.23.12 has deleted its stickers with it; Tonearm kept them (on purpose, see
     /// `StickerSchema`), so its rating is there again.
     @Test func aSongThatLeavesIsNotFoundAndItsStickerComesBackWithIt() throws {
         let (mpd, real, daemon) = try Self.servers()

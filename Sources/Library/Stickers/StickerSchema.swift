@@ -6,7 +6,7 @@ import GRDB
 /// - The table has no link to `song`: a sticker is addressed by its song's path, so it survives
 ///   a rescan (which may give the song a new row) and stays when the file disappears from the
 ///   index, and applies again when the file comes back: a music directory on a disk mounted
-///   late, or an album moved out and back, keeps its ratings. (mpd 0.23.5 deletes a song's
+///   late, or an album moved out and back, keeps its ratings. (mpd 0.23.12 deletes a song's
 ///   stickers when an update removes the song; this is the one place Tonearm keeps more.)
 /// - `type` is MPD's sticker domain (only `song` today), so other kinds of object can have
 ///   stickers later without a new table.

@@ -3,7 +3,7 @@ import MPDProtocol
 
 /// Stickers: the values clients keep on songs (ratings, play counts), stored in the library
 /// database (`LibraryStore+Stickers`) under the song's path in the music directory, so they
-/// survive a rescan and a song that leaves the index for a while (mpd 0.23.5 deletes them with
+/// survive a rescan and a song that leaves the index for a while (mpd 0.23.12 deletes them with
 /// the song; `StickerSchema` says why Tonearm keeps them). Answers and ACKs are mpd 0.23's: a song must be in the database for `get`, `set`, `list`
 /// and `delete`, and `find` lists only songs that still are. mpd asks admin permission for every
 /// sticker command, reading ones too.
