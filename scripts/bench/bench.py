@@ -384,6 +384,10 @@ def start_mpd(d, output=MPD_NULL_OUTPUT, env=None, what="null output"):
                 'zeroconf_enabled "no"\n'
                 + output)
     say(f"  mpd:     mpd --no-daemon {conf}  ({what}, unix socket; mpc update/add/play)")
+    # A socket file left by an earlier mpd in the same directory would end the wait below at once,
+    # before the new mpd listens.
+    if os.path.exists(sock):
+        os.remove(sock)
     with open(os.path.join(d, "mpd.stderr"), "ab") as ef:
         p = spawn(["mpd", "--no-daemon", conf], stdout=ef, stderr=ef, env=env)
     try:
