@@ -5,7 +5,11 @@ import PlayerCore
 
 /// One song of the music index as MPD's database commands show it: under the `Music` folder of
 /// Tonearm's catalog, with its tags, `Last-Modified` and `Format`, as mpd prints a song.
-package struct MPDDatabaseSong: Sendable, MPDFilterSubject {
+///
+/// A class (immutable, so still a value to its users): a `find` or a sort over the whole database
+/// passes each song around many times, and a reference costs one retain where a copy of the record
+/// retained every string in it.
+package final class MPDDatabaseSong: Sendable, MPDFilterSubject {
     package let record: MusicSongRecord
 
     package init(_ record: MusicSongRecord) { self.record = record }
@@ -20,7 +24,9 @@ package struct MPDDatabaseSong: Sendable, MPDFilterSubject {
     /// songs tagged only with an artist, as in mpd.
     package func values(ofTag name: String) -> [String] {
         guard let tag = SongTag(mpdName: name) else { return [] }
-        for candidate in [tag] + Self.fallbacks(of: tag) {
+        let values = record.tags[all: tag]
+        if !values.isEmpty { return values }
+        for candidate in Self.fallbacks(of: tag) {
             let values = record.tags[all: candidate]
             if !values.isEmpty { return values }
         }

@@ -30,10 +30,13 @@ public enum SongTag: String, CaseIterable, Codable, CodingKeyRepresentable, Send
     /// The tag a client named, whatever its case (MPD compares tag names case-insensitively).
     /// Looked up for every song a database command reads, so by a table, not a comparison each.
     public init?(mpdName: String) {
-        guard let tag = Self.byLowercasedName[mpdName.lowercased()] else { return nil }
+        // The name as mpd spells it is the common case: looked up as given before lowercasing,
+        // which allocates a string per call (a `find` over 10,000 songs asks once per song).
+        guard let tag = Self.byName[mpdName] ?? Self.byLowercasedName[mpdName.lowercased()] else { return nil }
         self = tag
     }
 
+    private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
     private static let byLowercasedName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue.lowercased(), $0) })
 }
 
