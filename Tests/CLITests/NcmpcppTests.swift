@@ -100,4 +100,70 @@ struct NcmpcppTests {
         let found = try terminal.waitFor(timeout: 15) { $0.contains("Found 1 song") && $0.contains("Кино - Группа крови") }
         #expect(found.matched, "the search engine did not find the song:\n\(found.screen)")
     }
+
+    /// The playlist editor as a listener uses it: `S` saves the queue under a name, the editor
+    /// lists it with its songs, Delete on a song takes it out of the stored playlist, Enter on the
+    /// playlist queues and plays it; and Enter on the outputs screen turns the output off and on again.
+    @Test func playlistEditorSavesLoadsEditsAndOutputsToggle() throws {
+        let music = try MPDClientTests.music()
+        defer { try? FileManager.default.removeItem(at: music) }
+        let daemon = try ServeDaemon(music: music)
+        #expect(try daemon.mpc("add", "Music/Album").status == 0)
+        let client = try daemon.client()
+
+        let config = daemon.home.appendingPathComponent("ncmpcpp")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "mpd_host = \"\(daemon.socket)\"\nstartup_screen = playlist\n".write(
+            to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        let terminal = try TmuxSession(
+            ["/usr/bin/ncmpcpp", "--config", config.appendingPathComponent("config").path, "--host", daemon.socket], width: 120,
+            height: 30, environment: ["HOME": daemon.home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+        let listed = try terminal.waitFor(timeout: 20) { $0.contains("first") && $0.contains("third") }
+        #expect(listed.matched, "the playlist screen did not list the queue:\n\(listed.screen)")
+
+        try terminal.send("S")
+        _ = try terminal.waitFor(timeout: 15) { $0.contains("Save playlist as:") }
+        try terminal.sendText("Вечер Mix")
+        try terminal.send("Enter")
+        let saved = try terminal.waitFor(timeout: 15) { $0.contains("Playlist saved as") }
+        #expect(saved.matched, "ncmpcpp did not save:\n\(saved.screen)")
+        #expect(try client.command("listplaylist \"Вечер Mix\"").fields.map(\.value) == ["Music/Album/first.flac", "Music/Album/second.flac", "Music/Album/third.flac"])
+
+        // The editor lists the playlist and its songs.
+        #expect(try client.command("clear").ack == nil)
+        try terminal.send("5")
+        let editor = try terminal.waitFor(timeout: 15) {
+            $0.contains("Playlist editor") && $0.contains("Вечер Mix") && $0.contains("Content (3 items)") && $0.contains("second")
+        }
+        #expect(editor.matched, "the playlist editor did not list the playlist:\n\(editor.screen)")
+        // The second song of the stored playlist deleted from the editor's right column (done
+        // before playing: ncmpcpp refetches the column when the queue changes, and a key that
+        // arrives meanwhile finds it empty).
+        try terminal.send("Right")
+        try terminal.send("Down")
+        try terminal.send("Delete")
+        #expect(eventuallyBlocking(timeout: 15) {
+            (try? client.command("listplaylist \"Вечер Mix\"").fields.map(\.value)) == ["Music/Album/first.flac", "Music/Album/third.flac"]
+        }, "\((try? terminal.capture()) ?? "")")
+        // Enter on the playlist, with the queue emptied, loads what is left of it and plays.
+        let edited = try terminal.waitFor(timeout: 15) { $0.contains("Content (2 items)") }
+        #expect(edited.matched, "the editor did not show the playlist edited:\n\(edited.screen)")
+        try terminal.send("Left")
+        try terminal.send("Enter")
+        #expect(eventuallyBlocking(timeout: 15) {
+            (try? client.command("playlistinfo").fields.filter { $0.key == "file" }.map(\.value)) == ["Music/Album/first.flac", "Music/Album/third.flac"]
+        }, "\(daemon.logTail)")
+        #expect(eventuallyBlocking(timeout: 15) { (try? client.status()["state"]) == "play" })
+
+        // The outputs screen: Enter turns the output off, Enter again on.
+        try terminal.send("7")
+        _ = try terminal.waitFor(timeout: 15) { $0.contains("null output") }
+        try terminal.send("Enter")
+        #expect(eventuallyBlocking(timeout: 15) { (try? client.command("outputs").fields.first { $0.key == "outputenabled" }?.value) == "0" })
+        let off = try terminal.waitFor(timeout: 15) { $0.contains("Output \"null output\" disabled") }
+        #expect(off.matched, "ncmpcpp did not tell the output off:\n\(off.screen)")
+        try terminal.send("Enter")
+        #expect(eventuallyBlocking(timeout: 15) { (try? client.command("outputs").fields.first { $0.key == "outputenabled" }?.value) == "1" })
+        #expect(try client.status()["state"] == "play", "playback went on while the output was off")
+    }
 }
