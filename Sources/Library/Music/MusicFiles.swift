@@ -27,7 +27,17 @@ package enum MusicFiles {
     /// compares that file's stamp, and drops the row when that file is gone.
     package static func source(of path: String) -> String {
         let folder = directory(of: path)
-        return isCueSheet(name: (folder as NSString).lastPathComponent) ? folder : path
+        return isCueSheet(name: (folder as NSString).lastPathComponent) || isEmbeddedCueTrack(path) ? folder : path
+    }
+
+    /// A track of the cue sheet embedded in a FLAC file (`a/image.flac/track0002`): a song file's
+    /// path, then `track` and four digits, a name no file of the music directory has (a song's
+    /// name has an audio extension), so a folder named like a song is not taken for one.
+    package static func isEmbeddedCueTrack(_ path: String) -> Bool {
+        let name = (path as NSString).lastPathComponent
+        guard name.count == 9, name.hasPrefix("track"), name.dropFirst(5).allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+        let folder = directory(of: path)
+        return !folder.isEmpty && isSong(name: (folder as NSString).lastPathComponent)
     }
 
     /// The folder part of a relative path ("" at the top).

@@ -64,18 +64,21 @@ package struct MusicIndexer: Sendable {
         let stopwatch = Stopwatch()
         let disk = try MusicDirectoryScan.scan(directory)
         let plan = MusicIndexPlan(disk: disk, index: try store.musicStamps(), rereadAll: rereadAll)
+        // A `.cue` read or gone decides whether a FLAC beside it shows its embedded sheet
+        // (`EmbeddedCueSheetReading`): those FLACs are read again with it, changed or not.
+        let toRead = plan.toRead + flacsBesideChangedCueSheets(plan: plan, disk: disk)
         var summary = Summary(
-            removed: plan.gone.count, unchanged: plan.unchanged, unreadableFolders: disk.unreadableFolders.count,
-            undecodableNames: disk.undecodableNames)
+            removed: plan.gone.count, unchanged: plan.unchanged - (toRead.count - plan.toRead.count),
+            unreadableFolders: disk.unreadableFolders.count, undecodableNames: disk.undecodableNames)
         logger.info(
             "music index update begins",
             metadata: [
-                "to_read": "\(plan.toRead.count)", "gone": "\(plan.gone.count)", "unchanged": "\(plan.unchanged)",
+                "to_read": "\(toRead.count)", "gone": "\(plan.gone.count)", "unchanged": "\(plan.unchanged)",
                 "unreadable_folders": "\(disk.unreadableFolders.count)", "undecodable_names": "\(disk.undecodableNames)",
                 "skipped_folders": "\(disk.skippedFolders)",
             ])
         if !plan.gone.isEmpty { try store.saveMusic([], removing: plan.gone) }
-        progress(Progress(read: 0, total: plan.toRead.count))
+        progress(Progress(read: 0, total: toRead.count))
         var batch: [MusicFileReading] = []
         // Cue sheets read again in this batch, and files read (a sheet is one file, many rows).
         var sheets: [String] = []
@@ -86,9 +89,9 @@ package struct MusicIndexer: Sendable {
             batch.removeAll(keepingCapacity: true)
             sheets.removeAll()
             filesInBatch = 0
-            progress(Progress(read: summary.read, total: plan.toRead.count))
+            progress(Progress(read: summary.read, total: toRead.count))
         }
-        for path in plan.toRead {
+        for path in toRead {
             if isCancelled() {
                 summary.stopped = true
                 break
@@ -114,7 +117,14 @@ package struct MusicIndexer: Sendable {
                     logger.debug("a music file could not be read", metadata: ["error": "\(error.errorType)"])
                     result = .failure(error)
                 }
-                batch.append(MusicFileReading(path: path, stamp: stamp, result: result))
+                if EmbeddedCueSheetReading.mayEmbed(path), case .success(let tags) = result {
+                    // Its tracks of a sheet it held before go with it, as a `.cue`'s do.
+                    sheets.append(path)
+                    batch += EmbeddedCueSheetReading.readings(of: path, stamp: stamp, imageTags: tags, in: directory, logger: logger)
+                } else {
+                    if EmbeddedCueSheetReading.mayEmbed(path) { sheets.append(path) }
+                    batch.append(MusicFileReading(path: path, stamp: stamp, result: result))
+                }
             }
             if batch.count >= Self.batchSize { try write() }
         }
@@ -128,5 +138,18 @@ package struct MusicIndexer: Sendable {
                 "stopped": "\(summary.stopped)", "ms": "\(stopwatch.milliseconds)",
             ])
         return summary
+    }
+
+    /// FLAC files that embed a sheet, in a folder where a cue sheet is read or gone this update,
+    /// not already to read (a plain FLAC beside a `.cue` is not read again).
+    func flacsBesideChangedCueSheets(plan: MusicIndexPlan, disk: MusicDirectoryScan) -> [String] {
+        let sheets = (plan.toRead + plan.gone.map(MusicFiles.source)).filter { MusicFiles.isCueSheet(name: ($0 as NSString).lastPathComponent) }
+        guard !sheets.isEmpty else { return [] }
+        let folders = Set(sheets.map(MusicFiles.directory))
+        let reading = Set(plan.toRead)
+        return disk.files.keys.filter {
+            EmbeddedCueSheetReading.mayEmbed($0) && folders.contains(MusicFiles.directory(of: $0)) && !reading.contains($0)
+                && !EmbeddedCueSheetReading.embedded(in: directory.appendingPathComponent($0)).isEmpty
+        }.sorted()
     }
 }
