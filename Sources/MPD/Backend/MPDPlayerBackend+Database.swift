@@ -70,8 +70,9 @@ extension MPDPlayerBackend {
             if let cached = songCache, cached.stamp == stamp { return cached.songs }
             // A file whose tags could not be read is not a song of the database, as in mpd
             // (`tonearm music failures` lists them).
-            let songs = try store.musicSongs().filter { $0.failure == nil }.map(MPDDatabaseSong.init)
-            songCache = SongCache(stamp: stamp, songs: songs)
+            let view = catalog.databaseView(of: try store.musicSongs().filter { $0.failure == nil })
+            let songs = view.songs.map(MPDDatabaseSong.init)
+            songCache = SongCache(stamp: stamp, songs: songs, embeddedCueHosts: view.hosts)
             return songs
         } catch {
             throw MPDAck(.system, "The music index cannot be read (\(error.code.typeName))")
@@ -82,6 +83,14 @@ extension MPDPlayerBackend {
     struct SongCache {
         let stamp: Double?
         let songs: [MPDDatabaseSong]
+        /// FLAC files among `songs` with an embedded cue sheet: mpd follows each with its
+        /// `playlist:` line (`MPDCatalog.databaseView`).
+        var embeddedCueHosts: Set<String> = []
+    }
+
+    /// The `playlist:` line mpd prints after a song whose file embeds a cue sheet.
+    private func embeddedCuePlaylist(_ song: MPDDatabaseSong, into r: inout MPDResponse) {
+        if songCache?.embeddedCueHosts.contains(song.record.path) == true { r.append("playlist", song.uri) }
     }
 
     /// `find`/`search FILTER [sort TYPE] [window START:END]`.
@@ -106,7 +115,10 @@ extension MPDPlayerBackend {
 
     private func printed(_ songs: [MPDDatabaseSong], client: MPDClientState) throws(MPDAck) -> MPDResponse {
         var r = MPDResponse()
-        for song in songs { r.append(contentsOf: client.songFields(song.fields())) }
+        for song in songs {
+            r.append(contentsOf: client.songFields(song.fields()))
+            embeddedCuePlaylist(song, into: &r)
+        }
         return r
     }
 
@@ -148,7 +160,9 @@ extension MPDPlayerBackend {
         let all = try databaseSongs()
         // A song's own path: that song alone, as mpd answers it.
         if !directory.isEmpty, let song = all.first(where: { $0.record.path == directory }) {
-            return info ? client.songFields(song.fields()) : MPDResponse([.init("file", song.uri)])
+            var r = info ? client.songFields(song.fields()) : MPDResponse([.init("file", song.uri)])
+            embeddedCuePlaylist(song, into: &r)
+            return r
         }
         let songs = all.filter { directory.isEmpty || $0.record.directory == directory || $0.record.directory.hasPrefix(directory + "/") }
         if !directory.isEmpty, songs.isEmpty { throw MPDAck(.noExist, "No such directory") }
@@ -167,6 +181,7 @@ extension MPDPlayerBackend {
             }
             for song in songs where song.record.directory == folder {
                 if info { r.append(contentsOf: client.songFields(song.fields())) } else { r.append("file", song.uri) }
+                embeddedCuePlaylist(song, into: &r)
             }
             // A cue sheet is a playlist of its folder too (and a folder of its tracks), as mpd lists it.
             for sheet in folders where MusicFiles.isCueSheet(name: (sheet as NSString).lastPathComponent) && MusicFiles.directory(of: sheet) == folder {

@@ -16,20 +16,88 @@ extension MPDCatalog {
         return ((try? library.store.musicSongs(inDirectory: relative)) ?? []).filter { $0.failure == nil && $0.tags.part != nil }
     }
 
-    /// The names of files in folder `relative` that a sheet's tracks play from: not listed.
+    /// The names of files in folder `relative` that a `.cue`'s tracks play from: not listed. A
+    /// FLAC that embeds its sheet is listed (`embeddedCueHosts`).
     package func cueImages(inFolder relative: String) -> Set<String> {
         let songs = (try? library.store.musicSongs(under: relative)) ?? []
         var names: Set<String> = []
-        for song in songs {
+        for song in songs where !MusicFiles.isEmbeddedCueTrack(song.path) {
             guard let image = song.tags.part?.image, MusicFiles.directory(of: image) == relative else { continue }
             names.insert((image as NSString).lastPathComponent)
         }
         return names
     }
 
+    // MARK: Sheets embedded in FLAC files
+
+    /// FLAC files in folder `relative` whose embedded cue sheet the index read, by name. mpd 0.23
+    /// shows such a file as one song followed by a playlist of the same path (`playlist:
+    /// album/image.flac`), never as a folder: its tracks are no database songs, and come out of
+    /// `listplaylist`, `listplaylistinfo` and `load` of the file's path.
+    package func embeddedCueHosts(inFolder relative: String) -> [String: MusicSongRecord] {
+        let songs = (try? library.store.musicSongs(under: relative)) ?? []
+        var hosts: [String: MusicSongRecord] = [:]
+        for song in songs where MusicFiles.isEmbeddedCueTrack(song.path) {
+            let host = MusicFiles.directory(of: song.path)
+            guard MusicFiles.directory(of: host) == relative, hosts[(host as NSString).lastPathComponent] == nil,
+                let record = try? library.store.musicSong(path: host), record.failure == nil
+            else { continue }
+            hosts[(host as NSString).lastPathComponent] = record
+        }
+        return hosts
+    }
+
+    /// The index's songs as mpd's database holds them: each FLAC with an embedded sheet in place
+    /// of its tracks (the store lists the tracks and leaves the file out, as for a `.cue`), and
+    /// the paths of those FLACs, whose songs are followed by their `playlist:` line.
+    package func databaseView(of records: [MusicSongRecord]) -> (songs: [MusicSongRecord], hosts: Set<String>) {
+        var songs: [MusicSongRecord] = []
+        var hosts: Set<String> = []
+        songs.reserveCapacity(records.count)
+        for record in records {
+            guard MusicFiles.isEmbeddedCueTrack(record.path) else {
+                songs.append(record)
+                continue
+            }
+            let host = MusicFiles.directory(of: record.path)
+            guard !hosts.contains(host), let image = try? library.store.musicSong(path: host), image.failure == nil else { continue }
+            hosts.insert(host)
+            songs.append(image)
+        }
+        return (songs, hosts)
+    }
+
+    /// Whether the song at `relative` is a FLAC whose embedded sheet the index read.
+    package func hasEmbeddedCueSheet(_ relative: String) -> Bool {
+        guard !relative.isEmpty, MusicFiles.isSong(name: (relative as NSString).lastPathComponent) else { return false }
+        return !((try? library.store.musicSongs(inDirectory: relative)) ?? []).filter { MusicFiles.isEmbeddedCueTrack($0.path) }.isEmpty
+    }
+
+    /// The tracks of the sheet embedded in the FLAC at `uri` (a catalog path, `Music/...`) as
+    /// queue entries, as mpd's `listplaylistinfo` and `load` give them: each the FLAC's own URI
+    /// played from the track's part; nil when `uri` is no such FLAC.
+    package func embeddedCueEntries(_ uri: String) -> [MPDEntry]? {
+        let prefix = MPDDatabaseSong.root + "/"
+        guard uri.hasPrefix(prefix), let musicDirectory else { return nil }
+        let relative = String(uri.dropFirst(prefix.count))
+        guard hasEmbeddedCueSheet(relative) else { return nil }
+        let tracks = ((try? library.store.musicSongs(inDirectory: relative)) ?? []).filter {
+            MusicFiles.isEmbeddedCueTrack($0.path) && $0.failure == nil && $0.tags.part != nil
+        }
+        let url = musicDirectory.appendingPathComponent(relative)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return tracks.map { track in
+            var entry = MPDEntry(uri: uri, track: .localFile(id: track.path, url: url, tags: track.tags))
+            entry.modified = track.stamp.modified
+            return entry
+        }
+    }
+
     /// What `add` queues for `relative` when it is a sheet (all its tracks) or one of its tracks;
     /// nil when it is neither.
     package func cueEntries(_ relative: String) throws(MPDAck) -> [MPDEntry]? {
+        // An embedded sheet's track is no song of mpd's database (`embeddedCueHosts`).
+        if MusicFiles.isEmbeddedCueTrack(relative) { throw MPDAck(.noExist, "No such directory") }
         if let song = try? library.store.musicSong(path: relative), song.tags.part != nil {
             guard song.failure == nil else { throw MPDAck(.noExist, "No such song") }
             return [try cueEntry(song)]
@@ -55,8 +123,11 @@ extension MPDCatalog {
     /// `lsinfo` of a sheet (its tracks) or of one indexed song (a track, or any file, the image
     /// too: mpd answers a song's path with that song); nil when `relative` is neither.
     package func cueListing(_ relative: String) -> MPDResponse? {
+        if MusicFiles.isEmbeddedCueTrack(relative) { return nil }
         if !relative.isEmpty, let song = try? library.store.musicSong(path: relative), song.failure == nil {
-            return MPDDatabaseSong(song).fields()
+            var r = MPDDatabaseSong(song).fields()
+            if hasEmbeddedCueSheet(relative) { r.append("playlist", MPDDatabaseSong(song).uri) }
+            return r
         }
         let tracks = cueTracks(inSheet: relative)
         guard !tracks.isEmpty else { return nil }
