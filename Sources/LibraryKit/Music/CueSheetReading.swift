@@ -34,7 +34,7 @@ package enum CueSheetReading {
             guard let image = images[file] else { continue }
             // Completed by the image's own tags, as mpd completes a playlist's song by the song
             // it points to (a track without PERFORMER has the image's ARTIST).
-            let tags = EmbeddedCueSheet.complemented(sheet.songTags(ofTrack: index, image: image.path, imageTags: image.tags), with: image.tags)
+            let tags = sheet.songTags(ofTrack: index, image: image.path, imageTags: image.tags).completed(by: image.tags)
             readings.append(MusicFileReading(path: path + "/" + CueSheet.songName(ofTrack: index), stamp: stamp, result: .success(tags)))
         }
         return readings

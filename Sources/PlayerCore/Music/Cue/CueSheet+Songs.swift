@@ -5,7 +5,8 @@ import Foundation
 /// `REM GENRE`/`DATE` genre and date (a track's own over the disc's), the number as written
 /// (`SONGWRITER` makes no tag, as in mpd, and `REM COMMENT` none, as mpd's default
 /// `metadata_to_use` shows none); the length runs to the next track's `INDEX 01`,
-/// the last track's to the end of its file.
+/// the last track's to the end of its file. The reader completes them by the image's own tags
+/// (`completed(by:)`), as mpd does.
 extension CueSheet {
     /// The name of track `index` (0-based) inside its sheet, as mpd names it: `track0001`.
     public static func songName(ofTrack index: Int) -> String {
@@ -30,5 +31,18 @@ extension CueSheet {
         tags.part = part
         tags.audio.duration = part.duration(imageDuration: imageTags.audio.duration)
         return tags
+    }
+}
+
+extension SongTags {
+    /// These tags with each tag of `song` they lack: how mpd 0.23 completes a playlist's song by
+    /// the song it points to (`TagBuilder::Complement`), so a cue track without `PERFORMER` has
+    /// its image's artist, and one without `TITLE` its image's title.
+    public func completed(by song: SongTags) -> SongTags {
+        var merged = self
+        for tag in SongTag.allCases where merged[all: tag].isEmpty && !song[all: tag].isEmpty {
+            merged[all: tag] = song[all: tag]
+        }
+        return merged
     }
 }

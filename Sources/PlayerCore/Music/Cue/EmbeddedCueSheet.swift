@@ -31,7 +31,7 @@ public enum EmbeddedCueSheet {
             throw PlaybackError(.malformedData, underlying: "embedded cue sheet: track \(later.number) starts before the one ahead of it")
         }
         let songs = sheet.tracks.indices.map { sheet.songTags(ofTrack: $0, image: image, imageTags: imageTags) }
-        return try checked(songs.map { complemented($0, with: imageTags) }, imageTags: imageTags)
+        return try checked(songs.map { $0.completed(by: imageTags) }, imageTags: imageTags)
     }
 
     /// The songs of a FLAC's `CUESHEET` block.
@@ -59,7 +59,7 @@ public enum EmbeddedCueSheet {
             let part = SongPart(image: image, startFrame: start.frame, endFrame: end)
             tags.part = part
             tags.audio.duration = part.duration(imageDuration: imageTags.audio.duration)
-            songs.append(complemented(tags, with: imageTags))
+            songs.append(tags.completed(by: imageTags))
         }
         return try checked(songs, imageTags: imageTags)
     }
@@ -69,15 +69,6 @@ public enum EmbeddedCueSheet {
         let limit = UInt64(CueSheetParser.maxMinutes) * 60 * UInt64(rate)
         guard sample <= limit else { return nil }
         return Int(sample * UInt64(SongPart.framesPerSecond) / UInt64(rate))
-    }
-
-    /// `tags` with each tag of `image` that `tags` lacks (mpd's `Complement`).
-    public static func complemented(_ tags: SongTags, with image: SongTags) -> SongTags {
-        var merged = tags
-        for tag in SongTag.allCases where merged[all: tag].isEmpty && !image[all: tag].isEmpty {
-            merged[all: tag] = image[all: tag]
-        }
-        return merged
     }
 
     /// The songs, refused when there are none or one starts at or past the file's end.
