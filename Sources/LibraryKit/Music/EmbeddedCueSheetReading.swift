@@ -7,7 +7,7 @@ import PlayerCore
 /// stamped with the FLAC's stamp, beside the FLAC's own row; the FLAC alone when it has none, the
 /// sheet is broken, or a `.cue` beside it names it.
 ///
-/// What mpd 0.23.5 does with the same files (seen with the real mpd, `EmbeddedCueSheetMPDTests`):
+/// What mpd 0.23.5 does with the same files (seen with the real mpd, `MPDEmbeddedCueComparisonTests`):
 /// - a `CUESHEET` comment makes the FLAC one song in the database *and* a playlist of the same
 ///   path (`playlist: album/image.flac` follows the song in `lsinfo`, `listall`, `find`), whose
 ///   `listplaylistinfo` and `load` give the tracks, each with its `Range` and the sheet's tags
@@ -47,9 +47,10 @@ package enum EmbeddedCueSheetReading {
         of path: String, stamp: MusicFileStamp, imageTags: SongTags, in directory: URL, logger: Logger
     ) -> [MusicFileReading] {
         let whole = [MusicFileReading(path: path, stamp: stamp, result: .success(imageTags))]
-        guard mayEmbed(path), !isNamedByACueSheet(path, in: directory) else { return whole }
+        guard mayEmbed(path) else { return whole }
+        // The file's own headers first: most FLACs embed nothing, and then no `.cue` is read.
         let embedded = embedded(in: directory.appendingPathComponent(path))
-        guard !embedded.isEmpty else { return whole }
+        guard !embedded.isEmpty, !isNamedByACueSheet(path, in: directory) else { return whole }
         do throws(PlaybackError) {
             let songs = try songs(of: embedded, image: path, imageTags: imageTags)
             return whole + songs.enumerated().map { index, tags in
