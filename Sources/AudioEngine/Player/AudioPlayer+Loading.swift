@@ -52,8 +52,10 @@ extension AudioPlayer {
                 }
                 // An album's gain tag stands for the loudness of the whole it belongs to, when the
                 // request gave none: session levelling (ReplayGain's album mode) then keeps an
-                // album's tracks as loud as each other as they were mastered.
-                if track.sessionLoudness == nil, !track.isLive, let album = Loudness.fromTags(decoder.tags, scope: .album) {
+                // album's tracks as loud as each other as they were mastered. Without a tag, the
+                // album's loudness measured song by song, when the request knew it.
+                let measuredAlbum = track.measuredAlbumLoudness
+                if track.sessionLoudness == nil, !track.isLive, let album = Loudness.fromTags(decoder.tags, scope: .album) ?? measuredAlbum {
                     track.sessionLoudness = album
                     Task(executorPreference: executor) { [track] in await self?.learned(albumLoudness: album, of: track) }
                 }

@@ -58,6 +58,13 @@ package struct LibraryPlayerAssembly: Sendable {
             library.stations.prepared(replacement), mode: mode, store: LibraryLoudnessStore(store: library.store, logger: logger))
     }
 
+    /// What to send the player for songs each levelled by its own album (an MPD queue, whose one
+    /// request holds whatever the queue plays next, several albums perhaps): the stations' lessons
+    /// only. No loudness is made common to the request, and nothing is measured before it plays.
+    package func preparedSongs(_ replacement: PlayerEvent.Replacement) -> PlayerEvent.Replacement {
+        library.stations.prepared(replacement)
+    }
+
     /// Plays `replacement` on `player` at once, prepared as above.
     package func replace(with replacement: PlayerEvent.Replacement, on player: AudioPlayer) async throws(PlaybackError) {
         try await player.send(.replace(await prepared(replacement, loudness: await player.loudness.mode)))

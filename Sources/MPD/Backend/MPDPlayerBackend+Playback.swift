@@ -132,13 +132,16 @@ extension MPDPlayerBackend {
             try await b.applyReplayGain()
             return .empty
         },
-        // The mode a client chose, as MPD tells it, and the levelling Tonearm applies for it
-        // (`off`, `track` or `session`; a terminal's key may since have changed it).
+        // The mode a client chose, as MPD tells it, the levelling Tonearm applies for it (`off`,
+        // `track` or `session`; a terminal's key may since have changed it) and, once known, the
+        // gain it gives the song that plays.
         MPDCommandEntry("replay_gain_status", 0...0, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            return MPDResponse([
+            var r = MPDResponse([
                 .init("replay_gain_mode", b.queue.options.replayGain.rawValue),
                 .init("tonearm_levelling", await b.player.loudness.mode.rawValue),
             ])
+            if let gain = b.view.trackGain { r.append("tonearm_gain", String(format: "%.2f", gain)) }
+            return r
         },
         MPDCommandEntry("clearerror", 0...0, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             b.view.error = nil
@@ -208,7 +211,12 @@ extension MPDPlayerBackend {
         logger.info("MPD play", metadata: ["position": "\(queue.position(ofID: id) ?? -1)", "items": "\(request.items.count)"])
         // Watched from before it is sent: a late end of the request it replaces is not its end.
         requestEnd = RequestEndWatch(lastItemID: request.items.last?.track.id)
-        try await send(.replace(await assembly.prepared(.play(request), loudness: await player.loudness.mode)))
+        // A session with layers plays alone and is levelled as one; songs are levelled each by
+        // its album (`songItems`), never the queue as a whole.
+        let prepared =
+            song.entry.layers == nil
+            ? assembly.preparedSongs(.play(request)) : await assembly.prepared(.play(request), loudness: await player.loudness.mode)
+        try await send(.replace(prepared))
         stopping = false
         let left = queue.currentID
         var subsystems: Set<MPDSubsystem> = [.player]

@@ -184,7 +184,7 @@ package actor MPDPlayerBackend: MPDBackend {
     /// A song's items with this song's own track ids (`MPDEntry.items(songID:play:)`); an
     /// episode's are named to the library's places, which keep where it was heard.
     func songItems(of entry: MPDEntry, songID: Int, play: Int = 0) -> [QueueItem] {
-        let items = entry.items(songID: songID, play: play)
+        let items = entry.items(songID: songID, play: play, albumLoudness: measuredAlbumLoudness(of: entry))
         if let episode = entry.episodeID {
             for item in items { assembly.observers.places.follow(trackID: item.track.id, episode: episode) }
         }

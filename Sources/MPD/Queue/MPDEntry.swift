@@ -49,13 +49,15 @@ package struct MPDEntry: Sendable, Hashable {
     /// The entry's items with track ids of this song's own (`mpd<song id>/<track id>`): the same
     /// file added twice is two songs, and the player's current track names the song it belongs to.
     /// `play` tells a repeat of the song from the play before it (`mpd<song id>~<play>/…`).
-    package func items(songID: Int, play: Int = 0) -> [QueueItem] {
+    /// `albumLoudness`, when given, is the measured loudness of the album the song belongs to.
+    package func items(songID: Int, play: Int = 0, albumLoudness: Loudness? = nil) -> [QueueItem] {
         items.map { item in
             let t = item.track
-            let track = Track(
+            var track = Track(
                 id: MPDEntry.trackID(songID: songID, play: play, trackID: t.id), url: t.url, kind: t.kind, title: t.title, artist: t.artist,
                 album: t.album, duration: t.duration, volume: t.volume, loop: t.loop, loudness: t.loudness,
                 sessionLoudness: t.sessionLoudness, chaptersURL: t.chaptersURL, transcript: t.transcript, tags: t.tags)
+            track.measuredAlbumLoudness = albumLoudness ?? t.measuredAlbumLoudness
             return QueueItem(track: track, crossfadeIntoNext: item.crossfadeIntoNext, startPosition: item.startPosition)
         }
     }

@@ -16,6 +16,9 @@ package struct MPDPlayerView: Sendable, Equatable {
     package var metadata: NowPlayingMetadata?
     /// The layers of the session that plays (its clock, bed and next bell); nil for anything else.
     package var layers: SessionLayersStatus?
+    /// The gain levelling gives the song that plays, dB, once known (nil when levelling is off or
+    /// still listening): what `replay_gain_status` tells beside the mode.
+    package var trackGain: Double?
 
     package init() {}
 
@@ -61,6 +64,9 @@ package struct MPDPlayerView: Sendable, Equatable {
             let changed = (old == nil) != (layers == nil) || old?.bed?.phase != layers?.bed?.phase
                 || old?.strikesRung != layers?.strikesRung || old?.nextBell != layers?.nextBell
             return changed ? [.player] : []
+        case .loudness(_, let gain, _):
+            trackGain = gain
+            return []
         case .notice(.nonFatal(let failure), _):
             error = failure
             return [.player]

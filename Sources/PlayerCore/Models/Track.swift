@@ -38,6 +38,11 @@ public struct Track: Sendable, Hashable, Codable, Identifiable {
     /// A session stage: how loud the whole session is, so session levelling gives every stage one
     /// gain and they keep their relative loudness.
     public var sessionLoudness: Loudness?
+    /// A song of an album whose loudness the library knows from measuring each of its songs: the
+    /// album's combined figure, which session levelling (ReplayGain's album mode) uses when the
+    /// file carries no album gain tag of its own (a tag, written by whoever mastered or tagged the
+    /// album, is believed first). Set by a front end that knows the album; nil otherwise.
+    public var measuredAlbumLoudness: Loudness?
     /// An episode's Podcasting 2.0 JSON chapters document (the feed's `podcast:chapters`), fetched
     /// while it plays; nil for everything else.
     public let chaptersURL: URL?
