@@ -32,18 +32,20 @@ extension MPDPlayerBackend {
             return r
         },
         MPDCommandEntry("load", 1...3, .add) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            let position = a.count == 3 ? try a.insertPosition(2, count: b.queue.count) : nil
+            // A FLAC's embedded cue sheet loads as a playlist of its path, as in mpd.
             if var tracks = b.catalog.embeddedCueEntries(a.string(0) ?? "") {
                 if a.count >= 2 {
                     let range = try a.playlistRange(1)
                     let lower = min(range.lowerBound, tracks.count)
                     tracks = Array(tracks[lower..<max(lower, min(range.upperBound, tracks.count))])
                 }
+                let position = a.count == 3 ? try a.insertPosition(2, count: b.queue.count) : nil
                 if !tracks.isEmpty { try await b.add(tracks, at: position) }
                 return .empty
             }
             var uris = try b.playlists.songs(a.string(0) ?? "")
             if a.count >= 2 { uris = MPDPlaylistEdit.slice(uris, try a.playlistRange(1)) }
+            let position = a.count == 3 ? try a.insertPosition(2, count: b.queue.count) : nil
             // What no longer resolves (a file moved, a station removed) is left out, as mpd does.
             let entries = uris.compactMap { b.storedSong($0) }
             if entries.count < uris.count { b.logger.info("MPD: songs of a stored playlist were not found", metadata: ["count": "\(uris.count - entries.count)"]) }
