@@ -43,8 +43,12 @@ func checkTokenizer(_ body: [UInt8]) {
 }
 
 /// The commands the simulated backend implements: a few of each kind, including ones whose
-/// arguments are free text (sticker values, filters, paths), so their lines reach the backend.
-let backendCommands: Set<String> = ["status", "play", "add", "currentsong", "idle", "ping", "sticker", "searchaddpl", "listfiles"]
+/// arguments are free text (sticker values, filters, paths, channel names and messages), so their
+/// lines reach the backend.
+let backendCommands: Set<String> = [
+    "status", "play", "add", "currentsong", "idle", "ping", "sticker", "searchaddpl", "listfiles", "subscribe", "sendmessage",
+    "readmessages", "getfingerprint", "config", "replay_gain_mode", "toggleoutput",
+]
 
 func checkConnection(_ body: [UInt8], password: String?, chunk: Int, steering: UInt8) {
     let limits = MPDLimits(maxLineLength: 256, maxArguments: 8, maxCommandListBytes: 1024, maxBufferedInput: 2048)
