@@ -84,7 +84,6 @@ package struct MPDCatalog: Sendable {
             let indexed = Dictionary(
                 (try? library.store.musicSongs(inDirectory: relative))?.map { ($0.fileName, $0) } ?? [], uniquingKeysWith: { a, _ in a })
             let images = cueImages(inFolder: relative)
-            let hosts = embeddedCueHosts(inFolder: relative)
             var folders: [String] = []
             var sheets: [String] = []
             for (name, isDirectory) in try musicListing(directory) where !images.contains(name) {
@@ -94,11 +93,12 @@ package struct MPDCatalog: Sendable {
                 } else if MusicFiles.isCueSheet(name: name) {
                     // A sheet is a playlist and a folder of its tracks, once the index read it.
                     if !cueTracks(inSheet: relative.isEmpty ? name : relative + "/" + name).isEmpty { sheets.append(uri) }
-                } else if let song = indexed[name] ?? hosts[name] {
+                } else if let song = indexed[name] ?? embeddedCueHost(relative.isEmpty ? name : relative + "/" + name) {
                     // A file the index could not read is no song, as in mpd.
                     if song.failure == nil { r.append(contentsOf: MPDDatabaseSong(song).fields()) }
-                    // A FLAC with an embedded sheet is a playlist too.
-                    if hosts[name] != nil { r.append("playlist", uri) }
+                    // A FLAC with an embedded sheet (left out of the index's listing, as an
+                    // image) is a song and a playlist, as in mpd.
+                    if indexed[name] == nil { r.append("playlist", uri) }
                 } else {
                     r.append("file", uri)
                     r.append("Title", (name as NSString).deletingPathExtension)

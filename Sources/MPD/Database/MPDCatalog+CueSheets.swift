@@ -17,7 +17,7 @@ extension MPDCatalog {
     }
 
     /// The names of files in folder `relative` that a `.cue`'s tracks play from: not listed. A
-    /// FLAC that embeds its sheet is listed (`embeddedCueHosts`).
+    /// FLAC that embeds its sheet is listed (`embeddedCueHost`).
     package func cueImages(inFolder relative: String) -> Set<String> {
         let songs = (try? library.store.musicSongs(under: relative)) ?? []
         var names: Set<String> = []
@@ -30,21 +30,13 @@ extension MPDCatalog {
 
     // MARK: Sheets embedded in FLAC files
 
-    /// FLAC files in folder `relative` whose embedded cue sheet the index read, by name. mpd 0.23
-    /// shows such a file as one song followed by a playlist of the same path (`playlist:
-    /// album/image.flac`), never as a folder: its tracks are no database songs, and come out of
-    /// `listplaylist`, `listplaylistinfo` and `load` of the file's path.
-    package func embeddedCueHosts(inFolder relative: String) -> [String: MusicSongRecord] {
-        let songs = (try? library.store.musicSongs(under: relative)) ?? []
-        var hosts: [String: MusicSongRecord] = [:]
-        for song in songs where MusicFiles.isEmbeddedCueTrack(song.path) {
-            let host = MusicFiles.directory(of: song.path)
-            guard MusicFiles.directory(of: host) == relative, hosts[(host as NSString).lastPathComponent] == nil,
-                let record = try? library.store.musicSong(path: host), record.failure == nil
-            else { continue }
-            hosts[(host as NSString).lastPathComponent] = record
-        }
-        return hosts
+    /// The FLAC file at `relative` when the index read an embedded cue sheet of it; nil for any
+    /// other path. mpd 0.23 shows such a file as one song followed by a playlist of the same path
+    /// (`playlist: album/image.flac`), never as a folder: its tracks are no database songs, and
+    /// come out of `listplaylist`, `listplaylistinfo` and `load` of the file's path.
+    package func embeddedCueHost(_ relative: String) -> MusicSongRecord? {
+        guard hasEmbeddedCueSheet(relative), let record = try? library.store.musicSong(path: relative), record.failure == nil else { return nil }
+        return record
     }
 
     /// The index's songs as mpd's database holds them: each FLAC with an embedded sheet in place
@@ -96,7 +88,7 @@ extension MPDCatalog {
     /// What `add` queues for `relative` when it is a sheet (all its tracks) or one of its tracks;
     /// nil when it is neither.
     package func cueEntries(_ relative: String) throws(MPDAck) -> [MPDEntry]? {
-        // An embedded sheet's track is no song of mpd's database (`embeddedCueHosts`).
+        // An embedded sheet's track is no song of mpd's database (`embeddedCueHost`).
         if MusicFiles.isEmbeddedCueTrack(relative) { throw MPDAck(.noExist, "No such directory") }
         if let song = try? library.store.musicSong(path: relative), song.tags.part != nil {
             guard song.failure == nil else { throw MPDAck(.noExist, "No such song") }
