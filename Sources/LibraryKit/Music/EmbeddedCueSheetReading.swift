@@ -18,7 +18,8 @@ import PlayerCore
 /// - a `.cue` beside that names the FLAC wins: the FLAC is hidden as any image is, the `.cue`'s
 ///   tracks are listed once.
 ///
-/// The comment is looked for first, then the block, as mpd's `embcue` plugin reads the comment.
+/// The comment is read first, as mpd's `embcue` plugin reads it; the block when there is no
+/// comment or it does not read.
 ///
 /// Reading is bounded: at most `maxBlocks` metadata blocks are walked (a picture's body is
 /// skipped, not read), the comment block is read only up to `maxCommentBlockBytes`, the cue
@@ -62,10 +63,15 @@ package enum EmbeddedCueSheetReading {
         }
     }
 
-    /// The tracks of what a FLAC embeds: its comment's sheet, else its block's.
+    /// The tracks of what a FLAC embeds: its comment's sheet, else (none, or one that does not
+    /// read) its block's.
     package static func songs(of embedded: Embedded, image: String, imageTags: SongTags) throws(PlaybackError) -> [SongTags] {
         if let comment = embedded.comment {
-            return try EmbeddedCueSheet.songs(comment: comment, image: image, imageTags: imageTags)
+            do throws(PlaybackError) {
+                return try EmbeddedCueSheet.songs(comment: comment, image: image, imageTags: imageTags)
+            } catch {
+                guard embedded.block != nil else { throw error }
+            }
         }
         guard let body = embedded.block else { return [] }
         return try EmbeddedCueSheet.songs(block: FLACCueSheetBlock.parse(body), image: image, imageTags: imageTags)

@@ -78,6 +78,17 @@ struct EmbeddedCueSheetIndexTests {
         #expect(songs.map(\.path) == ["Album/image.flac"] && songs[0].failure == nil && songs[0].tags[.title] == "Whole")
     }
 
+    @Test func aGarbageCommentBesideAGoodBlockGivesTheBlocksTracks() async throws {
+        let (library, indexer, music, data) = try await Self.indexed { album in
+            let url = album.appendingPathComponent("image.flac")
+            try EmbeddedCueFixture.write(to: url, title: "Whole", form: .block)
+            try EmbeddedCueFixture.metaflac(["--set-tag=CUESHEET=not a sheet", url.path])
+        }
+        _ = (music, data)
+        #expect(try indexer.update().failures == 0)
+        #expect(try library.store.musicSongs().map(\.path) == Self.trackPaths)
+    }
+
     @Test func aSheetWithATrackPastTheEndLeavesTheFLACOneSong() async throws {
         let past = EmbeddedCueFixture.sheet.replacingOccurrences(of: "INDEX 01 00:05:00", with: "INDEX 01 00:40:00")
         let songs = try await Self.whole { url in try EmbeddedCueFixture.write(to: url, title: "Whole", form: .comment, sheet: past) }
