@@ -2,7 +2,7 @@ import Foundation
 import TestProcesses
 import Testing
 
-/// Cue sheets embedded in FLAC files as mpd 0.23.5 shows them and as `tonearm serve` shows them,
+/// Cue sheets embedded in FLAC files as mpd 0.23.12 shows them and as `tonearm serve` shows them,
 /// on the same folder made here (`EmbeddedCueFixture`, metaflac):
 ///
 /// - `Tag/image.flac` holds the sheet as a `CUESHEET` comment. mpd lists the file as one song
@@ -14,7 +14,7 @@ import Testing
 /// - `Both/image.flac` holds a block and `TagBoth/image.flac` a comment, and a `.cue` beside
 ///   each names it: the `.cue` wins, the FLAC is hidden as an image and the tracks are listed
 ///   once. The `.cue`'s tracks are completed by the FLAC's tags, as mpd completes them.
-/// - `Block/image.flac` holds a `CUESHEET` block: mpd 0.23.5's update does not see it (a plain
+/// - `Block/image.flac` holds a `CUESHEET` block: mpd 0.23.12's update does not see it (a plain
 ///   song, no playlist line); Tonearm shows it as it shows the comment (its tracks from each
 ///   `INDEX 01`), a deliberate difference, asserted on its own.
 ///
@@ -92,7 +92,7 @@ struct MPDEmbeddedCueComparisonTests {
         #expect(theirs == mine, "playlistinfo\nmpd:     \(theirs)\ntonearm: \(mine)")
     }
 
-    /// The block's form: mpd 0.23.5 lists a plain song; Tonearm lists it as the comment's form,
+    /// The block's form: mpd 0.23.12 lists a plain song; Tonearm lists it as the comment's form,
     /// with the same tracks (the block's samples give the same `Range`s as the text's frames).
     @Test func aFLACsCueSheetBlockIsReadFromEachIndex01() throws {
         let mpd = try MPDDaemonProcess { music in try Self.makeMusic(in: URL(fileURLWithPath: music)) }
@@ -105,7 +105,7 @@ struct MPDEmbeddedCueComparisonTests {
 
         let theirs = try real.command("lsinfo Block").fields
         #expect(theirs.filter { $0.key == "file" }.map(\.value) == ["Block/image.flac"])
-        #expect(!theirs.contains { $0.key == "playlist" }, "mpd 0.23.5 does not see the block: \(theirs)")
+        #expect(!theirs.contains { $0.key == "playlist" }, "mpd 0.23.12 does not see the block: \(theirs)")
 
         let listing = try ours.command("lsinfo Music/Block").fields
         #expect(listing.filter { ["file", "playlist"].contains($0.key) }.map(\.value) == ["Music/Block/image.flac", "Music/Block/image.flac"])

@@ -7,7 +7,7 @@ import PlayerCore
 /// stamped with the FLAC's stamp, beside the FLAC's own row; the FLAC alone when it has none, the
 /// sheet is broken, or a `.cue` beside it names it.
 ///
-/// What mpd 0.23.5 does with the same files (seen with the real mpd, `MPDEmbeddedCueComparisonTests`):
+/// What mpd 0.23.12 does with the same files (seen with the real mpd, `MPDEmbeddedCueComparisonTests`):
 /// - a `CUESHEET` comment makes the FLAC one song in the database *and* a playlist of the same
 ///   path (`playlist: album/image.flac` follows the song in `lsinfo`, `listall`, `find`), whose
 ///   `listplaylistinfo` and `load` give the tracks, each with its `Range` and the sheet's tags
