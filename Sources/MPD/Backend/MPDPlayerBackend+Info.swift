@@ -65,14 +65,25 @@ extension MPDPlayerBackend {
         let podcasts = (try? store.podcasts()) ?? []
         let episodes = podcasts.flatMap { (try? store.episodes(podcastID: $0.id)) ?? [] }
         let music = (try? store.musicTotals()) ?? MusicTotals()
-        // The music index's songs (failures too, as mpd counts a file it could not scan), and
-        // the library's stations, episodes and sessions.
-        let songs = ((try? store.stations().count) ?? 0) + episodes.count + ((try? store.sessions().count) ?? 0) + music.songs + music.failures
-        r.append("artists", String(Set(podcasts.compactMap(\.author)).count + music.artists))
-        r.append("albums", String(podcasts.count + music.albums))
+        // The music database as the database commands show it (a cue sheet's tracks, not their
+        // image; a FLAC with an embedded sheet as one song), counted as mpd counts it: every
+        // artist and album value once. Failures count too, as mpd counts a file it could not
+        // scan. Beside them, the library's stations, episodes and sessions.
+        let database = (try? databaseSongs()) ?? []
+        var artists: Set<String> = []
+        var albums: Set<String> = []
+        var playtime = 0.0
+        for song in database {
+            artists.formUnion(song.record.tags[all: .artist])
+            albums.formUnion(song.record.tags[all: .album])
+            playtime += song.record.tags.audio.duration ?? 0
+        }
+        let songs = ((try? store.stations().count) ?? 0) + episodes.count + ((try? store.sessions().count) ?? 0) + database.count + music.failures
+        r.append("artists", String(Set(podcasts.compactMap(\.author)).count + artists.count))
+        r.append("albums", String(podcasts.count + albums.count))
         r.append("songs", String(songs))
         r.append("uptime", String(Int(Date().timeIntervalSince(startedAt))))
-        r.append("db_playtime", String(Int(episodes.compactMap(\.duration).reduce(0, +) + music.playtime)))
+        r.append("db_playtime", String(Int(episodes.compactMap(\.duration).reduce(0, +) + playtime)))
         r.append("db_update", String(Int((music.lastUpdate ?? startedAt).timeIntervalSince1970)))
         r.append("playtime", String(Int(audioTime)))
         return r
