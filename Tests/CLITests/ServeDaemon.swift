@@ -58,6 +58,14 @@ final class ServeDaemon: @unchecked Sendable {
                 stop()
                 throw MPDLineClient.Failure(description: "tonearm serve did not answer on \(socket): \(stderr)")
             }
+            // The MPD socket answers as soon as its service starts; the daemon is ready once every
+            // service has, which its info file (`daemon.json`, written just before READY=1) tells.
+            // A test that reads an address from it reads it complete.
+            let info = runtime.appendingPathComponent("tonearm/daemon.json").path
+            guard eventuallyBlocking(timeout: 30, { FileManager.default.fileExists(atPath: info) }) else {
+                stop()
+                throw MPDLineClient.Failure(description: "tonearm serve never wrote \(info): \(stderr)")
+            }
             // The music index's first update, under way before the socket answers: done before
             // the test asks anything, so no answer carries `updating_db` by chance.
             let socket = socket
