@@ -90,18 +90,7 @@ struct MPDCueComparisonTests {
         try #require(
             try ours.command("listall Music/Album/image.cue").fields.filter { $0.key == "file" }.count == 3, "\(daemon.logTail)")
 
-        for (command, ordered) in Self.session {
-            let theirs = try real.command(command.replacingOccurrences(of: "%", with: ""))
-            let mine = try ours.command(command.replacingOccurrences(of: "%", with: "Music/"))
-            #expect((mine.ack == nil) == (theirs.ack == nil), "\(command): mpd \(theirs.ack ?? "OK"), tonearm \(mine.ack ?? "OK")")
-            if let ack = theirs.ack, let myAck = mine.ack {
-                #expect(ack.prefix { $0 != "@" } == myAck.prefix { $0 != "@" }, "\(command): mpd \(ack), tonearm \(myAck)")
-                continue
-            }
-            let a = Self.normalised(theirs, tonearm: false, ordered: ordered)
-            let b = Self.normalised(mine, tonearm: true, ordered: ordered)
-            #expect(a == b, "\(command)\nmpd:     \(a)\ntonearm: \(b)")
-        }
+        try MPDSessionComparison.expectSameAnswers(Self.session, mpd: real, tonearm: ours) { Self.normalised($0, tonearm: $1, ordered: $2) }
 
         // `stats` counts the tracks, not their image, and their artists and albums, as mpd does.
         // Its playtime is each track's own length: mpd 0.23.12 adds the whole image's for each

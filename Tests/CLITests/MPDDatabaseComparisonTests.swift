@@ -108,19 +108,7 @@ struct MPDDatabaseComparisonTests {
         // The daemon indexed its music directory when it started.
         try #require((try ours.command("listall Music").fields.filter { $0.key == "file" }.count) == 5, "\(daemon.logTail)")
 
-        for (command, ordered) in Self.session {
-            let theirs = try real.command(command.replacingOccurrences(of: "%", with: ""))
-            let mine = try ours.command(command.replacingOccurrences(of: "%", with: "Music/"))
-            #expect((mine.ack == nil) == (theirs.ack == nil), "\(command): mpd \(theirs.ack ?? "OK"), tonearm \(mine.ack ?? "OK")")
-            if let ack = theirs.ack, let myAck = mine.ack {
-                // The same error code: `ACK [code@0] {command} text`.
-                #expect(ack.prefix { $0 != "@" } == myAck.prefix { $0 != "@" }, "\(command): mpd \(ack), tonearm \(myAck)")
-                continue
-            }
-            let a = Self.normalised(theirs, tonearm: false, ordered: ordered)
-            let b = Self.normalised(mine, tonearm: true, ordered: ordered)
-            #expect(a == b, "\(command)\nmpd:     \(a)\ntonearm: \(b)")
-        }
+        try MPDSessionComparison.expectSameAnswers(Self.session, mpd: real, tonearm: ours) { Self.normalised($0, tonearm: $1, ordered: $2) }
         // The playtime of a count, whole seconds of summed durations: within a second of mpd's
         // (MP3 lengths differ by milliseconds between the decoders).
         for command in ["count \"(Genre == 'Jazz')\"", "count group Genre"] {

@@ -65,18 +65,7 @@ struct MPDEmbeddedCueComparisonTests {
         try #require(
             eventuallyBlocking(timeout: 30) { (try? ours.command("listplaylist Music/Tag/image.flac").fields.count) == 3 }, "\(daemon.logTail)")
 
-        for (command, ordered) in Self.session {
-            let theirs = try real.command(command.replacingOccurrences(of: "%", with: ""))
-            let mine = try ours.command(command.replacingOccurrences(of: "%", with: "Music/"))
-            #expect((mine.ack == nil) == (theirs.ack == nil), "\(command): mpd \(theirs.ack ?? "OK"), tonearm \(mine.ack ?? "OK")")
-            if let ack = theirs.ack, let myAck = mine.ack {
-                #expect(ack.prefix { $0 != "@" } == myAck.prefix { $0 != "@" }, "\(command): mpd \(ack), tonearm \(myAck)")
-                continue
-            }
-            let a = MPDCueComparisonTests.normalised(theirs, tonearm: false, ordered: ordered)
-            let b = MPDCueComparisonTests.normalised(mine, tonearm: true, ordered: ordered)
-            #expect(a == b, "\(command)\nmpd:     \(a)\ntonearm: \(b)")
-        }
+        try MPDSessionComparison.expectSameAnswers(Self.session, mpd: real, tonearm: ours) { MPDCueComparisonTests.normalised($0, tonearm: $1, ordered: $2) }
 
         // A track is no song of the database; the file and its sheet load as mpd loads them.
         for (client, prefix) in [(real, ""), (ours, "Music/")] {

@@ -97,22 +97,10 @@ struct MPDStickerComparisonTests {
         let ours = try daemon.client()
         try #require((try ours.command("listall Music").fields.filter { $0.key == "file" }.count) == Self.songs.count, "\(daemon.logTail)")
 
-        for (command, ordered) in Self.session {
-            let theirs = try real.command(command.replacingOccurrences(of: "%", with: ""))
-            let mine = try ours.command(command.replacingOccurrences(of: "%", with: "Music/"))
-            #expect((mine.ack == nil) == (theirs.ack == nil), "\(command): mpd \(theirs.ack ?? "OK"), tonearm \(mine.ack ?? "OK")")
-            if let ack = theirs.ack, let myAck = mine.ack {
-                // The same error code, `ACK [code@0] {command}`; the text too where Tonearm's is mpd's.
-                #expect(ack.prefix { $0 != "@" } == myAck.prefix { $0 != "@" }, "\(command): mpd \(ack), tonearm \(myAck)")
-                if command.hasPrefix("sticker") || command.hasPrefix("searchaddpl") {
-                    #expect(ack == myAck, "\(command): mpd \(ack), tonearm \(myAck)")
-                }
-                continue
-            }
-            let a = Self.normalised(theirs, tonearm: false, ordered: ordered)
-            let b = Self.normalised(mine, tonearm: true, ordered: ordered)
-            #expect(a == b, "\(command)\nmpd:     \(a)\ntonearm: \(b)")
-        }
+        // The ACK's text too where Tonearm's is mpd's.
+        try MPDSessionComparison.expectSameAnswers(
+            Self.session, mpd: real, tonearm: ours, wholeAck: { $0.hasPrefix("sticker") || $0.hasPrefix("searchaddpl") }
+        ) { Self.normalised($0, tonearm: $1, ordered: $2) }
         // The non-song file is listed with its size, as mpd lists it.
         #expect(try ours.command("listfiles Music/A").fields.contains { $0.key == "file" && $0.value == "notes.txt" })
     }

@@ -18,13 +18,7 @@ struct NcmpcppTests {
         #expect(try daemon.mpc("add", "Music/Album").status == 0)
         let client = try daemon.client()
 
-        let config = daemon.home.appendingPathComponent("ncmpcpp")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "mpd_host = \"\(daemon.socket)\"\nstartup_screen = playlist\n".write(
-            to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
-        let terminal = try TmuxSession(
-            ["/usr/bin/ncmpcpp", "--config", config.appendingPathComponent("config").path, "--host", daemon.socket], width: 120,
-            height: 30, environment: ["HOME": daemon.home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+        let terminal = try Self.ncmpcpp(on: daemon, startupScreen: "playlist")
 
         let listed = try terminal.waitFor(timeout: 20) { $0.contains("first") && $0.contains("second") && $0.contains("third") }
         #expect(listed.matched, "the playlist screen did not list the queue:\n\(listed.screen)")
@@ -63,13 +57,7 @@ struct NcmpcppTests {
         let client = try daemon.client()
         try #require((try client.command("list Title").fields.count) == 5, "\(daemon.logTail)")
 
-        let config = daemon.home.appendingPathComponent("ncmpcpp")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "mpd_host = \"\(daemon.socket)\"\nstartup_screen = media_library\n".write(
-            to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
-        let terminal = try TmuxSession(
-            ["/usr/bin/ncmpcpp", "--config", config.appendingPathComponent("config").path, "--host", daemon.socket], width: 120,
-            height: 30, environment: ["HOME": daemon.home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+        let terminal = try Self.ncmpcpp(on: daemon, startupScreen: "media_library")
 
         // Artists (a song without one is ncmpcpp's "<empty>", first), then Aurora Trio's album
         // with its year, then its songs with their track numbers.
@@ -111,13 +99,7 @@ struct NcmpcppTests {
         #expect(try daemon.mpc("add", "Music/Album").status == 0)
         let client = try daemon.client()
 
-        let config = daemon.home.appendingPathComponent("ncmpcpp")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "mpd_host = \"\(daemon.socket)\"\nstartup_screen = playlist\n".write(
-            to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
-        let terminal = try TmuxSession(
-            ["/usr/bin/ncmpcpp", "--config", config.appendingPathComponent("config").path, "--host", daemon.socket], width: 120,
-            height: 30, environment: ["HOME": daemon.home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+        let terminal = try Self.ncmpcpp(on: daemon, startupScreen: "playlist")
         let listed = try terminal.waitFor(timeout: 20) { $0.contains("first") && $0.contains("third") }
         #expect(listed.matched, "the playlist screen did not list the queue:\n\(listed.screen)")
 
@@ -165,5 +147,16 @@ struct NcmpcppTests {
         try terminal.send("Enter")
         #expect(eventuallyBlocking(timeout: 15) { (try? client.command("outputs").fields.first { $0.key == "outputenabled" }?.value) == "1" })
         #expect(try client.status()["state"] == "play", "playback went on while the output was off")
+    }
+
+    /// ncmpcpp under tmux (120x30, UTF-8), connected to `daemon`'s socket, opening on `startupScreen`.
+    static func ncmpcpp(on daemon: ServeDaemon, startupScreen: String) throws -> TmuxSession {
+        let config = daemon.home.appendingPathComponent("ncmpcpp")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "mpd_host = \"\(daemon.socket)\"\nstartup_screen = \(startupScreen)\n".write(
+            to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        return try TmuxSession(
+            ["/usr/bin/ncmpcpp", "--config", config.appendingPathComponent("config").path, "--host", daemon.socket], width: 120,
+            height: 30, environment: ["HOME": daemon.home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
     }
 }
