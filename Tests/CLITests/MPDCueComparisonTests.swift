@@ -63,6 +63,9 @@ struct MPDCueComparisonTests {
         ("find \"(Track == '03')\"", true), ("listall \"%Album/image.cue\"", true), ("listall \"%Album/image.cue/track0003\"", true),
         ("listallinfo \"%Album/image.cue\"", true), ("listall \"%\"", false), ("listall \"%Album\"", true),
         ("listallinfo \"%Album\"", true), ("lsinfo \"%Album/image.cue/track0009\"", true),
+        // A sheet is a playlist too: its tracks are the image's URI with each one's Range.
+        ("listplaylist \"%Album/image.cue\"", true), ("listplaylistinfo \"%Album/image.cue\"", true),
+        ("listplaylist \"%Album/image.cue/track0001\"", true), ("listplaylist \"%Album/other.cue\"", true),
     ]
 
     typealias Answer = (fields: [(key: String, value: String)], ack: String?)
@@ -107,9 +110,13 @@ struct MPDCueComparisonTests {
         for (client, prefix) in [(real, ""), (ours, "Music/")] {
             #expect(try client.command("add \"\(prefix)Album/image.cue/track0002\"").ack == nil)
             #expect(try client.command("findadd \"(Title == 'High')\"").ack == nil)
+            // Loaded as a playlist, whole and a range of it, at a position.
+            #expect(try client.command("load \"\(prefix)Album/image.cue\"").ack == nil)
+            #expect(try client.command("load \"\(prefix)Album/image.cue\" 2:3 1").ack == nil)
         }
         let theirs = Self.normalised(try real.command("playlistinfo"), tonearm: false, ordered: true)
         let mine = Self.normalised(try ours.command("playlistinfo"), tonearm: true, ordered: true)
+        #expect(theirs.count == 6, "track 2, High, the sheet's three, its third at 1: \(theirs)")
         #expect(theirs == mine, "playlistinfo\nmpd:     \(theirs)\ntonearm: \(mine)")
     }
 

@@ -14,7 +14,8 @@ struct MPDStoredPlaylistTests {
         "playlistadd mix \"%/third.flac\" 9", "listplaylist mix", "playlistdelete mix 1", "playlistdelete mix 9", "playlistdelete mix 2:1",
         "playlistdelete mix x", "playlistdelete mix 3:9", "listplaylist mix", "playlistmove mix 0 2", "playlistmove mix 0 9",
         "listplaylist mix", "clear", "load mix 1:3", "playlist", "load mix 0:1 0", "load mix 0:1 99", "load mix 7:9", "playlist",
-        "load missing", "listplaylist missing", "save other", "rename mix other", "rename mix \"a/b\"", "rename missing x",
+        "load missing", "listplaylist missing", "listplaylist \"a/b\"", "load \"a/b\"", "listplaylistinfo \"\"", "playlistclear \"a/b\"",
+        "save other", "rename mix other", "rename mix \"a/b\"", "rename missing x",
         "rename mix renamed", "listplaylists", "playlistclear renamed", "listplaylist renamed", "playlistclear missing",
         "playlistadd fresh \"%/third.flac\"", "listplaylist fresh", "rm renamed", "rm renamed", "rm other", "rm fresh", "listplaylists",
     ]

@@ -11,29 +11,29 @@ extension MPDPlayerBackend {
         },
         MPDCommandEntry("listplaylist", 1...1, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             var r = MPDResponse()
-            // A FLAC's embedded cue sheet is a playlist of its path, as in mpd.
-            if let tracks = b.catalog.embeddedCueEntries(a.string(0) ?? "") {
+            // A cue sheet (a `.cue`, or one a FLAC embeds) is a playlist of its path, as in mpd.
+            if let tracks = b.catalog.sheetPlaylistEntries(a.string(0) ?? "") {
                 for track in tracks { r.append("file", track.uri) }
                 return r
             }
-            for uri in try b.playlists.songs(a.string(0) ?? "") { r.append("file", uri) }
+            for uri in try b.storedPlaylistToRead(a.string(0) ?? "") { r.append("file", uri) }
             return r
         },
         MPDCommandEntry("listplaylistinfo", 1...1, .read) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             var r = MPDResponse()
-            if let tracks = b.catalog.embeddedCueEntries(a.string(0) ?? "") {
+            if let tracks = b.catalog.sheetPlaylistEntries(a.string(0) ?? "") {
                 for track in tracks { r.append(contentsOf: MPDStatus.songFields(track)) }
                 return r
             }
-            for uri in try b.playlists.songs(a.string(0) ?? "") {
+            for uri in try b.storedPlaylistToRead(a.string(0) ?? "") {
                 // A song no longer in the library is told by its URI alone, as mpd tells it.
                 if let entry = b.storedSong(uri) { r.append(contentsOf: MPDStatus.songFields(entry)) } else { r.append("file", uri) }
             }
             return r
         },
         MPDCommandEntry("load", 1...3, .add) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
-            // A FLAC's embedded cue sheet loads as a playlist of its path, as in mpd.
-            if var tracks = b.catalog.embeddedCueEntries(a.string(0) ?? "") {
+            // A cue sheet (a `.cue`, or one a FLAC embeds) loads as a playlist of its path, as in mpd.
+            if var tracks = b.catalog.sheetPlaylistEntries(a.string(0) ?? "") {
                 if a.count >= 2 {
                     let range = try a.playlistRange(1)
                     let lower = min(range.lowerBound, tracks.count)
@@ -43,7 +43,7 @@ extension MPDPlayerBackend {
                 if !tracks.isEmpty { try await b.add(tracks, at: position) }
                 return .empty
             }
-            var uris = try b.playlists.songs(a.string(0) ?? "")
+            var uris = try b.storedPlaylistToRead(a.string(0) ?? "")
             if a.count >= 2 { uris = MPDPlaylistEdit.slice(uris, try a.playlistRange(1)) }
             let position = a.count == 3 ? try a.insertPosition(2, count: b.queue.count) : nil
             // What no longer resolves (a file moved, a station removed) is left out, as mpd does.
@@ -112,6 +112,15 @@ extension MPDPlayerBackend {
             r.append("Last-Modified", playlist.modified.formatted(.iso8601))
         }
         return r
+    }
+
+    /// A stored playlist's songs for a command that only reads it (`listplaylist`,
+    /// `listplaylistinfo`, `load`): a name no stored playlist can have is "No such playlist"
+    /// there, as mpd answers it (it names no playlist file of the music directory either), while
+    /// a command that writes refuses it as a bad name.
+    func storedPlaylistToRead(_ name: String) throws(MPDAck) -> [String] {
+        do { try MPDPlaylistName.validate(name) } catch { throw MPDAck(.noExist, "No such playlist") }
+        return try playlists.songs(name)
     }
 
     /// The one song a stored playlist's line names, resolved as `add` resolves it; nil when it

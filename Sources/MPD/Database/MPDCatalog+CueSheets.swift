@@ -65,21 +65,33 @@ extension MPDCatalog {
         return !((try? library.store.musicSongs(inDirectory: relative)) ?? []).filter { MusicFiles.isEmbeddedCueTrack($0.path) }.isEmpty
     }
 
-    /// The tracks of the sheet embedded in the FLAC at `uri` (a catalog path, `Music/...`) as
-    /// queue entries, as mpd's `listplaylistinfo` and `load` give them: each the FLAC's own URI
-    /// played from the track's part; nil when `uri` is no such FLAC.
-    package func embeddedCueEntries(_ uri: String) -> [MPDEntry]? {
+    /// The tracks of a cue sheet named as a playlist (`uri` a catalog path, `Music/...`): a `.cue`
+    /// of the music directory, or a FLAC whose embedded sheet the index read. mpd's
+    /// `listplaylist`, `listplaylistinfo` and `load` give them so: each track is its image's URI
+    /// played from the track's part, with the track's tags. Nil when `uri` names no such sheet
+    /// (then it is a stored playlist's name).
+    package func sheetPlaylistEntries(_ uri: String) -> [MPDEntry]? {
         let prefix = MPDDatabaseSong.root + "/"
         guard uri.hasPrefix(prefix), let musicDirectory else { return nil }
         let relative = String(uri.dropFirst(prefix.count))
-        guard hasEmbeddedCueSheet(relative) else { return nil }
-        let tracks = ((try? library.store.musicSongs(inDirectory: relative)) ?? []).filter {
-            MusicFiles.isEmbeddedCueTrack($0.path) && $0.failure == nil && $0.tags.part != nil
+        let tracks: [MusicSongRecord]
+        if MusicFiles.isCueSheet(name: (relative as NSString).lastPathComponent) {
+            tracks = cueTracks(inSheet: relative)
+        } else if hasEmbeddedCueSheet(relative) {
+            tracks = ((try? library.store.musicSongs(inDirectory: relative)) ?? []).filter {
+                MusicFiles.isEmbeddedCueTrack($0.path) && $0.failure == nil && $0.tags.part != nil
+            }
+        } else {
+            return nil
         }
-        let url = musicDirectory.appendingPathComponent(relative)
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        return tracks.map { track in
-            var entry = MPDEntry(uri: uri, track: .localFile(id: track.path, url: url, tags: track.tags))
+        guard !tracks.isEmpty else { return nil }
+        return tracks.compactMap { track in
+            // An image gone since the index read it plays nothing: left out, as `load` leaves out
+            // a stored playlist's missing songs.
+            guard let part = track.tags.part else { return nil }
+            let url = musicDirectory.appendingPathComponent(part.image)
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            var entry = MPDEntry(uri: prefix + part.image, track: .localFile(id: track.path, url: url, tags: track.tags))
             entry.modified = track.stamp.modified
             return entry
         }
