@@ -28,7 +28,7 @@ package enum CueSheetReading {
         for index in sheet.tracks.indices {
             let file = sheet.tracks[index].file
             if images[file] == nil {
-                let image = try imagePath(file, besides: folder)
+                let image = try CueSheet.imagePath(file, besides: folder)
                 images[file] = (image, try read(directory.appendingPathComponent(image)))
             }
             guard let image = images[file] else { continue }
@@ -38,17 +38,5 @@ package enum CueSheetReading {
             readings.append(MusicFileReading(path: path + "/" + CueSheet.songName(ofTrack: index), stamp: stamp, result: .success(tags)))
         }
         return readings
-    }
-
-    /// Where a sheet's `FILE` is, relative to the music directory: beside the sheet or below it.
-    /// A name that climbs out (`..`) or is absolute is refused, so a sheet never makes Tonearm
-    /// open a file outside the music directory.
-    static func imagePath(_ file: String, besides folder: String) throws(PlaybackError) -> String {
-        let parts = file.replacingOccurrences(of: "\\", with: "/").split(separator: "/", omittingEmptySubsequences: true)
-        guard !file.hasPrefix("/"), !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." }) else {
-            throw PlaybackError(.malformedData, underlying: "cue sheet FILE outside its folder")
-        }
-        let relative = parts.joined(separator: "/")
-        return folder.isEmpty ? relative : folder + "/" + relative
     }
 }

@@ -89,7 +89,7 @@ package enum EmbeddedCueSheetReading {
                 size <= CueSheetParser.maxBytes, let data = try? Data(contentsOf: sheetURL),
                 let sheet = try? CueSheetParser.parse(data)
             else { continue }
-            if sheet.tracks.contains(where: { (try? CueSheetReading.imagePath($0.file, besides: folder)) == path }) { return true }
+            if sheet.tracks.contains(where: { (try? CueSheet.imagePath($0.file, besides: folder)) == path }) { return true }
         }
         return false
     }

@@ -10,9 +10,9 @@ import TerminalApp
 /// library: an episode (resuming where the listener stopped), a station or a session.
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "play", 
-        abstract: "Play audio files, internet radio streams and playlist URLs (.pls, .m3u) in order, or an episode, station or session from the library.")
+        abstract: "Play audio files, cue sheets, internet radio streams and playlist URLs (.pls, .m3u) in order, or an episode, station or session from the library.")
 
-    @Argument(help: "Audio files or http(s) URLs of streams or playlists, in order.")
+    @Argument(help: "Audio files, cue sheets (.cue: each track) or http(s) URLs of streams or playlists, in order.")
     var sources: [String] = []
 
     @Option(help: "Play a podcast episode from the library by its id (see `tonearm podcast episodes`); resumes where you stopped.")
@@ -66,9 +66,15 @@ struct Play: AsyncParsableCommand {
         }
         await CommandPlayback(settings, services: stream.services(for: named)).run(
             preparing: {
-                let tracks = await BlockingCall.onOwnThread { sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: finite) } }
+                let read = await BlockingCall.onOwnThread { () -> Result<[Track], PlaybackError> in
+                    do throws(PlaybackError) { return .success(try Track.commandLineSources(sources, finite: finite)) } catch { return .failure(error) }
+                }
                 CommandLog.startupStep("sources read")
-                return .play(PlayRequest(items: tracks.map { QueueItem(track: $0) }) ?? unread)
+                switch read {
+                case .success(let tracks): return .play(PlayRequest(items: tracks.map { QueueItem(track: $0) }) ?? unread)
+                // A cue sheet that cannot be read is shown as the failure it is.
+                case .failure(let error): return .cannotPlay(error)
+                }
             }, configuration: configuration)
     }
 }

@@ -18,7 +18,7 @@ struct Serve: AsyncParsableCommand {
             contrib/systemd/tonearm.service runs it as a systemd user service.
             """)
 
-    @Argument(help: "Audio files or http(s) URLs to play when the daemon starts, in order.")
+    @Argument(help: "Audio files, cue sheets (.cue: each track) or http(s) URLs to play when the daemon starts, in order.")
     var sources: [String] = []
 
     @Option(help: "Play a podcast episode from the library when the daemon starts (resumes where you stopped).")
@@ -44,7 +44,11 @@ struct Serve: AsyncParsableCommand {
             output: playback.output, alsoOutput: playback.alsoOutput, mpd: try daemon.mpdSettings(), mpdLimits: try daemon.mpdLimits(),
             musicDirectory: daemon.musicFolder, log: target, metrics: try daemon.metricsAddress(), learnedRetries: TerminalConfig.learnedRetries().rule)
         options.playlistDirectory = daemon.playlistFolder
-        let tracks = sources.enumerated().map { Track.commandLineSource($1, index: $0, finite: stream.finite) }
+        let tracks: [Track]
+        do throws(PlaybackError) { tracks = try Track.commandLineSources(sources, finite: stream.finite) } catch {
+            // A cue sheet that cannot be read stops the start, with its message.
+            CommandFailure.exit(error)
+        }
         let services = Self.services(for: options, startup: startup(tracks))
         let runner = DaemonRunner(
             options: options, configuration: playback.configuration(), named: namedSettings, playerServices: stream.services(for: tracks),

@@ -63,4 +63,17 @@ public struct CueSheet: Sendable, Hashable {
         let end = next.flatMap { $0.file == track.file ? $0.startFrame : nil }
         return SongPart(image: image, startFrame: track.startFrame, endFrame: end)
     }
+
+    /// Where a sheet's `FILE` is, given the sheet's folder (`/`-separated, relative to the music
+    /// directory or to where the sheet was named): beside the sheet or below it. A name that
+    /// climbs out (`..`) or is absolute is refused, so a sheet never makes Tonearm open a file
+    /// outside the folder it came from.
+    public static func imagePath(_ file: String, besides folder: String) throws(PlaybackError) -> String {
+        let parts = file.replacingOccurrences(of: "\\", with: "/").split(separator: "/", omittingEmptySubsequences: true)
+        guard !file.hasPrefix("/"), !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." }) else {
+            throw PlaybackError(.malformedData, underlying: "cue sheet FILE outside its folder")
+        }
+        let relative = parts.joined(separator: "/")
+        return folder.isEmpty ? relative : folder + "/" + relative
+    }
 }
