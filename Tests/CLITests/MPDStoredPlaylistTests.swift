@@ -63,6 +63,33 @@ struct MPDStoredPlaylistTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
     }
 
+    /// `save`'s mode, as MPD 0.24 defines it (0.23 has only `create`, so no mpd here answers it):
+    /// `create` refuses a name in use, `append` adds the queue to the list's end, `replace`
+    /// writes it over; both need the list to exist, and an unknown mode is an argument error.
+    @Test func saveAppendsAndReplacesByItsMode() throws {
+        let music = try MPDClientTests.music()
+        defer { try? FileManager.default.removeItem(at: music) }
+        let daemon = try ServeDaemon(music: music)
+        let client = try daemon.client()
+        func songs() throws -> [String] {
+            try client.command("listplaylist mix").fields.filter { $0.key == "file" }.map { ($0.value as NSString).lastPathComponent }
+        }
+        #expect(try client.command("add \"Music/Album/first.flac\"").ack == nil)
+        #expect(try client.command("save mix append").ack?.hasPrefix("ACK [50@0] {save} No such playlist") == true)
+        #expect(try client.command("save mix replace").ack?.hasPrefix("ACK [50@0] {save} No such playlist") == true)
+        #expect(try client.command("save mix create").ack == nil)
+        #expect(try client.command("save mix").ack?.hasPrefix("ACK [56@0] {save} Playlist already exists") == true)
+        #expect(try client.command("save mix create").ack?.hasPrefix("ACK [56@0]") == true)
+        #expect(try client.command("add \"Music/Album/second.flac\"").ack == nil)
+        #expect(try client.command("save mix append").ack == nil)
+        #expect(try songs() == ["first.flac", "first.flac", "second.flac"])
+        #expect(try client.command("save mix replace").ack == nil)
+        #expect(try songs() == ["first.flac", "second.flac"])
+        #expect(try client.command("save mix Replace").ack?.hasPrefix("ACK [2@0] {save} Unrecognized save mode") == true)
+        #expect(try client.command("save \"a/b\" append").ack?.hasPrefix("ACK [2@0] {save} Bad playlist name") == true)
+        #expect(try songs() == ["first.flac", "second.flac"], "a refused save leaves the list as it was")
+    }
+
     @Test func mpcSavesListsLoadsAndRemoves() throws {
         let music = try MPDClientTests.music()
         defer { try? FileManager.default.removeItem(at: music) }

@@ -119,6 +119,10 @@ struct MPDCommandTableTests {
         "volume": (1, 1, .control)
     ]
 
+    /// Commands that take a later mpd's arguments on purpose: `save`'s mode (0.24), which 0.23
+    /// clients never send.
+    static let laterArity: [String: (min: Int, max: Int)] = ["save": (1, 2)]
+
     /// `commands` tells the truth: every command Tonearm lists is one of mpd 0.23's, and takes
     /// the arguments and needs the permission mpd's does, so a client reads the list as it reads
     /// mpd's.
@@ -130,8 +134,9 @@ struct MPDCommandTableTests {
                 continue
             }
             #expect(spec.permission == mpd.permission, "\(spec.name): permission")
-            #expect(spec.arity.min == max(0, mpd.min), "\(spec.name): least arguments")
-            #expect(spec.arity.max == (mpd.max < 0 ? nil : mpd.max), "\(spec.name): most arguments")
+            let arity = Self.laterArity[spec.name] ?? (mpd.min, mpd.max)
+            #expect(spec.arity.min == max(0, arity.min), "\(spec.name): least arguments")
+            #expect(spec.arity.max == (arity.max < 0 ? nil : arity.max), "\(spec.name): most arguments")
         }
         for name in ["swap", "swapid", "prio", "prioid", "rangeid", "addtagid", "cleartagid", "toggleoutput", "outputset", "binarylimit",
             "mixrampdb", "mixrampdelay", "replay_gain_mode"]

@@ -52,12 +52,24 @@ extension MPDPlayerBackend {
             if !entries.isEmpty { try await b.add(entries, at: position) }
             return .empty
         },
-        MPDCommandEntry("save", 1...1, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
+        // `save NAME [MODE]`: the mode is MPD 0.24's (`create`, the default and all 0.23 has, never
+        // replaces; `append` and `replace` need the playlist to exist), so a client that knows
+        // it keeps a list current without removing it first.
+        MPDCommandEntry("save", 1...2, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
             let name = a.string(0) ?? ""
-            // mpd 0.23's `save` never replaces: a client removes the old list first.
-            guard try !b.playlists.exists(name) else { throw MPDAck(.exist, "Playlist already exists") }
-            try b.playlists.write(name, b.queue.songs.map(\.entry.uri))
-            b.storedPlaylistsChanged("saved", songs: b.queue.count)
+            let mode = a.count == 2 ? a.string(1) ?? "" : "create"
+            let queue = b.queue.songs.map(\.entry.uri)
+            switch mode {
+            case "create":
+                guard try !b.playlists.exists(name) else { throw MPDAck(.exist, "Playlist already exists") }
+                try b.playlists.write(name, queue)
+            case "append", "replace":
+                guard try b.playlists.exists(name) else { throw MPDAck(.noExist, "No such playlist") }
+                try b.playlists.write(name, mode == "append" ? try b.playlists.songs(name) + queue : queue)
+            default:
+                throw MPDAck(.argument, "Unrecognized save mode, expected one of 'create', 'append', 'replace'")
+            }
+            b.storedPlaylistsChanged("saved", songs: queue.count)
             return .empty
         },
         MPDCommandEntry("playlistadd", 2...3, .control) { (b: isolated MPDPlayerBackend, a: MPDArguments) async throws(MPDAck) -> MPDResponse in
