@@ -1,4 +1,6 @@
 import Foundation
+import PlayerCore
+import Presentation
 import TestProcesses
 import Testing
 
@@ -54,5 +56,42 @@ struct MusicCommandTests {
         // A folder that is not there is a typed error and a non-zero exit.
         let missing = try run("update", "--music-directory", root.appendingPathComponent("nowhere").path)
         #expect(missing.status != 0 && missing.err.lowercased().contains("not found"), "\(missing.err)")
+    }
+
+    /// `tonearm music play`: an album in its track order, an artist's albums one after another
+    /// (by year), each song told by its tags; a name the index does not hold is its typed error.
+    @Test func playAnAlbumOrAnArtist() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-music-play-\(UUID().uuidString)")
+        let music = root.appendingPathComponent("music")
+        let data = root.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try MPDDatabaseComparisonTests.makeMusic(in: music)
+        #expect(try CLITests.run(["music", "update", "--music-directory", music.path], dataHome: data).status == 0)
+        func played(_ arguments: String...) throws -> (status: Int32, titles: [String], albums: Set<String>, err: String) {
+            let r = try PlaybackCommandTests.run(
+                ["music", "play"] + arguments + ["--music-directory", music.path, "--output", "null", "--fast", "--events", "jsonl"],
+                environment: ["XDG_DATA_HOME": data.path])
+            let tracks = r.events.filter { $0["state"] as? String == "playing" }.compactMap { $0["track"] as? [String: Any] }
+            var titles: [String] = []
+            for track in tracks where titles.last != track["title"] as? String { titles.append(track["title"] as? String ?? "?") }
+            return (r.status, titles, Set(tracks.compactMap { $0["album"] as? String }), r.err)
+        }
+
+        let album = try played("--album", "night ferry")
+        #expect(album.status == 0, "\(album.err)")
+        #expect(album.titles == ["Harbour", "Lanterns"] && album.albums == ["Night Ferry"], "\(album)")
+
+        let artist = try played("--artist", "Aurora Trio")
+        #expect(artist.status == 0, "\(artist.err)")
+        #expect(artist.titles.prefix(2) == ["Harbour", "Lanterns"] && artist.titles.count == 3, "Night Ferry (2019) first: \(artist)")
+        #expect(artist.albums == ["Night Ferry", "Day Ferry"], "\(artist)")
+
+        let mismatched = try played("--album", "Night Ferry", "--artist", "Кино")
+        #expect(mismatched.status == 1 && mismatched.titles.isEmpty, "\(mismatched)")
+        #expect(mismatched.err.contains(PlaybackError(.notInLibrary).message(in: .english)), "\(mismatched.err)")
+
+        let nothing = try CLITests.run(["music", "play", "--output", "null"], dataHome: data)
+        #expect(nothing.status != 0 && nothing.err.contains("--album"), "\(nothing.err)")
     }
 }

@@ -48,6 +48,20 @@ package enum MusicAlbums {
         }
     }
 
+    /// An artist's readable songs that name no album (no album holds them), in play order.
+    package static func songsWithoutAlbum(_ songs: [MusicSongRecord], by artist: String) -> [MusicSongRecord] {
+        songs.filter { song in
+            song.failure == nil && song.tags[.album] == nil
+                && Self.artist(of: song).map { $0.caseInsensitiveCompare(artist) == .orderedSame } == true
+        }.sorted(by: playOrder)
+    }
+
+    /// Everything of an artist as it plays: album after album (by year, then title), each in
+    /// its order, then the songs that name no album.
+    package static func songs(_ songs: [MusicSongRecord], by artist: String) -> [MusicSongRecord] {
+        albums(songs, artist: artist).flatMap(\.songs) + songsWithoutAlbum(songs, by: artist)
+    }
+
     /// Disc, then track, then path: how an album plays.
     package static func playOrder(_ a: MusicSongRecord, _ b: MusicSongRecord) -> Bool {
         let left = (a.tags.discNumber ?? 0, a.tags.trackNumber ?? Int.max)

@@ -87,3 +87,18 @@ extension SessionLoader {
         }
     }
 }
+
+extension CommandPlayback {
+    /// An album (its songs in disc and track order) or an artist (album after album) from the
+    /// music index, played from the files under `musicDirectory`; a name the index does not hold
+    /// is its typed error and exit status 1.
+    package static func playMusic(
+        album: String?, artist: String?, musicDirectory: URL, settings: Settings, configuration: PlayerStateMachine.Configuration
+    ) async {
+        let library = await LibraryContext.openForCommand()
+        let songs = await library.attempt("playMusic") { () throws(PlaybackError) in try library.musicToPlay(album: album, artist: artist) }
+        CommandLog.logger.info("music: playing from the index", metadata: ["songs": "\(songs.count)", "by": "\(album == nil ? "artist" : "album")"])
+        guard let request = PlayRequest(items: songs.map { $0.queueItem(in: musicDirectory) }) else { return }
+        await CommandPlayback(settings, library: library).run(.play(request), configuration: configuration)
+    }
+}

@@ -8,8 +8,8 @@ import TerminalApp
 /// `tonearm music ...`: the index of the music directory, and what it holds.
 struct MusicCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "music", abstract: "The music directory: update its index, list artists, albums and songs, search.",
-        subcommands: [Update.self, Artists.self, Albums.self, Songs.self, Search.self, Failures.self])
+        commandName: "music", abstract: "The music directory: update its index, list artists, albums and songs, search, play an album or an artist.",
+        subcommands: [Update.self, Artists.self, Albums.self, Songs.self, Search.self, Play.self, Failures.self])
 
     struct Update: LibrarySubcommand {
         static let configuration = CommandConfiguration(
@@ -61,6 +61,29 @@ struct MusicCommand: AsyncParsableCommand {
 
         func run(on library: LibraryContext) async throws {
             await MusicCommands.search(words.joined(separator: " "), json: json, library: library)
+        }
+    }
+
+    struct Play: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "play", abstract: "Play an album in its order, or every album of an artist, from the index.")
+        @Option(help: "The album to play (with --artist: that artist's album of that name).") var album: String?
+        @Option(help: "The artist whose albums play, one after another (or, with --album, whose album).") var artist: String?
+        @Option(help: "The music folder the index was made of (default: the XDG music folder, `xdg-user-dir MUSIC`, else ~/Music).")
+        var musicDirectory: String?
+        @OptionGroup var playback: PlaybackOptions
+        @OptionGroup var logging: LoggingOptions
+
+        func validate() throws {
+            guard album != nil || artist != nil else { throw ValidationError("give --album, --artist or both") }
+        }
+
+        func run() async throws {
+            logging.start()
+            let directory = musicDirectory.map { URL(fileURLWithPath: NSString(string: $0).expandingTildeInPath, isDirectory: true) }
+                ?? MusicDirectory.standard()
+            await CommandPlayback.playMusic(
+                album: album, artist: artist, musicDirectory: directory, settings: playback.settings, configuration: playback.configuration())
         }
     }
 

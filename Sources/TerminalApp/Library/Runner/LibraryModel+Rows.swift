@@ -118,24 +118,16 @@ extension LibraryViewModel where Entry == LibraryEntry {
         case .artist(let artist, _)?:
             let songs = try store.musicSongs()
             let albums = MusicAlbums.albums(songs, artist: artist).map { (MusicRowText.album(title: $0.title, year: $0.year), LibraryEntry.album($0)) }
-            return albums + Self.songsWithoutAlbum(songs, by: artist).map { (Self.songRow($0), .song($0, album: nil)) }
+            return albums + MusicAlbums.songsWithoutAlbum(songs, by: artist).map { (Self.songRow($0), .song($0, album: nil)) }
         default:
             let songs = try store.musicSongs()
             var albumsBy: [String: [MusicAlbum]] = [:]
             for album in MusicAlbums.albums(songs) { albumsBy[album.artist, default: []].append(album) }
             return MusicAlbums.artists(songs).map { artist in
-                let all = (albumsBy[artist] ?? []).flatMap(\.songs) + Self.songsWithoutAlbum(songs, by: artist)
+                let all = (albumsBy[artist] ?? []).flatMap(\.songs) + MusicAlbums.songsWithoutAlbum(songs, by: artist)
                 return (MusicRowText.artist(artist), .artist(artist, songs: all))
             }
         }
-    }
-
-    /// An artist's readable songs that name no album (no album holds them), in play order.
-    private static func songsWithoutAlbum(_ songs: [MusicSongRecord], by artist: String) -> [MusicSongRecord] {
-        songs.filter { song in
-            song.failure == nil && song.tags[.album] == nil
-                && MusicAlbums.artist(of: song).map { $0.caseInsensitiveCompare(artist) == .orderedSame } == true
-        }.sorted(by: MusicAlbums.playOrder)
     }
 
     private static func songRow(_ song: MusicSongRecord) -> LibraryRow {

@@ -33,7 +33,7 @@ extension LibraryStateMachine {
         guard let musicDirectory else { return fail(Self.noMusicFolder, operation: "playMusic") }
         let songs = album?.songs ?? [song]
         let start = songs.firstIndex { $0.id == song.id } ?? 0
-        let items = songs[start...].map { MusicUpNext.item($0, in: musicDirectory) }
+        let items = songs[start...].map { $0.queueItem(in: musicDirectory) }
         guard let request = PlayRequest(items: items) else { return [] }
         let effects = play(Playback(replacement: .play(request), operation: "playMusic"))
         music = MusicUpNext(items)
@@ -53,7 +53,7 @@ extension LibraryStateMachine {
         }
         guard !songs.isEmpty else { return [] }
         guard let musicDirectory else { return fail(Self.noMusicFolder, operation: "queueMusic") }
-        let items = songs.map { MusicUpNext.item($0, in: musicDirectory) }
+        let items = songs.map { $0.queueItem(in: musicDirectory) }
         model.notice = UIStrings.format(.musicQueued, in: language, TextSanitizer.singleLine(name, maxLength: 80))
         model.changed()
         if var upNext = music, model.player.state.currentTrack != nil, ![.idle, .finished, .failed].contains(model.player.state.name) {

@@ -20,12 +20,4 @@ struct MusicUpNext: Sendable, Hashable {
         let next = min(items.count, current + 1)
         return UpcomingChange(items: Array(items[next...]))
     }
-
-    /// A song of the index as the player's item: a local file under `folder`, shown by its tags.
-    /// A cue sheet's track is its image's file, played from its part (its tags carry it).
-    static func item(_ song: MusicSongRecord, in folder: URL) -> QueueItem {
-        let path = song.tags.part?.image ?? song.path
-        let url = path.split(separator: "/").reduce(folder) { $0.appendingPathComponent(String($1)) }
-        return QueueItem(track: .localFile(id: "music:\(song.id)", url: url, tags: song.tags, duration: song.tags.audio.duration))
-    }
 }

@@ -3,11 +3,11 @@ import PlayerCore
 import Testing
 
 @testable import Library
-@testable import TerminalApp
+@testable import LibraryKit
 
-/// A cue sheet's track on the Music tab plays its image's file from its part; any other song
-/// plays its own file.
-@Suite("Music tab: a cue track's player item")
+/// A cue sheet's track of the index (the Music tab, `tonearm music play`) plays its image's
+/// file from its part; any other song plays its own file.
+@Suite("A cue track's player item")
 struct MusicCueTrackItemTests {
     @Test func aCueTrackPlaysItsImageAndKeepsItsPart() {
         let folder = URL(fileURLWithPath: "/music", isDirectory: true)
@@ -16,13 +16,13 @@ struct MusicCueTrackItemTests {
         let track = MusicSongRecord(
             id: 7, path: "Album/image.cue/track0002", stamp: MusicFileStamp(modified: 0, size: 1), added: Date(timeIntervalSince1970: 0),
             tags: tags, failure: nil)
-        let item = MusicUpNext.item(track, in: folder)
+        let item = track.queueItem(in: folder)
         #expect(item.track.url.path == "/music/Album/image.flac")
         #expect(item.track.tags?.part?.startFrame == 150 && item.track.title == "Middle" && item.track.duration == 3)
 
         let plain = MusicSongRecord(
             id: 8, path: "Album/other.flac", stamp: MusicFileStamp(modified: 0, size: 1), added: Date(timeIntervalSince1970: 0),
             tags: SongTags(), failure: nil)
-        #expect(MusicUpNext.item(plain, in: folder).track.url.path == "/music/Album/other.flac")
+        #expect(plain.queueItem(in: folder).track.url.path == "/music/Album/other.flac")
     }
 }
