@@ -118,6 +118,32 @@ struct MPDDatabaseComparisonTests {
         }
     }
 
+    /// `playlistfind` and `playlistsearch` over a queue of every song, added in the same order to
+    /// both servers: filter expressions and the old `TAG VALUE` form, exact and folded, `any`,
+    /// the album artist's fallback to the artist, and the errors.
+    static let queueSession: [(command: String, ordered: Bool)] = [
+        ("playlistfind \"(Artist == 'Aurora Trio')\"", true), ("playlistfind Artist \"aurora trio\"", true),
+        ("playlistsearch Artist \"aurora trio\"", true), ("playlistsearch \"(any contains 'КРОВИ')\"", true),
+        ("playlistfind \"(AlbumArtist == 'Aurora Trio')\"", true), ("playlistsearch title har", true),
+        ("playlistfind \"(Genre != 'Jazz')\"", true), ("playlistsearch \"(Title =~ '^[hd]')\"", true),
+        ("playlistfind \"(Date == '1999')\"", true), ("playlistfind \"(Title == \"", true), ("playlistfind Nonsense x", true),
+    ]
+
+    @Test func theQueueIsSearchedAsMPDSearchesIt() throws {
+        let mpd = try MPDDaemonProcess { music in try Self.makeMusic(in: URL(fileURLWithPath: music)) }
+        defer { mpd.stop() }
+        let real = try mpd.updatedClient()
+        let daemon = try ServeDaemon(music: URL(fileURLWithPath: mpd.musicDirectory))
+        let ours = try daemon.client()
+        try #require((try ours.command("listall Music").fields.filter { $0.key == "file" }.count) == 5, "\(daemon.logTail)")
+        for (client, prefix) in [(real, ""), (ours, "Music/")] {
+            for song in Self.songs { #expect(try client.command("add \"\(prefix)\(song.path)\"").ack == nil, "\(song.path)") }
+        }
+        let found = try ours.command("playlistsearch Artist \"aurora trio\"").fields.filter { $0.key == "file" }
+        #expect(found.count == 3, "the trio's three songs: \(found)")
+        try MPDSessionComparison.expectSameAnswers(Self.queueSession, mpd: real, tonearm: ours) { Self.normalised($0, tonearm: $1, ordered: $2) }
+    }
+
     @Test func aSongCopiedInIsIndexedAndIdleDatabaseFires() throws {
         let music = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-music-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)

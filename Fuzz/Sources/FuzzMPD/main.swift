@@ -47,7 +47,7 @@ func checkTokenizer(_ body: [UInt8]) {
 /// lines reach the backend.
 let backendCommands: Set<String> = [
     "status", "play", "add", "currentsong", "idle", "ping", "sticker", "searchaddpl", "listfiles", "subscribe", "sendmessage",
-    "readmessages", "getfingerprint", "config", "replay_gain_mode", "toggleoutput",
+    "readmessages", "getfingerprint", "config", "replay_gain_mode", "toggleoutput", "playlistsearch",
 ]
 
 func checkConnection(_ body: [UInt8], password: String?, chunk: Int, steering: UInt8) {

@@ -283,13 +283,18 @@ extension MPDPlayerBackend {
     func songs(_ range: Range<Int>, for client: MPDClientState = MPDClientState()) -> MPDResponse {
         var r = MPDResponse()
         for position in range where queue.songs.indices.contains(position) {
-            let song = queue.songs[position]
-            let live = song.id == queue.currentID ? view.metadata : nil
-            var fields = song.tagEdits.applied(to: MPDStatus.songFields(song.entry, position: position, id: song.id, live: live)).fields
-            if let range = song.range { fields.insert(.init("Range", range.field), at: fields.firstIndex { $0.key == "file" }.map { $0 + 1 } ?? 0) }
-            if song.priority != 0 { fields.append(.init("Prio", String(song.priority))) }
-            r.append(contentsOf: client.songFields(MPDResponse(fields)))
+            r.append(contentsOf: client.songFields(MPDResponse(songFields(at: position))))
         }
         return r
+    }
+
+    /// The lines of the song at `position` (a position of the queue), every tag included.
+    func songFields(at position: Int) -> [MPDResponse.Field] {
+        let song = queue.songs[position]
+        let live = song.id == queue.currentID ? view.metadata : nil
+        var fields = song.tagEdits.applied(to: MPDStatus.songFields(song.entry, position: position, id: song.id, live: live)).fields
+        if let range = song.range { fields.insert(.init("Range", range.field), at: fields.firstIndex { $0.key == "file" }.map { $0 + 1 } ?? 0) }
+        if song.priority != 0 { fields.append(.init("Prio", String(song.priority))) }
+        return fields
     }
 }

@@ -99,7 +99,7 @@ package actor MPDPlayerBackend: MPDBackend {
 
     /// Every command, one entry per command, from the table of its group.
     static let commands = MPDCommandTable([
-        playbackCommands, queueCommands, infoCommands, outputCommands, storedPlaylistCommands, databaseCommands, pictureCommands,
+        playbackCommands, queueCommands, queueSearchCommands, infoCommands, outputCommands, storedPlaylistCommands, databaseCommands, pictureCommands,
         stickerCommands, fileCommands, fingerprintCommands,
     ])
 
