@@ -66,6 +66,8 @@ struct MPDCueComparisonTests {
         // A sheet is a playlist too: its tracks are the image's URI with each one's Range.
         ("listplaylist \"%Album/image.cue\"", true), ("listplaylistinfo \"%Album/image.cue\"", true),
         ("listplaylist \"%Album/image.cue/track0001\"", true), ("listplaylist \"%Album/other.cue\"", true),
+        // A track's comments are its image's; the sheet is no song.
+        ("readcomments \"%Album/image.cue/track0002\"", true), ("readcomments \"%Album/image.cue\"", true),
     ]
 
     typealias Answer = (fields: [(key: String, value: String)], ack: String?)

@@ -144,6 +144,38 @@ struct MPDDatabaseComparisonTests {
         try MPDSessionComparison.expectSameAnswers(Self.queueSession, mpd: real, tonearm: ours) { Self.normalised($0, tonearm: $1, ordered: $2) }
     }
 
+    /// `readcomments`: a file's raw pairs. mpd reads them with its own decoders, Tonearm with
+    /// FFmpeg: for Ogg Vorbis both list the stream's comments and must agree line by line; for
+    /// FLAC and MP3 the names may differ (FFmpeg calls a `DESCRIPTION` comment `comment`, and
+    /// lists an MP3's ID3 frames where mpd lists only `TXXX` and `COMM`), so what Tonearm tells
+    /// is checked against the tags the file was made with. Errors are mpd's.
+    @Test func readcommentsTellsAFilesPairs() throws {
+        let mpd = try MPDDaemonProcess { music in try Self.makeMusic(in: URL(fileURLWithPath: music)) }
+        defer { mpd.stop() }
+        let real = try mpd.updatedClient()
+        let daemon = try ServeDaemon(music: URL(fileURLWithPath: mpd.musicDirectory))
+        let ours = try daemon.client()
+        try #require((try ours.command("listall Music").fields.filter { $0.key == "file" }.count) == 5, "\(daemon.logTail)")
+        func pairs(_ answer: Answer) -> [String] { answer.fields.map { "\($0.key): \($0.value)" } }
+
+        let theirs = pairs(try real.command("readcomments loose.ogg"))
+        let mine = pairs(try ours.command("readcomments Music/loose.ogg"))
+        #expect(theirs.contains("title: Loose") && theirs == mine, "mpd \(theirs)\ntonearm \(mine)")
+        for song in Self.songs {
+            let answer = try ours.command("readcomments \"Music/\(song.path)\"")
+            #expect(answer.ack == nil, "\(song.path): \(answer.ack ?? "")")
+            let told = Set(pairs(answer))
+            for (key, value) in song.tags where ["title", "artist", "album", "genre"].contains(key) {
+                #expect(told.contains("\(key): \(value)"), "\(song.path): \(key) in \(told)")
+            }
+        }
+        for uri in ["broken.mp3", "Aurora Trio", "nothing.flac", "../x.flac", "", "/etc/passwd"] {
+            let theirAck = try real.command("readcomments \"\(uri)\"").ack
+            let myAck = try ours.command("readcomments \"\(uri.hasPrefix("/") ? uri : "Music/" + uri)\"").ack
+            #expect(theirAck != nil && theirAck == myAck, "\(uri): mpd \(theirAck ?? "OK"), tonearm \(myAck ?? "OK")")
+        }
+    }
+
     @Test func aSongCopiedInIsIndexedAndIdleDatabaseFires() throws {
         let music = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-music-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)

@@ -15,7 +15,7 @@ struct MPDCommandTableTests {
             MPDPlayerBackend.playbackCommands, MPDPlayerBackend.queueCommands, MPDPlayerBackend.queueSearchCommands, MPDPlayerBackend.infoCommands,
             MPDPlayerBackend.outputCommands,
             MPDPlayerBackend.storedPlaylistCommands, MPDPlayerBackend.databaseCommands, MPDPlayerBackend.pictureCommands,
-            MPDPlayerBackend.stickerCommands, MPDPlayerBackend.fileCommands, MPDPlayerBackend.fingerprintCommands,
+            MPDPlayerBackend.stickerCommands, MPDPlayerBackend.fileCommands, MPDPlayerBackend.fingerprintCommands, MPDPlayerBackend.commentCommands,
         ].flatMap { $0.map(\.spec.name) }
     }
 
@@ -139,7 +139,8 @@ struct MPDCommandTableTests {
             #expect(spec.arity.min == max(0, arity.min), "\(spec.name): least arguments")
             #expect(spec.arity.max == (arity.max < 0 ? nil : arity.max), "\(spec.name): most arguments")
         }
-        for name in ["swap", "swapid", "prio", "prioid", "rangeid", "addtagid", "cleartagid", "toggleoutput", "outputset", "binarylimit", "playlistfind", "playlistsearch",
+        for name in ["swap", "swapid", "prio", "prioid", "rangeid", "addtagid", "cleartagid", "toggleoutput", "outputset", "binarylimit",
+            "playlistfind", "playlistsearch", "readcomments",
             "mixrampdb", "mixrampdelay", "replay_gain_mode"]
         {
             #expect(specs.contains { $0.name == name }, "\(name) is served")

@@ -50,6 +50,18 @@ package func fuzzTags(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             fuzzCheck(number.map { $0 >= 0 } ?? true, "a negative audio property in \(audio)")
         }
     }
+    // MPD's `readcomments`: every pair one line a client can read back.
+    do {
+        let pairs = try FileComments.read(scratch)
+        fuzzCheck(pairs.count <= 2 * MediaLimits.maxTags, "\(pairs.count) pairs")
+        for pair in pairs {
+            fuzzCheck(!pair.key.isEmpty && !pair.key.contains(":"), "key \(pair.key.debugDescription)")
+            fuzzCheck(!(pair.key + pair.value).contains(where: \.isNewline), "a line break in \(pair.key)")
+            fuzzCheck(pair.value.utf8.count <= MediaLimits.maxTagValueBytes, "\(pair.key): \(pair.value.utf8.count) bytes")
+        }
+    } catch {
+        fuzzCheck(error, isOneOf: codes)
+    }
     do {
         let picture = try CoverArt.embeddedPicture(in: scratch)
         if let picture {

@@ -100,7 +100,7 @@ package actor MPDPlayerBackend: MPDBackend {
     /// Every command, one entry per command, from the table of its group.
     static let commands = MPDCommandTable([
         playbackCommands, queueCommands, queueSearchCommands, infoCommands, outputCommands, storedPlaylistCommands, databaseCommands, pictureCommands,
-        stickerCommands, fileCommands, fingerprintCommands,
+        stickerCommands, fileCommands, fingerprintCommands, commentCommands,
     ])
 
     package func execute(_ command: MPDCommand) async throws(MPDAck) -> MPDResponse {
