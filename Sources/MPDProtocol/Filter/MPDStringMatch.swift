@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How one string (a tag value, a URI) is compared with a filter's value. `foldCase` is what
 /// `search` (rather than `find`) asks for: both sides compared without regard to case, a regular
 /// expression matched case-insensitively.
@@ -39,11 +45,20 @@ public struct MPDStringMatch: Sendable, Hashable {
         // Compared as UTF-8 bytes, as mpd compares them: a Character-wise search (canonical
         // equivalence, grapheme breaking) costs ten times as much over a whole database.
         switch op {
-        case .equals: return subject.utf8.elementsEqual(foldedValue.utf8)
+        case .equals: return Self.bytes(of: subject, equal: foldedValue)
         case .contains: return foldedValue.isEmpty || Self.bytes(of: subject, contain: foldedValue)
         case .startsWith: return subject.utf8.starts(with: foldedValue.utf8)
         case .regex: return false
         }
+    }
+
+    /// Whether the two strings are the same UTF-8 bytes: lengths first (most values differ
+    /// there), then one `memcmp`; comparing byte by byte through `utf8` cost a tenth of a `find`.
+    static func bytes(of a: String, equal b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a
+        var b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
     }
 
     /// Whether `needle`'s UTF-8 bytes occur in `haystack`'s.
