@@ -42,7 +42,7 @@ package enum MPDDatabaseQueries {
 
         func print(names: ArraySlice<String>, into r: inout MPDResponse) {
             guard let name = names.first else { return }
-            for key in children.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+            for key in children.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                 if name == "file" {
                     if !key.isEmpty { r.append("file", key) }
                 } else {
@@ -117,7 +117,7 @@ package enum MPDDatabaseQueries {
         for song in matching {
             for value in values(of: group, song: song) { byValue[value, default: []].append(song) }
         }
-        for value in byValue.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+        for value in byValue.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             r.append(group, value)
             totals(byValue[value] ?? [])
         }
