@@ -99,14 +99,26 @@ struct MPDDatabaseComparisonTests {
         return blocks
     }
 
-    @Test func everyDatabaseAnswerIsMPDs() throws {
+    /// mpd and `tonearm serve` on the same folder (`makeMusic`), each with its database read;
+    /// the caller stops mpd.
+    static func bothServers() throws -> (mpd: MPDDaemonProcess, daemon: ServeDaemon, real: MPDLineClient, ours: MPDLineClient) {
         let mpd = try MPDDaemonProcess { music in try Self.makeMusic(in: URL(fileURLWithPath: music)) }
-        defer { mpd.stop() }
         let real = try mpd.updatedClient()
         let daemon = try ServeDaemon(music: URL(fileURLWithPath: mpd.musicDirectory))
         let ours = try daemon.client()
         // The daemon indexed its music directory when it started.
-        try #require((try ours.command("listall Music").fields.filter { $0.key == "file" }.count) == 5, "\(daemon.logTail)")
+        let files = try ours.command("listall Music").fields.filter { $0.key == "file" }.count
+        guard files == 5 else {
+            mpd.stop()
+            throw MPDLineClient.Failure(description: "tonearm serve indexed \(files) songs, not 5: \(daemon.logTail)")
+        }
+        return (mpd, daemon, real, ours)
+    }
+
+    @Test func everyDatabaseAnswerIsMPDs() throws {
+        let (mpd, daemon, real, ours) = try Self.bothServers()
+        // Both stopped at the end, not before: the daemon lives until then.
+        defer { mpd.stop(); daemon.stop() }
 
         try MPDSessionComparison.expectSameAnswers(Self.session, mpd: real, tonearm: ours) { Self.normalised($0, tonearm: $1, ordered: $2) }
         // The playtime of a count, whole seconds of summed durations: within a second of mpd's
@@ -130,12 +142,9 @@ struct MPDDatabaseComparisonTests {
     ]
 
     @Test func theQueueIsSearchedAsMPDSearchesIt() throws {
-        let mpd = try MPDDaemonProcess { music in try Self.makeMusic(in: URL(fileURLWithPath: music)) }
-        defer { mpd.stop() }
-        let real = try mpd.updatedClient()
-        let daemon = try ServeDaemon(music: URL(fileURLWithPath: mpd.musicDirectory))
-        let ours = try daemon.client()
-        try #require((try ours.command("listall Music").fields.filter { $0.key == "file" }.count) == 5, "\(daemon.logTail)")
+        let (mpd, daemon, real, ours) = try Self.bothServers()
+        // Both stopped at the end, not before: the daemon lives until then.
+        defer { mpd.stop(); daemon.stop() }
         for (client, prefix) in [(real, ""), (ours, "Music/")] {
             for song in Self.songs { #expect(try client.command("add \"\(prefix)\(song.path)\"").ack == nil, "\(song.path)") }
         }
@@ -150,12 +159,9 @@ struct MPDDatabaseComparisonTests {
     /// lists an MP3's ID3 frames where mpd lists only `TXXX` and `COMM`), so what Tonearm tells
     /// is checked against the tags the file was made with. Errors are mpd's.
     @Test func readcommentsTellsAFilesPairs() throws {
-        let mpd = try MPDDaemonProcess { music in try Self.makeMusic(in: URL(fileURLWithPath: music)) }
-        defer { mpd.stop() }
-        let real = try mpd.updatedClient()
-        let daemon = try ServeDaemon(music: URL(fileURLWithPath: mpd.musicDirectory))
-        let ours = try daemon.client()
-        try #require((try ours.command("listall Music").fields.filter { $0.key == "file" }.count) == 5, "\(daemon.logTail)")
+        let (mpd, daemon, real, ours) = try Self.bothServers()
+        // Both stopped at the end, not before: the daemon lives until then.
+        defer { mpd.stop(); daemon.stop() }
         func pairs(_ answer: Answer) -> [String] { answer.fields.map { "\($0.key): \($0.value)" } }
 
         let theirs = pairs(try real.command("readcomments loose.ogg"))
