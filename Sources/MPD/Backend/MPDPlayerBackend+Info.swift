@@ -55,7 +55,9 @@ extension MPDPlayerBackend {
         // its state and the error that comes with it, never the state alone.
         current.adopt(state)
         current.volume = volume
-        if let position { current.position = position }
+        // Paused, the state holds where the song is (a seek while paused moves it; the decks'
+        // last report is from before).
+        if case .paused(_, let at) = state { current.position = at } else if let position { current.position = position }
         return current
     }
 

@@ -259,7 +259,17 @@ extension MPDPlayerBackend {
     /// Seeks within the song being heard, or starts another song at `seconds`.
     func seek(songID id: Int, to seconds: Double) async throws(MPDAck) {
         let state = await player.state
-        if id == queue.currentID, state.allows(.seek), state.nextTrack == nil { return try await send(.seek(to: seconds)) }
+        if id == queue.currentID, state.allows(.seek), state.nextTrack == nil {
+            do {
+                return try await player.send(.seek(to: seconds))
+            } catch where error.code == .invalidTransition {
+                // The player moved on after its state was read (it began preparing the next
+                // song, or the song ended): the song starts again from `seconds` instead.
+                logger.debug("MPD seek: the player's state changed; the song starts there", metadata: ["state": "\(error.rejectedState.map { "\($0)" } ?? "-")"])
+            } catch {
+                throw ack(for: error)
+            }
+        }
         try await play(songID: id, start: seconds)
     }
 

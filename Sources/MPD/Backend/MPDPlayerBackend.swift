@@ -115,9 +115,12 @@ package actor MPDPlayerBackend: MPDBackend {
 
     /// A player intent, its refusal told as MPD tells a player error.
     func send(_ intent: PlayerEvent) async throws(MPDAck) {
-        do { try await player.send(intent) } catch {
-            throw MPDAck(.playerSync, "\(error.title(in: language)): \(error.message(in: language))")
-        }
+        do { try await player.send(intent) } catch { throw ack(for: error) }
+    }
+
+    /// A refusal of the player's as the client is told it, in the listener's language.
+    func ack(for error: PlaybackError) -> MPDAck {
+        MPDAck(.playerSync, "\(error.title(in: language)): \(error.message(in: language))")
     }
 
     // MARK: Updates

@@ -40,11 +40,15 @@ package struct MPDPlayerView: Sendable, Equatable {
             adopt(new)
             stateTime = now
             if new.currentTrack?.id != old.currentTrack?.id { metadata = nil }
+            // Paused, no clock runs to report progress: the state says where the song is (a seek
+            // while paused moves it there at once).
+            if case .paused(_, let at) = new { position = at }
             let changed = old.name != new.name || old.currentTrack?.id != new.currentTrack?.id
                 || old.nextTrack?.id != new.nextTrack?.id || old.error != new.error
             return changed ? [.player] : []
         case .position(let seconds, let duration, _):
-            position = seconds
+            // Paused, the state's position is the song's (a report from the decks may lag it).
+            if state.name != .paused { position = seconds }
             self.duration = duration
             return []
         case .volume(let volume, _):
